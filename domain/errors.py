@@ -1,0 +1,74 @@
+"""The errors of the domain: one small hierarchy, each with a stable machine code.
+
+The API maps every one of them to the same JSON body (`code`, `message`, ...); the class
+decides the HTTP status, the `code` tells a client exactly what was wrong.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Base of every error the domain raises on purpose."""
+
+    code: str = "domain_error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class GameRuleError(DomainError):
+    """An action the rules forbid."""
+
+    code = "illegal_action"
+
+
+class IllegalAction(GameRuleError):
+    """The action breaks a rule (`must_follow_count`, `too_low`, `donkey_locked`, ...)."""
+
+    code = "illegal_action"
+
+
+class BadAction(IllegalAction):
+    """The action is malformed for this game (unknown type, wrong fields)."""
+
+    code = "bad_action"
+
+
+class NotYourTurn(GameRuleError):
+    code = "not_your_turn"
+
+
+class GameOver(GameRuleError):
+    code = "game_over"
+
+
+class GameNotStarted(GameRuleError):
+    code = "game_not_started"
+
+
+class BadOptions(DomainError):
+    """Options or seats that the game does not accept."""
+
+    code = "bad_options"
+
+
+class VersionConflict(DomainError):
+    """The store's version is not the one the writer expected."""
+
+    code = "version_conflict"
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the game is at version {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class UnknownGame(DomainError):
+    code = "unknown_game"
+
+
+class SeatTaken(DomainError):
+    code = "no_free_seat"

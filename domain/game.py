@@ -1,0 +1,132 @@
+"""The contract every game implements: decide / evolve, and what a seat may see.
+
+A game is an object with pure functions over an immutable state (a frozen msgspec Struct):
+
+- `new_state(options, players)` — the state before the first event (no randomness).
+- `setup(state, rng)` — the facts that start the game (the first deal); randomness is
+  drawn from `rng` and its outcome recorded in the events.
+- `decide(state, seat, action, rng)` — validates `action` and returns the events it causes,
+  automatic follow-ups included (trick won, round scored, next deal). Illegal actions raise
+  a `GameRuleError` with a stable code.
+- `evolve(state, event)` — applies one fact; no validation, no randomness.
+- `legal_actions(state, seat)`, `to_act(state)`, `view(state, viewer, reveal_all)`,
+  `outcome(state)`.
+
+Replay is `functools.reduce(game.evolve, events, game.new_state(options, players))`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+from domain.errors import BadOptions
+from domain.events import Event
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One game option as the rules endpoint documents it."""
+
+    name: str
+    type: str  # "int", "bool", "str", "seat_or_random", "list"
+    default: Any = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: list[Any] | None = None
+    nullable: bool = False
+    description: str = ""
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of a finished game: `places[seat]` is 1 for the winners (dense ranking)."""
+
+    places: list[int]
+    scores: list[float]
+    score_name: str  # e.g. "penalty", "slots", "points"
+    lower_is_better: bool
+
+
+class Game(Protocol[S, A]):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: Sequence[OptionSpec]
+    rules: Sequence[str]  # the project's Decision/Assumption lines, as written in the spec
+    action_type: Any  # a Union of tagged msgspec Structs (tag field "type")
+    state_type: type[S]
+
+    def new_state(self, options: Mapping[str, Any], players: int) -> S: ...
+
+    def setup(self, state: S, rng: random.Random) -> list[Event]: ...
+
+    def decide(self, state: S, seat: int, action: A, rng: random.Random) -> list[Event]: ...
+
+    def evolve(self, state: S, event: Event) -> S: ...
+
+    def legal_actions(self, state: S, seat: int) -> list[A]: ...
+
+    def to_act(self, state: S) -> frozenset[int]: ...
+
+    def view(self, state: S, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None,
+                    players: int) -> dict[str, Any]:
+    """Fill defaults and check ranges; unknown options and bad values raise `BadOptions`."""
+    given = dict(given or {})
+    known = {spec.name for spec in specs}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise BadOptions(f"unknown option(s): {', '.join(unknown)}", code="unknown_option")
+    out: dict[str, Any] = {}
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        out[spec.name] = _check_option(spec, value, players)
+    return out
+
+
+def _check_option(spec: OptionSpec, value: Any, players: int) -> Any:
+    def bad(why: str) -> BadOptions:
+        return BadOptions(f"option {spec.name!r} {why}", code="bad_option")
+
+    if value is None:
+        if spec.nullable or spec.default is None:
+            return None
+        raise bad("may not be null")
+    if spec.type == "bool":
+        if not isinstance(value, bool):
+            raise bad("must be true or false")
+        return value
+    if spec.type in ("int", "seat_or_random"):
+        if spec.type == "seat_or_random" and value == "random":
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("must be an integer" + (" or \"random\"" if spec.type != "int" else ""))
+        upper = players - 1 if spec.type == "seat_or_random" else spec.maximum
+        lower = 0 if spec.type == "seat_or_random" else spec.minimum
+        if lower is not None and value < lower:
+            raise bad(f"must be at least {lower}")
+        if upper is not None and value > upper:
+            raise bad(f"must be at most {upper}")
+        return value
+    if spec.choices is not None and value not in spec.choices:
+        raise bad(f"must be one of {spec.choices}")
+    return value
+
+
+def replay(game: Game[S, A], options: Mapping[str, Any], players: int,
+           events: Sequence[Event]) -> S:
+    """Fold a game's own events over its initial state."""
+    state = game.new_state(options, players)
+    for ev in events:
+        state = game.evolve(state, ev)
+    return state

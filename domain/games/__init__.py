@@ -1,0 +1,1 @@
+"""One module (or small package) per rule family; `domain.registry` lists them."""
