@@ -1,0 +1,88 @@
+"""The application factory: builds the service and the API; nothing happens at import."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Flask
+from flask_smorest import Api
+
+from api import errors
+from api.actions_doc import action_body_schema
+from api.routes import games, health, types
+from domain import registry
+from domain.connection import connect
+from domain.service import GameService, Hooks, NoHooks
+from domain.store import RedisEventStore
+
+API_VERSION = "0.1.0"
+DESCRIPTION = """Play-by-post card games over HTTP.
+
+Create a game (`POST /games`), take seats (`POST /games/{id}/players`, which returns your
+seat's secret token), then read the game (`GET /games/{id}` with `Authorization: Bearer
+<token>`) and post one of its `legal_actions` (`POST /games/{id}/actions`). Every play is an
+event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can be replayed
+(`GET /games/{id}/states/{seq}`). Errors share one shape: `{code, status, message}`.
+"""
+
+
+class DonkeyApi(Api):  # type: ignore[misc]
+    def _register_error_handlers(self) -> None:
+        errors.register(self._app)
+
+
+def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = None) -> Flask:
+    """Build the app. `REDIS_URL` (config or environment) names the Redis server."""
+    app = Flask("donkeypost")
+    app.config.update(
+        API_TITLE="donkeypost",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        # Swagger UI's files are served from the installed package: the docs work offline.
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION},
+                          "components": {"securitySchemes": {"seatToken": {
+                              "type": "http", "scheme": "bearer",
+                              "description": "the token returned when taking a seat"}}}},
+        JSON_SORT_KEYS=False,
+        REDIS_URL=os.environ.get("REDIS_URL"),
+        RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
+    )
+    app.config.update(config or {})
+    if not app.config["REDIS_URL"]:
+        raise RuntimeError("REDIS_URL is not set (`donkeypost serve` starts an embedded Redis)")
+    client = connect(app.config["REDIS_URL"])
+    if hooks is None:
+        hooks = _default_hooks(app)
+    service = GameService(store=RedisEventStore(client), hooks=hooks)
+    app.extensions["donkeypost"] = service
+
+    api = DonkeyApi(app)
+    api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
+    api.register_blueprint(health.make_blueprint(client))
+    api.register_blueprint(types.make_blueprint())
+    api.register_blueprint(games.make_blueprint(service))
+    app.register_blueprint(_swagger_assets())
+    return app
+
+
+def _swagger_assets() -> Blueprint:
+    import flask_swagger_ui
+
+    folder = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
+    return Blueprint("swagger_assets", __name__, static_folder=folder,
+                     static_url_path="/docs/assets")
+
+
+def _default_hooks(app: Flask) -> Hooks:
+    """Bot turns and deadlines go to the RQ workers when the workers package is wired."""
+    try:
+        from workers.hooks import RqHooks
+    except ImportError:
+        return NoHooks()
+    return RqHooks.from_url(app.config["RQ_REDIS_URL"] or app.config["REDIS_URL"])

