@@ -1,0 +1,170 @@
+"""The `donkeypost` command: serve, worker, openapi, verify (and more as the project grows)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+Command = Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="donkeypost", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    commands: dict[str, Command] = {}
+
+    serve = sub.add_parser("serve", help="run the web server and a worker (embedded Redis "
+                                         "unless REDIS_URL is set)")
+    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    serve.add_argument("--web-workers", type=int, default=2)
+    serve.add_argument("--data", default=os.environ.get("DONKEYPOST_DATA", "data"),
+                       help="folder of the embedded Redis's data (AOF on)")
+    commands["serve"] = cmd_serve
+
+    worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
+    worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    commands["worker"] = cmd_worker
+
+    spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
+    spec.add_argument("--check", action="store_true", help="fail if the file is out of date")
+    spec.add_argument("--output", type=Path, default=OPENAPI_PATH)
+    commands["openapi"] = cmd_openapi
+
+    verify = sub.add_parser("verify", help="check an exported NDJSON log: hash chain, seed "
+                                           "commitment, replay")
+    verify.add_argument("log", type=Path)
+    commands["verify"] = cmd_verify
+
+    for name, register in _extensions():
+        commands[name] = register(sub)
+
+    args = parser.parse_args(argv)
+    return commands[args.command](args)
+
+
+def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
+    """Commands that live beside the packages they drive (arena, bench)."""
+    found: list[tuple[str, Callable[[argparse._SubParsersAction], Command]]] = []
+    for name, module in (("arena", "workers.arena"), ("bench", "bench.cli")):
+        try:
+            mod = __import__(module, fromlist=["register"])
+        except ImportError:
+            continue
+        found.append((name, mod.register))
+    return found
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    env = dict(os.environ)
+    embedded = None
+    if not env.get("REDIS_URL"):
+        from domain.connection import embedded_url, start_embedded
+
+        embedded = start_embedded(args.data)
+        env["REDIS_URL"] = embedded_url(embedded)
+        print(f"embedded Redis: data in {Path(args.data).resolve()} (AOF on)", flush=True)
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
+                          "--workers", str(args.web_workers), "--bind",
+                          f"{args.host}:{args.port}", "--graceful-timeout", "5",
+                          "api.wsgi:app"], env=env),
+        subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env),
+    ]
+    print(f"donkeypost on http://{args.host}:{args.port}/  (API docs: /docs)  Ctrl-C stops",
+          flush=True)
+    stopping = False
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    while not stopping:
+        for proc in procs:
+            if proc.poll() is not None:
+                print(f"a child process exited with {proc.returncode}; stopping", flush=True)
+                code = proc.returncode or 1
+                stopping = True
+        time.sleep(0.2)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    if embedded is not None:
+        import redis
+
+        # The server closes the connection as it exits.
+        with contextlib.suppress(redis.ConnectionError):
+            embedded.shutdown(save=True, now=True, force=True)
+    print("stopped", flush=True)
+    return code
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    try:
+        from workers.runner import run_worker
+    except ImportError:
+        # No worker jobs are wired yet: idle until stopped, so `serve` keeps its shape.
+        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+        return 0
+    return run_worker(burst=args.burst)
+
+
+def openapi_document() -> str:
+    from api.app import create_app
+
+    app = create_app({"REDIS_URL": "redis://localhost:0/0"}, hooks=_NoHooks())
+    with app.app_context():
+        spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"
+
+
+class _NoHooks:
+    def after_append(self, table: object, new_events: object) -> None:
+        pass
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    document = openapi_document()
+    if args.check:
+        current = args.output.read_text() if args.output.exists() else ""
+        if current != document:
+            print(f"{args.output} is out of date: run `donkeypost openapi`", file=sys.stderr)
+            return 1
+        print(f"{args.output} is up to date")
+        return 0
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(document)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from domain.verify import verify_log
+
+    problems = verify_log(args.log.read_bytes().splitlines())
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if not problems:
+        print(f"{args.log}: hash chain, seed commitment and replay check out")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
