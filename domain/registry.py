@@ -13,6 +13,8 @@ def _load() -> dict[str, Game[Any, Any]]:
     # Each game module exposes one object named GAME; the list grows as games are added.
     from domain.games import ochs_und_esel
     games.append(ochs_und_esel.GAME)
+    from domain.games import crazy_donkey
+    games.append(crazy_donkey.GAME)
     return {g.id: g for g in games}
 
 
