@@ -29,6 +29,8 @@ event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can b
 
 
 class DonkeyApi(Api):  # type: ignore[misc]
+    ERROR_SCHEMA = errors.ErrorSchema
+
     def _register_error_handlers(self) -> None:
         errors.register(self._app)
 

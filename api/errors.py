@@ -66,7 +66,7 @@ def status_for(err: DomainError) -> int:
 
 def from_domain(err: DomainError | PreconditionFailed, **extra: Any) -> ApiError:
     if isinstance(err, PreconditionFailed):
-        return ApiError(412, err.code, err.message, version=err.version, **extra)
+        return ApiError(412, err.code, err.message, **{"version": err.version, **extra})
     return ApiError(status_for(err), err.code, err.message, **extra)
 
 

@@ -24,13 +24,14 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hash: str = ""
 
 
-def event(type: str, actor: int | None = None, private: dict[int, dict[str, Any]] | None = None,
-          **data: Any) -> Event:
-    """A new (not yet stored) event; keyword arguments are its public data."""
-    return Event(type=type, data=data, private=private or {}, actor=actor)
+def event(kind: str, /, actor: int | None = None,
+          private: dict[int, dict[str, Any]] | None = None, **data: Any) -> Event:
+    """A new (not yet stored) event of type `kind`; keyword arguments are its public data."""
+    return Event(type=kind, data=data, private=private or {}, actor=actor)
 
 
-_encoder = msgspec.json.Encoder(order="deterministic")
+_encoder = msgspec.json.Encoder()
+_canonical_encoder = msgspec.json.Encoder(order="sorted")
 _decoder = msgspec.json.Decoder(Event)
 
 
@@ -44,7 +45,8 @@ def decode(raw: bytes | str) -> Event:
 
 def canonical(ev: Event) -> bytes:
     """The bytes an event's hash covers: everything but the hash itself, keys sorted."""
-    return _encoder.encode(msgspec.structs.replace(ev, hash=""))
+    plain = msgspec.to_builtins(msgspec.structs.replace(ev, hash=""), str_keys=True)
+    return _canonical_encoder.encode(plain)
 
 
 def chain_hash(prev_hash: str, ev: Event) -> str:

@@ -133,7 +133,7 @@ def to_act(table: Table, game: Game[Any, Any]) -> frozenset[int]:
 # Snapshots: the table with its game state, decoded in two steps because the game state's
 # type depends on the game.
 class _RawTable(Table, frozen=True, kw_only=True):
-    game: msgspec.Raw | None = None  # type: ignore[assignment]
+    game: msgspec.Raw = msgspec.Raw(b"null")  # type: ignore[assignment]
 
 
 _encoder = msgspec.json.Encoder()
@@ -149,7 +149,7 @@ def decode_table(raw: bytes, games: Any) -> Table:
     partial = _raw_decoder.decode(raw)
     fields = {f: getattr(partial, f) for f in Table.__struct_fields__}
     state = None
-    if partial.game is not None and bytes(partial.game) != b"null":
+    if bytes(partial.game) != b"null":
         state = msgspec.json.decode(partial.game, type=games[partial.type].state_type)
     fields["game"] = state
     return Table(**fields)

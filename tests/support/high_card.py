@@ -1,0 +1,90 @@
+"""A tiny game for testing the service and API without the real games' rules: each seat is
+dealt three hidden cards and, in turn, plays one face up; the highest total wins."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.errors import IllegalAction, NotYourTurn
+from domain.events import Event, event
+from domain.game import OptionSpec, Outcome
+
+
+class HighCardPlay(msgspec.Struct, frozen=True, tag_field="type", tag="play"):
+    card: int
+
+
+class HighCardState(msgspec.Struct, frozen=True):
+    hands: tuple[tuple[int, ...], ...]
+    played: tuple[tuple[int, ...], ...]
+    turn: int = 0
+
+
+class HighCard:
+    id = "high-card"
+    title = "High card (test game)"
+    min_players = 2
+    max_players = 4
+    options = (OptionSpec(name="cards", type="int", default=3, minimum=1, maximum=5),)
+    rules = ("a test game",)
+    action_type = HighCardPlay
+    state_type = HighCardState
+
+    def new_state(self, options: Mapping[str, Any], players: int) -> HighCardState:
+        return HighCardState(hands=((),) * players, played=((),) * players)
+
+    def setup(self, state: HighCardState, rng: random.Random) -> list[Event]:
+        n = len(state.hands)
+        deck = rng.sample(range(1, 100), 3 * n)
+        return [event("dealt", private={s: {"hand": sorted(deck[3 * s:3 * s + 3])}
+                                        for s in range(n)})]
+
+    def decide(self, state: HighCardState, seat: int, action: HighCardPlay,
+               rng: random.Random) -> list[Event]:
+        if seat != state.turn:
+            raise NotYourTurn("not your turn")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction("you do not hold that card", code="not_in_hand")
+        return [event("played", actor=seat, card=action.card)]
+
+    def evolve(self, state: HighCardState, ev: Event) -> HighCardState:
+        if ev.type == "dealt":
+            return msgspec.structs.replace(state, hands=tuple(
+                tuple(ev.private[s]["hand"]) for s in range(len(state.hands))))
+        seat = ev.actor
+        assert seat is not None
+        hands = list(state.hands)
+        played = list(state.played)
+        hands[seat] = tuple(c for c in hands[seat] if c != ev.data["card"])
+        played[seat] = (*played[seat], ev.data["card"])
+        return HighCardState(hands=tuple(hands), played=tuple(played),
+                             turn=(seat + 1) % len(hands))
+
+    def legal_actions(self, state: HighCardState, seat: int) -> list[HighCardPlay]:
+        if seat not in self.to_act(state):
+            return []
+        return [HighCardPlay(card=c) for c in state.hands[seat]]
+
+    def to_act(self, state: HighCardState) -> frozenset[int]:
+        return frozenset() if not any(state.hands) else frozenset({state.turn})
+
+    def view(self, state: HighCardState, viewer: int | None,
+             reveal_all: bool = False) -> dict[str, Any]:
+        return {"played": [list(p) for p in state.played],
+                "hand": list(state.hands[viewer]) if viewer is not None else None,
+                "hands": [list(h) for h in state.hands] if reveal_all else None}
+
+    def outcome(self, state: HighCardState) -> Outcome | None:
+        if any(state.hands) or not any(state.played):
+            return None
+        totals = [sum(p) for p in state.played]
+        return Outcome(places=[1 + sum(t > mine for t in totals) for mine in totals],
+                       scores=[float(t) for t in totals], score_name="points",
+                       lower_is_better=False)
+
+
+GAME = HighCard()
