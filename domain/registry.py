@@ -15,6 +15,8 @@ def _load() -> dict[str, Game[Any, Any]]:
     games.append(ochs_und_esel.GAME)
     from domain.games import crazy_donkey
     games.append(crazy_donkey.GAME)
+    from domain.games import canyon_donkeys
+    games.append(canyon_donkeys.GAME)
     return {g.id: g for g in games}
 
 
