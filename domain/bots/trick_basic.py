@@ -1,0 +1,240 @@
+"""The `basic` heuristic of the Ochs & Esel family (Ochs & Esel, Crazy Donkey), and the
+search kit the `strong` bot uses on these games.
+
+Penalties are the cards left in hand when someone goes out, so the heuristic:
+- leads the donkey (and the ox) as soon as it may: 20 (15) points gone, and it can never
+  take that trick;
+- goes out at once when the whole hand is one set;
+- otherwise leads the low values, as whole groups (low cards can only ever leave a hand as
+  leads, high ones can still follow), preferring big groups; when an opponent is about to
+  go out, it sheds the most points instead;
+- follows with natural cards just above the last set, breaking groups reluctantly, and
+  keeps its jokers to climb (used to follow only with high sets or near the end);
+- in a donkey or ox trick plays the highest card that cannot take the trick; when every
+  card could take it, the lowest (a joker counts 1 there and sheds 14 points).
+
+The same decision runs on a seat's view (the `basic` bot) and on a determinized state (the
+search's rollout policy): both are first reduced to a `Spot`, which holds only what that
+seat may see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from domain.bots import Observation
+from domain.bots.mcts import Kit
+from domain.games.trick_engine import (
+    CARD_IDS,
+    DONKEY,
+    JOKER,
+    NORMAL,
+    OX,
+    SPECIALS,
+    TRICK_KINDS,
+    TrickEngineState,
+    TrickPass,
+    TrickPlayCard,
+    TrickPlayDonkey,
+    TrickPlayOx,
+    TrickPlaySet,
+)
+
+
+class Spot:
+    """One seat's decision point: its hand (card ids) and the public trick."""
+
+    __slots__ = ("after", "danger", "hand", "high", "kind", "leading")
+
+    def __init__(self, hand: Sequence[int], kind: int, high: int, leading: bool,
+                 after: int, danger: int) -> None:
+        self.hand = hand
+        self.kind = kind  # NORMAL, DONKEY_TRICK or OX_TRICK
+        self.high = high  # value to beat (normal) or the highest card so far (special)
+        self.leading = leading
+        self.after = after  # players still to act in this trick after this seat
+        self.danger = danger  # the smallest hand among the other players
+
+
+def _after(seat: int, leader: int, sizes: Sequence[int]) -> int:
+    n = len(sizes)
+    count = 0
+    nxt = (seat + 1) % n
+    while nxt != leader and nxt != seat:
+        if sizes[nxt]:
+            count += 1
+        nxt = (nxt + 1) % n
+    return count
+
+
+def _danger(seat: int, sizes: Sequence[int]) -> int:
+    return min((k for s, k in enumerate(sizes) if s != seat), default=99)
+
+
+def spot_from_view(view: dict[str, Any], seat: int) -> Spot:
+    hand = [c if isinstance(c, int) else CARD_IDS[c] for c in view["hand"]]
+    trick = view["trick"]
+    sizes = view["hand_sizes"]
+    leader = trick["leader"] if trick["leader"] is not None else seat
+    high = trick["high"] or 0
+    return Spot(hand, TRICK_KINDS.index(trick["kind"]), high, not trick["plays"],
+                _after(seat, leader, sizes), _danger(seat, sizes))
+
+
+def spot_from_state(state: TrickEngineState, seat: int) -> Spot:
+    sizes = [len(h) for h in state.hands]
+    leader = state.leader if state.leader >= 0 else seat
+    return Spot(state.hands[seat], state.kind, state.high, not state.plays,
+                _after(seat, leader, sizes), _danger(seat, sizes))
+
+
+# ---------------------------------------------------------------------------------------
+# The decision
+# ---------------------------------------------------------------------------------------
+
+def decide(spot: Spot, legal: Sequence[Any]) -> Any:
+    if spot.kind != NORMAL:
+        return _special_follow(spot, legal)
+    if spot.leading:
+        return _lead(spot, legal)
+    return _follow(spot, legal)
+
+
+def _lead(spot: Spot, legal: Sequence[Any]) -> Any:
+    sets: list[TrickPlaySet] = []
+    donkey = ox = None
+    for a in legal:
+        if isinstance(a, TrickPlaySet):
+            sets.append(a)
+        elif isinstance(a, TrickPlayDonkey):
+            donkey = a
+        elif isinstance(a, TrickPlayOx):
+            ox = a
+    if donkey is not None:
+        return donkey
+    if ox is not None:
+        return ox
+    if not sets:
+        return legal[0]
+    hand = spot.hand
+    plain = [c for c in hand if c not in SPECIALS]
+    if len(plain) == len(hand):
+        for a in sets:
+            if a.numbers + a.jokers == len(plain):
+                return a  # the whole hand in one set: out
+    counts: dict[int, int] = {}
+    for c in plain:
+        if c < JOKER:
+            counts[c] = counts.get(c, 0) + 1
+    if not counts:
+        return max(sets, key=lambda a: a.jokers)  # jokers only
+    if spot.danger <= 2:
+        value = max(counts, key=lambda v: (counts[v] * v, v))
+    else:
+        value = max(counts, key=lambda v: (3.0 * counts[v] - 0.6 * v, -v))
+    k = counts[value]
+    for a in sets:
+        if a.value == value and a.numbers == k and a.jokers == 0:
+            return a
+    return sets[0]
+
+
+def _follow(spot: Spot, legal: Sequence[Any]) -> Any:
+    hand = spot.hand
+    best: Any = None
+    best_key: tuple[float, ...] = (1e9,)
+    left_after = len(hand)
+    urgent = spot.danger <= 2
+    for a in legal:
+        if not isinstance(a, TrickPlaySet):
+            continue
+        have = hand.count(a.value) if a.value < JOKER else 0
+        size = a.numbers + a.jokers
+        small_hand = left_after - size <= 3
+        if a.jokers:
+            if a.numbers == 0 and not (urgent or small_hand):
+                continue  # jokers alone win anything: keep them to climb
+            if not (a.value >= 9 or urgent or small_hand):
+                continue
+        broken = have - a.numbers if a.value < JOKER else 0
+        key = (a.jokers, (broken > 0) * 2 + a.value * 0.25 - (a.value * size * 0.2 if urgent
+                                                                 else 0.0))
+        if key < best_key:
+            best, best_key = a, key
+    if best is not None:
+        return best
+    for a in legal:
+        if isinstance(a, TrickPass):
+            return a
+    return legal[0]
+
+
+def _special_follow(spot: Spot, legal: Sequence[Any]) -> Any:
+    high = spot.high
+    numbers: list[tuple[int, TrickPlayCard]] = []
+    joker: TrickPlayCard | None = None
+    for a in legal:
+        if isinstance(a, TrickPlayCard):
+            if isinstance(a.card, int):
+                numbers.append((a.card, a))
+            elif a.value in (None, 1):
+                joker = a
+    if not numbers and joker is None:
+        return legal[0]  # a forced pass
+    safe = [na for na in numbers if na[0] < high]
+    if safe:
+        top = max(safe, key=lambda na: na[0])
+        if joker is not None and high > 1 and top[0] <= 6:
+            return joker
+        return top[1]
+    if joker is not None and high > 1:
+        return joker
+    low = min(numbers, key=lambda na: na[0]) if numbers else None
+    if spot.after == 0 or joker is None:
+        # Last to play, every card takes: the card played comes back anyway.
+        return low[1] if low is not None else joker
+    if low is None or low[0] > 2:
+        return joker
+    return low[1]
+
+
+# ---------------------------------------------------------------------------------------
+# Bots and the search kit
+# ---------------------------------------------------------------------------------------
+
+def basic(game: Any, obs: Observation, rng: random.Random) -> Any:
+    """The `basic` bot: the heuristic on the seat's view."""
+    return decide(spot_from_view(obs.view, obs.seat), obs.legal_actions)
+
+
+def policy(game: Any, state: TrickEngineState, seat: int, legal: Sequence[Any],
+           rng: random.Random) -> Any:
+    """The rollout policy: the same heuristic on a (determinized) state."""
+    return decide(spot_from_state(state, seat), legal)
+
+
+SCALE = 40.0  # penalty points that move the reward from 0.5 to 0 or 1
+
+
+def evaluate(game: Any, root: TrickEngineState, state: TrickEngineState, seat: int) -> float:
+    """The round's penalty against the mean of the others' (the round ends the rollout)."""
+    if len(state.scores) > len(root.scores):
+        pen = state.scores[len(root.scores)]
+    else:  # cut short: the cards still in hand
+        pen = tuple(sum(h) for h in state.hands)
+    n = len(pen)
+    others = (sum(pen) - pen[seat]) / (n - 1)
+    r = 0.5 + (others - pen[seat]) / (2.0 * SCALE)
+    return 0.0 if r < 0.0 else 1.0 if r > 1.0 else r
+
+
+def horizon(root: TrickEngineState, state: TrickEngineState) -> bool:
+    return state.round != root.round
+
+
+KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, exploration=0.5,
+          epsilon=0.0, max_depth=4)
+
+__all__ = ["DONKEY", "KIT", "OX", "basic", "decide", "policy"]
