@@ -30,6 +30,16 @@ from domain.service import GameService, PreconditionFailed, table_view
 from domain.table import decode_table
 
 
+class GamesBlueprint(Blueprint):  # type: ignore[misc]
+    def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
+        # The header's value is a JSON object: OpenAPI 3 describes that with `content`.
+        resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
+            "description": "pagination metadata (a JSON object)",
+            "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/PaginationMetadata"}}},
+        }
+
+
 def _etag(version: int) -> str:
     return f'"{version}"'
 
@@ -48,7 +58,7 @@ def _if_match() -> int | None:
 
 
 def make_blueprint(service: GameService) -> Blueprint:
-    blp = Blueprint("games", __name__, url_prefix="/games",
+    blp = GamesBlueprint("games", __name__, url_prefix="/games",
                     description="Create, join and play games; read their logs")
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:

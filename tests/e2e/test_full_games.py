@@ -1,0 +1,70 @@
+"""Whole games played through HTTP, checking at every move that no seat is shown another
+seat's hidden cards, and that the finished log verifies and replays."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from domain.verify import verify_log
+
+
+def _assert_private_parts_are_own(payload: Any, seat: int | None) -> None:
+    """Every `private` object in an answer holds at most the caller's own part."""
+    if isinstance(payload, dict):
+        if "private" in payload and isinstance(payload["private"], dict):
+            allowed = set() if seat is None else {str(seat)}
+            assert set(payload["private"]) <= allowed, payload
+        for value in payload.values():
+            _assert_private_parts_are_own(value, seat)
+    elif isinstance(payload, list):
+        for value in payload:
+            _assert_private_parts_are_own(value, seat)
+
+
+def _play(api, game_type: str, players: int, options: dict[str, Any], seed: int) -> dict:
+    game_id, tokens = api.new_game(game_type, players, options)
+    rng = random.Random(seed)
+    last_seen = [0] * players
+
+    def pick(view: dict) -> dict:
+        return rng.choice(view["legal_actions"])
+
+    def on_move(view: dict, acted: dict) -> None:
+        seat = view["you"]
+        _assert_private_parts_are_own(acted, seat)
+        page = api.events(game_id, tokens[seat], after=last_seen[seat])
+        _assert_private_parts_are_own(page, seat)
+        last_seen[seat] = page["version"]
+        if view["status"] == "active":
+            assert "hands" not in json.dumps(view["game"]), "a view shows several hands"
+
+    end = api.play_to_end(game_id, tokens, pick=pick, on_move=on_move)
+    assert end["status"] == "finished" and sorted(end["outcome"]["places"])[0] == 1
+    lines = api.http.get(f"/games/{game_id}/log").data.splitlines()
+    assert verify_log(lines) == []
+    return end
+
+
+def test_a_three_player_ochs_und_esel_game_to_the_end(api):
+    end = _play(api, "ochs-und-esel", 3, {"rounds": 2}, seed=1)
+    assert len(end["outcome"]["scores"]) == 3
+
+
+def test_a_five_player_ox_variant_game_to_the_end(api):
+    end = _play(api, "ochs-und-esel", 5, {"rounds": 1, "ox_variant": True}, seed=2)
+    assert len(end["outcome"]["scores"]) == 5
+
+
+@pytest.mark.parametrize("game_type, players, options", [
+    ("crazy-donkey", 4, {"deals": 1}),
+])
+def test_other_games_to_the_end(api, game_type, players, options):
+    from domain import registry
+
+    if game_type not in registry.games():
+        pytest.skip(f"{game_type} is not registered")
+    _play(api, game_type, players, options, seed=3)
