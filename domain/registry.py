@@ -17,6 +17,8 @@ def _load() -> dict[str, Game[Any, Any]]:
     games.append(crazy_donkey.GAME)
     from domain.games import canyon_donkeys
     games.append(canyon_donkeys.GAME)
+    from domain.games import trash
+    games.append(trash.GAME)
     return {g.id: g for g in games}
 
 
