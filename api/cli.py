@@ -111,7 +111,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         # The server closes the connection as it exits.
         with contextlib.suppress(redis.ConnectionError):
-            embedded.shutdown(save=True, now=True, force=True)
+            embedded.shutdown(save=True)
     print("stopped", flush=True)
     return code
 
