@@ -254,13 +254,13 @@ class TrickGame:
             return frozenset()
         return frozenset((state.turn,))
 
-    def legal_actions(self, state: TrickEngineState, seat: int) -> list[Any]:
+    def legal_actions(self, state: TrickEngineState, seat: int) -> list[TrickAction]:
         if state.over or seat != state.turn or state.turn < 0:
             return []
         hand = state.hands[seat]
         if state.kind != NORMAL:
             # Donkey/ox trick: one card each, any value; only donkey/ox in hand -> pass.
-            out: list[Any] = [TrickPlayCard(card=v) for v in sorted(set(hand)) if v <= 13]
+            out: list[TrickAction] = [TrickPlayCard(card=v) for v in sorted(set(hand)) if v <= 13]
             if JOKER in hand:
                 out += self._joker_cards()
             return out or [TrickPass()]
@@ -422,7 +422,8 @@ class TrickGame:
         seen = [*own, *out_of_play, *_table(plays)]
         seen += [c for s in range(n) if s != seat for c in known[s]]
         unseen.subtract(c for c in seen if c not in SPECIALS)
-        assert min(unseen.values()) >= 0, "the view holds more cards than the deck"
+        if min(unseen.values()) < 0:
+            raise ValueError("the view shows more cards than the deck holds")
         pool = list(unseen.elements())
         rng.shuffle(pool)
         hands: list[tuple[int, ...]] = []
@@ -496,8 +497,8 @@ class TrickGame:
             return [TrickPlayCard(card="joker")]
         return [TrickPlayCard(card="joker", value=v) for v in self.config.joker_values]
 
-    def _leads(self, state: TrickEngineState, hand: tuple[int, ...]) -> list[Any]:
-        out: list[Any] = _sets(hand, 0, 0)
+    def _leads(self, state: TrickEngineState, hand: tuple[int, ...]) -> list[TrickAction]:
+        out: list[TrickAction] = _sets(hand, 0, 0)
         # Only the leader may play the donkey (the ox), alone, unless it is locked.
         waived = _lock_waived(state, hand)
         if DONKEY in hand and (state.trick >= state.donkey_from or waived):
@@ -524,9 +525,8 @@ class TrickGame:
                 raise BadAction("a card's value is an integer")
             if card != "joker" and value not in (None, card):
                 raise BadAction("only a joker may be declared a value")
-            if card == "joker" and len(self.config.joker_values) > 1 and value is not None \
-                    and value not in self.config.joker_values:
-                raise BadAction(f"a joker is worth one of {list(self.config.joker_values)}")
+            if card == "joker" and value not in (None, 1, JOKERS_ALONE):
+                raise BadAction("a joker in a donkey or ox trick is worth 1 or 14")
 
     def _play_event(self, state: TrickEngineState, seat: int, action: Any) -> Event:
         """Check `action` against the rules; the event it causes."""
@@ -674,11 +674,11 @@ class TrickGame:
 # Helpers
 # ---------------------------------------------------------------------------------------
 
-def _sets(hand: tuple[int, ...], count: int, above: int) -> list[Any]:
+def _sets(hand: tuple[int, ...], count: int, above: int) -> list[TrickAction]:
     """Every distinct set from `hand` of `count` cards (any size if 0) worth more than
     `above`: number cards of one value plus jokers, or jokers alone (worth 14)."""
     jokers = hand.count(JOKER)
-    out: list[Any] = []
+    out: list[TrickAction] = []
     for value in sorted(set(hand)):
         if value > 13:
             break

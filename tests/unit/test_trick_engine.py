@@ -18,6 +18,8 @@ from domain.game import resolve_options
 from domain.games.crazy_donkey import GAME as CRAZY
 from domain.games.ochs_und_esel import GAME as OCHS
 from domain.games.trick_engine import (
+    CARD_IDS,
+    CARD_NAMES,
     DECK_NUMBERS,
     DONKEY,
     JOKER,
@@ -159,11 +161,11 @@ def check_determinize(game: TrickGame, state: TrickEngineState, seat: int,
 
 
 def _ids(cards: list[Any]) -> list[int]:
-    return [c if isinstance(c, int) else {"joker": J, "ox": OX, "donkey": D}[c] for c in cards]
+    return [c if isinstance(c, int) else CARD_IDS[c] for c in cards]
 
 
 def _names(cards: tuple[int, ...]) -> list[Any]:
-    return [c if c <= 13 else {J: "joker", OX: "ox", D: "donkey"}[c] for c in cards]
+    return [c if c <= 13 else CARD_NAMES[c] for c in cards]
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,7 +459,7 @@ def test_actions_wire_format():
 
 @pytest.mark.parametrize("action", [
     S(11, 0, 0), S(14, 1, 0), S(11, 0, 2), S(15, 1), S(0, 1), S(5, -1, 2),
-    C(0), C(14), C("ox"), C(7, 8), {"type": "pass"}, "pass", None,
+    C(0), C(14), C("ox"), C(7, 8), C("joker", 5), {"type": "pass"}, "pass", None,
 ])
 def test_malformed_actions_are_bad_actions(action):
     state = deal(OCHS, [[3, 4, D], [5, 6], [7, 8]], leader=0)
