@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.errors import BadOptions
+from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
 from domain.games.trash import (
@@ -116,10 +116,23 @@ def test_bad_options() -> None:
         GAME.new_state({}, 7)
 
 
+SPEC_DECISIONS = (
+    "the discard may be taken only when it is placeable",
+    "The first player of a round has no choice (the discard pile is empty).",
+    "wilds go on face-down slots only; placing is mandatory while a face-down slot exists; "
+    "with none left the wild is discarded.",
+    "no one gets a last turn.",
+    "leaves the stock empty and the discard is not placeable, the player's turn passes.",
+    "the first round's first player is chosen at random (recorded in the log).",
+)
+
+
 def test_rules_list_every_decision_of_the_spec() -> None:
     decisions = [r for r in GAME.rules if r.startswith("Decision:")]
     assert len(decisions) == 5
-    assert any("first player is chosen at random" in r for r in decisions)
+    for ruling in SPEC_DECISIONS:
+        assert any(ruling in r for r in decisions), ruling
+    assert all(r.startswith(("Decision:", "Assumption:")) for r in GAME.rules)
 
 
 def test_deal_hides_every_card_and_records_a_random_leader() -> None:
@@ -243,6 +256,16 @@ def test_a_wild_with_no_face_down_slot_left_is_discarded() -> None:
     assert steps(step.events)[:3] == [("discarded", "JH", "layout_complete"),
                                       ("round_won", 0, 3), ("round_dealt",)]
     assert not placeable(state, 0, CARD["JS"])  # nor may it be drawn from the discard
+
+
+def test_a_wild_taken_as_the_last_slot_turns_up_is_discarded_and_the_round_won() -> None:
+    # The 3 fills the last face-down slot and uncovers a jack: no face-down slot is left
+    # for it, so the wild is discarded and the round is won at once.
+    state = table("AS* JD* JS", "5C 6C 7C 8C", draws="3H JC")
+    state, events = play(state, 0, STOCK)
+    assert steps(events)[:4] == [("drawn", "stock", "3H"), ("placed", 3, "3H", "JS"),
+                                 ("discarded", "JS", "layout_complete"), ("round_won", 0, 2)]
+    assert state.round == 2 and state.discard == ()
 
 
 # --- drawing -----------------------------------------------------------------------------
@@ -455,11 +478,31 @@ def hide_again(state: TrashState, rng: random.Random) -> TrashState:
     return msgspec.structs.replace(state, layout=tuple(map(tuple, layout)), stock=tuple(stock))
 
 
+EVERY_ACTION: tuple[Any, ...] = (STOCK, DISCARD, TrashDisplace(), TrashDiscard(),
+                                 *(TrashPlaceWild(slot=s) for s in range(0, 12)))
+
+
+def check_actions(state: TrashState, rng: random.Random) -> None:
+    """Every legal action is accepted; every other action of any seat is refused with a
+    stable code and changes nothing."""
+    legal = GAME.legal_actions(state, state.turn)
+    for action in legal:
+        GAME.decide(state, state.turn, action, rng)
+    for action in rng.sample(EVERY_ACTION, 3):
+        seat = rng.randrange(state.players)
+        if seat == state.turn and action in legal:
+            continue
+        with pytest.raises(GameRuleError) as err:
+            GAME.decide(state, seat, action, rng)
+        assert err.value.code != GameRuleError.code  # a specific code, not the catch-all
+
+
 def check_step(state: TrashState, log: list[Event], rng: random.Random) -> None:
     # Cards are conserved: each card in exactly one place.
     assert cards_in_play(state) == full_deck(state)
     if state.ended:
         return
+    check_actions(state, rng)
     # No seat's view (nor a spectator's) tells anything about the unseen cards...
     other = hide_again(state, rng)
     for viewer in [*range(state.players), None]:
@@ -521,6 +564,59 @@ def test_random_playouts(seed: int, players: int, options: dict[str, Any]) -> No
     for ev in log:
         replayed = GAME.evolve(replayed, decode(encode(ev)))
     assert replayed == state
+
+
+def named_cards(data: Any) -> list[str]:
+    """Every card code an event's public data names, wherever it sits."""
+    if isinstance(data, str):
+        return [data] if data in CARD else []
+    if isinstance(data, dict):
+        return [code for value in data.values() for code in named_cards(value)]
+    if isinstance(data, list):
+        return [code for value in data for code in named_cards(value)]
+    return []
+
+
+def public_cards(state: TrashState) -> Counter[str]:
+    """The cards anyone may see: face-up slots, the discard pile, the card in hand."""
+    seen = Counter(CODES[c] for row, ups in zip(state.layout, state.face_up, strict=True)
+                   for c, up in zip(row, ups, strict=True) if up)
+    seen.update(codes_of(state.discard))
+    if state.hand != NO_CARD:
+        seen[CODES[state.hand]] += 1
+    return seen
+
+
+def codes_of(cards: tuple[int, ...]) -> list[str]:
+    return [CODES[c] for c in cards]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), wild=st.sampled_from(["J", "JQK"]))
+def test_no_event_shows_a_card_before_it_is_turned_up(seed: int, players: int,
+                                                       wild: str) -> None:
+    options = {"max_rounds": 2, "wild": wild}
+    _, log = random_playout(GAME, players, options, seed=seed, check_every=10**9)
+    replayed = GAME.new_state(options, players)
+    viewers = [*range(players), None]
+    for ev in log:
+        replayed = GAME.evolve(replayed, ev)
+        # A card an event names in public is face up, in hand or discarded once it applies:
+        # the stock's cards and the face-down ones are never named before they turn up.
+        for code in named_cards(ev.data):
+            assert public_cards(replayed)[code] > 0, (ev.type, code)
+        # No seat receives a private part, the owner of the layout included: the deal
+        # and the stock orders sit in the part kept for the end.
+        assert set(ev.private) <= {HIDDEN}
+        for viewer in viewers:
+            assert redact(ev, viewer)["private"] == {}
+            assert redact(ev, viewer)["data"] == ev.data
+    # After the end the log may reveal everything: every deal is shown.
+    deals = [ev for ev in log if ev.type == "round_dealt"]
+    for viewer in viewers:
+        for ev in deals:
+            shown_all = redact(ev, viewer, reveal_all=True)["private"]
+            assert shown_all[str(HIDDEN)]["layouts"] == ev.private[HIDDEN]["layouts"]
 
 
 @settings(max_examples=15, deadline=None)
