@@ -18,6 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.bots import observe, trash_basic
+from domain.bots.levels import make_bot
+from domain.bots.mcts import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
@@ -35,6 +38,7 @@ from domain.games.trash.state import HIDDEN, placeable
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
+from workers.arena import play_game
 
 STOCK = TrashDraw(source="stock")
 DISCARD = TrashDraw(source="discard")
@@ -42,10 +46,18 @@ DISCARD = TrashDraw(source="discard")
 
 def table(*layouts: str, draws: str = "JC JD", discard: str = "", hand: str | None = None,
           turn: int = 0, wild: str = "J", target_slots: int = 0, max_rounds: int | None = None,
-          round: int = 1, slots: tuple[int, ...] | None = None, decks: int = 1) -> TrashState:
+          round: int = 1, slots: tuple[int, ...] | None = None, decks: int = 1,
+          whole_deck: bool = False) -> TrashState:
     """A table in the middle of a round. The default stock holds two jacks at its top, so
-    a scenario's round never stalls unless the scenario says so."""
+    a scenario's round never stalls unless the scenario says so. With `whole_deck` the
+    cards not named lie in the stock below `draws`, as a bot's search expects."""
     rows = [row.split() for row in layouts]
+    stock = [CARD[c] for c in reversed(draws.split())]
+    if whole_deck:
+        named = Counter(CARD[c.rstrip("*")] for row in rows for c in row)
+        named.update(CARD[c] for c in [*draws.split(), *discard.split(), *([hand] if hand else [])])
+        rest = Counter({card: decks for card in range(DECK_SIZE)}) - named
+        stock = sorted(rest.elements()) + stock
     return TrashState(
         players=len(rows), decks=decks, wild=wild, target_slots=target_slots,
         max_rounds=max_rounds, round=round, leader=0, turn=turn,
@@ -53,7 +65,7 @@ def table(*layouts: str, draws: str = "JC JD", discard: str = "", hand: str | No
         layout=tuple(tuple(CARD[c.rstrip("*")] for c in row) for row in rows),
         face_up=tuple(tuple(c.endswith("*") for c in row) for row in rows),
         hand=NO_CARD if hand is None else CARD[hand],
-        stock=tuple(CARD[c] for c in reversed(draws.split())),
+        stock=tuple(stock),
         discard=tuple(CARD[c] for c in discard.split()))
 
 
@@ -657,3 +669,86 @@ def test_standard_games_end(players: int) -> None:
     state, _ = random_playout(GAME, players, {}, seed=players, check_every=500)
     assert GAME.outcome(state) is not None and state.ended == "one_slot_won"
     assert min(state.slots) == 0 and time.perf_counter() - began < 10
+
+
+# --- bots ----------------------------------------------------------------------------------
+def basic_choice(state: TrashState) -> Any:
+    return trash_basic.basic(GAME, observe(GAME, state, state.turn), random.Random(0))
+
+
+def test_basic_takes_the_discard_when_it_may() -> None:
+    state = table("AS 2C 3D 4S", "5C 6C 7C 8C", discard="KC 2H")
+    assert GAME.legal_actions(state, 0) == [STOCK, DISCARD]
+    assert basic_choice(state) == DISCARD
+    # A number facing a face-up wild may be taken too, and the wild displaced.
+    state = table("AS JD* 3D 4S", "5C 6C 7C 8C", discard="2H")
+    assert basic_choice(state) == DISCARD
+    state, _ = play(state, 0, DISCARD)
+    assert basic_choice(state) == TrashDisplace()
+
+
+def test_basic_puts_a_wild_where_its_number_is_least_likely_to_come() -> None:
+    # Three 3s are gone (face up, discarded): slot 3 is the one to cover.
+    state = table("AS 2C 3D 4S", "5C 6C 3C* 8C", discard="3H 3S", draws="JH KD")
+    state, _ = play(state, 0, STOCK)
+    assert basic_choice(state) == TrashPlaceWild(slot=3)
+    # With nothing gone every slot is as good; the choice is fixed: the highest.
+    state = table("AS 2C 3D 4S", "5C 6C 7C 8C", draws="JH KD")
+    state, _ = play(state, 0, STOCK)
+    assert basic_choice(state) == TrashPlaceWild(slot=4)
+
+
+def test_the_rollout_policy_reads_what_the_seat_sees_and_agrees_with_basic() -> None:
+    rng = random.Random(3)
+    checked = 0
+
+    def check(state: TrashState, log: list[Event]) -> None:
+        nonlocal checked
+        if state.ended or len(GAME.legal_actions(state, state.turn)) < 2:
+            return
+        seat, legal = state.turn, GAME.legal_actions(state, state.turn)
+        chosen = trash_basic.policy(GAME, state, seat, legal, rng)
+        # The same table with other face-down cards and stock: the same choice.
+        assert trash_basic.policy(GAME, hide_again(state, rng), seat, legal, rng) == chosen
+        assert basic_choice(state) == chosen
+        checked += 1
+
+    for seed in range(4):
+        random_playout(GAME, 3, {"max_rounds": 2, "decks": 1}, seed=seed,
+                       check_every=10**9, on_step=check)
+    assert checked > 50
+
+
+def test_the_search_horizon_is_the_end_of_the_seat_s_turn() -> None:
+    root = table("AS 3C 2D 4S 5S", "5C 6C 7C 8C 9C", draws="2H KD")
+    assert not trash_basic.horizon(root, root)
+    after, _ = play(root, 0, STOCK)  # 2H on slot 2, 3C on slot 3, 2D is discarded
+    assert shown(after, 0) == "AS 2H* 3C* 4S 5S" and after.turn == 1
+    assert trash_basic.horizon(root, after)
+    # Cut short: half the share of face-down slots turned up; a round won counts 1.
+    assert trash_basic.evaluate(GAME, root, after, 0) == 0.5 * 2 / 5
+    root = table("AS* 2C* 3D", "5C 6C 7C", draws="JH KD")
+    won, _ = play(root, 0, STOCK)
+    assert won.round == 2 and trash_basic.horizon(root, won)
+    assert trash_basic.evaluate(GAME, root, won, 0) == 1.0
+    assert trash_basic.evaluate(GAME, root, won, 1) == 0.0
+
+
+def test_strong_takes_the_sure_card_and_displaces() -> None:
+    budget = Budget(seconds=None, iterations=300)
+    strong = make_bot("strong", budget)
+    state = table("AS 2C 3D 4S 5H 6H", "5C 6C 7C 8C 9C 10C", discard="KC 2H",
+                  draws="KS KH QS", whole_deck=True)
+    assert strong(GAME, observe(GAME, state, 0), random.Random(1)) == DISCARD
+    state = table("AS JD* 3D 4S 5H 6H", "5C 6C 7C 8C 9C 10C", draws="2H KH QS",
+                  whole_deck=True)
+    state, _ = play(state, 0, STOCK)
+    assert strong(GAME, observe(GAME, state, 0), random.Random(1)) == TrashDisplace()
+
+
+@pytest.mark.parametrize("levels", [("strong", "basic", "random"), ("basic", "random")])
+def test_every_level_plays_whole_games(levels: tuple[str, ...]) -> None:
+    for number in range(2):
+        record = play_game("trash", levels, number, seed=5, options={"target_slots": 9},
+                           budget=Budget(seconds=None, iterations=40))
+        assert sorted(record.places)[0] == 1 and record.moves > 0
