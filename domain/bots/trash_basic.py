@@ -8,6 +8,9 @@ A Trash player chooses only three things, and the heuristic answers each:
   keeping the wild discards the number and ends the turn);
 - where a wild goes: on the face-down slot whose number is least likely to come, the one
   with the fewest copies still live (not face up in a layout, not in the discard pile).
+  This choice weighs little: a number arriving on a wild's slot still turns a slot up, by
+  displacing the wild onto another face-down slot, so every slot not yet showing its own
+  number stays as useful whichever slot the wild covers.
 
 The same decision runs on a seat's view (the `basic` bot) and on a determinized state (the
 search's rollout policy); on a state it reads only what every seat may see: face-up slots,
