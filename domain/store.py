@@ -166,6 +166,8 @@ class RedisEventStore:
                 pipe.expire(key, 5)
                 pipe.execute()
         total = self.redis.zcard(key)
+        if offset >= total:
+            return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
 
