@@ -217,8 +217,10 @@ class GameService:
             if game.outcome(table.game) is not None:
                 table = self._finish(table, game, seed, batch)
             new = batch.events
+            # `to_act` is public and saves the client a request to learn who plays next.
             body = msgspec.json.encode(
-                {"version": table.version, "events": [redact(e, seat) for e in new]})
+                {"version": table.version, "to_act": sorted(to_act(table, game)),
+                 "events": [redact(e, seat) for e in new]})
             try:
                 first = self._append(table, batch, expected=expected,
                                      idempotency=(idem, body) if idem else None)

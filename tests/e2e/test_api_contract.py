@@ -102,6 +102,20 @@ def test_if_match_and_idempotency_key(api):
     assert len(api.events(game_id)["events"]) == first.get_json()["version"]
 
 
+def test_the_answer_to_an_action_names_who_acts_next(api):
+    game_id, tokens = api.new_game("high-card", 3)
+    view = api.view(game_id, tokens[0])
+    acted = api.act(game_id, tokens[0], view["legal_actions"][0]).get_json()
+    assert acted["to_act"] == api.view(game_id)["to_act"] == [1]
+    # Through the last card the answer follows the game, down to nobody once it is over.
+    while acted["to_act"]:
+        seat = acted["to_act"][0]
+        action = api.view(game_id, tokens[seat])["legal_actions"][0]
+        acted = api.act(game_id, tokens[seat], action).get_json()
+        assert acted["to_act"] == api.view(game_id)["to_act"]
+    assert api.view(game_id)["status"] == "finished"
+
+
 def test_two_racing_conditional_actions_exactly_one_is_accepted(app, api):
     game_id, tokens = api.new_game("high-card", 2)
     view = api.view(game_id, tokens[0])
