@@ -1,0 +1,338 @@
+"""The load generator: closed-loop HTTP clients on one event loop, in a process of its own.
+
+    python -m bench.loadgen --url http://127.0.0.1:8000 --mode moves --clients 32 \
+        --duration 10 --warmup 2 [--cpu 1] [--game ochs-und-esel --players 3]
+
+Each client holds one keep-alive connection and has one request in flight at a time, as a
+person at a screen would (closed loop: latency and throughput are measured together).
+
+- `moves`: each client plays its own games and nothing else. It creates a game with human
+  seats, takes them all, then plays: `GET /games/{id}` as the seat to act (the view names
+  its legal actions), `POST /games/{id}/actions` with one of them, `If-Match` the version it
+  saw and an `Idempotency-Key` (what a careful client sends); the answer's `to_act` names
+  the next seat. No rules knowledge: only what the API says.
+- `ceiling`: each client repeats a trivial flask-smorest GET with a schema (`/bench/ping`).
+
+Why its CPU use is bounded: one process running one asyncio loop can never use more than
+one core, whatever the number of clients; it is also pinned to one CPU (`--cpu`) so that
+it stays on a known core and the server always has the other one. Its CPU time over the
+window is reported, so the share it took is visible.
+
+Only requests that end inside the window (after the warm-up) count. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import socket
+import sys
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+
+from bench.cpu import machine_busy_seconds, process_seconds
+from workers.arena import percentile
+
+# Statuses a correct client can meet while playing: another request won the race.
+EXPECTED_REFUSALS = (409, 412)
+
+
+class HttpConnection:
+    """A minimal HTTP/1.1 keep-alive connection: enough for JSON requests to our server,
+    and far cheaper per request than a general client (the generator must stay light)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def connect(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes | None = None,
+                      headers: Mapping[str, str] | None = None) -> tuple[int, bytes]:
+        if self.writer is None:
+            await self.connect()
+        assert self.reader is not None and self.writer is not None
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        lines.extend(f"{k}: {v}" for k, v in (headers or {}).items())
+        if body is not None:
+            lines.append("Content-Type: application/json")
+            lines.append(f"Content-Length: {len(body)}")
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length: int | None = None
+        chunked = close = False
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"transfer-encoding":
+                chunked = b"chunked" in value.lower()
+            elif name == b"connection":
+                close = b"close" in value.lower()
+        if chunked:
+            data = await self._read_chunked()
+        elif length is not None:
+            data = await self.reader.readexactly(length)
+        elif status in (204, 304):
+            data = b""
+        else:
+            data = await self.reader.read()
+            close = True
+        if close:
+            await self.close()
+        return status, data
+
+    async def _read_chunked(self) -> bytes:
+        assert self.reader is not None
+        parts: list[bytes] = []
+        while True:
+            size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            if size == 0:
+                await self.reader.readuntil(b"\r\n")
+                return b"".join(parts)
+            parts.append(await self.reader.readexactly(size))
+            await self.reader.readexactly(2)
+
+
+@dataclass
+class Samples:
+    """Completed requests of one kind: when each ended, how long it took, its status."""
+
+    ends: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    statuses: list[int] = field(default_factory=list)
+
+    def add(self, end: float, took: float, status: int) -> None:
+        self.ends.append(end)
+        self.seconds.append(took)
+        self.statuses.append(status)
+
+    def summary(self, start: float, stop: float) -> dict[str, Any]:
+        """Figures over the requests that ended in [start, stop)."""
+        inside = [i for i, t in enumerate(self.ends) if start <= t < stop]
+        ok_ms = [self.seconds[i] * 1000.0 for i in inside if 200 <= self.statuses[i] < 300]
+        statuses = Counter(str(self.statuses[i]) for i in inside)
+        window = stop - start
+        return {
+            "requests": len(inside),
+            "ok": len(ok_ms),
+            "per_s": len(inside) / window,
+            "ok_per_s": len(ok_ms) / window,
+            "statuses": dict(sorted(statuses.items())),
+            "latency_ms": latency_summary(ok_ms),
+        }
+
+
+def latency_summary(ms: Sequence[float]) -> dict[str, float | None]:
+    if not ms:
+        return {"p50": None, "p95": None, "p99": None, "mean": None, "max": None}
+    return {"p50": percentile(ms, 50), "p95": percentile(ms, 95), "p99": percentile(ms, 99),
+            "mean": sum(ms) / len(ms), "max": max(ms)}
+
+
+class Run:
+    """Shared by the clients of one run: the clock, the samples and what went wrong."""
+
+    def __init__(self, stop_at: float) -> None:
+        self.stop_at = stop_at
+        self.kinds: dict[str, Samples] = {}
+        self.refusals: Counter[str] = Counter()  # expected 409/412, by error code
+        self.errors: Counter[str] = Counter()  # anything else that is not a 2xx
+        self.games_finished = 0
+
+    def running(self) -> bool:
+        return time.perf_counter() < self.stop_at
+
+    async def timed(self, kind: str, conn: HttpConnection, method: str, path: str,
+                    body: bytes | None = None,
+                    headers: Mapping[str, str] | None = None) -> tuple[int, bytes]:
+        t0 = time.perf_counter()
+        status, data = await conn.request(method, path, body, headers)
+        t1 = time.perf_counter()
+        self.kinds.setdefault(kind, Samples()).add(t1, t1 - t0, status)
+        if not 200 <= status < 300 and status != 304:
+            code = _error_code(data)
+            if status in EXPECTED_REFUSALS:
+                self.refusals[f"{status} {code}"] += 1
+            else:
+                self.errors[f"{kind} {status} {code}"] += 1
+        return status, data
+
+
+def _error_code(data: bytes) -> str:
+    try:
+        return str(msgspec.json.decode(data).get("code", "?"))
+    except (msgspec.DecodeError, AttributeError):
+        return "?"
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def new_game(run: Run, conn: HttpConnection, game: str,
+                   players: int) -> tuple[str, list[str], list[int]]:
+    """Create a game with human seats and take them all: its id, tokens and who acts."""
+    body = msgspec.json.encode({"type": game, "seats": [{"kind": "human"}] * players})
+    status, data = await run.timed("setup", conn, "POST", "/games", body)
+    if status != 201:
+        raise RuntimeError(f"POST /games answered {status}: {data[:200]!r}")
+    game_id = msgspec.json.decode(data)["id"]
+    tokens = [""] * players
+    to_act: list[int] = []
+    for n in range(players):
+        status, data = await run.timed("setup", conn, "POST", f"/games/{game_id}/players",
+                                       msgspec.json.encode({"name": f"p{n}"}))
+        if status != 201:
+            raise RuntimeError(f"joining answered {status}: {data[:200]!r}")
+        joined = msgspec.json.decode(data)
+        tokens[joined["seat"]] = joined["token"]
+        to_act = joined["game"]["to_act"]
+    return game_id, tokens, to_act
+
+
+async def play_client(run: Run, conn: HttpConnection, number: int, game: str,
+                      players: int) -> None:
+    rng = random.Random(number)
+    moves = 0
+    while run.running():
+        game_id, tokens, to_act = await new_game(run, conn, game, players)
+        while run.running() and to_act:
+            seat = to_act[0]
+            status, data = await run.timed("view", conn, "GET", f"/games/{game_id}",
+                                           headers=_auth(tokens[seat]))
+            if status != 200:
+                break
+            view = msgspec.json.decode(data)
+            if view["status"] == "finished":
+                run.games_finished += 1
+                break
+            if not view["legal_actions"]:
+                to_act = view["to_act"]
+                continue
+            moves += 1
+            headers = {**_auth(tokens[seat]), "If-Match": f'"{view["version"]}"',
+                       "Idempotency-Key": f"c{number}-m{moves}"}
+            action = rng.choice(view["legal_actions"])
+            status, data = await run.timed("move", conn, "POST", f"/games/{game_id}/actions",
+                                           msgspec.json.encode(action), headers)
+            if status == 200:
+                to_act = msgspec.json.decode(data)["to_act"]
+            elif status not in EXPECTED_REFUSALS:
+                break  # counted as an error; start a fresh game
+
+
+async def ping_client(run: Run, conn: HttpConnection) -> None:
+    while run.running():
+        await run.timed("ping", conn, "GET", "/bench/ping")
+
+
+async def run_clients(url: str, mode: str, clients: int, duration: float, warmup: float,
+                      game: str, players: int, watch: Sequence[int] = ()) -> dict[str, Any]:
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    conns = [HttpConnection(host, port) for _ in range(clients)]
+    await asyncio.gather(*(c.connect() for c in conns))
+    start = time.perf_counter()
+    window = (start + warmup, start + warmup + duration)
+    run = Run(stop_at=window[1])
+    marks: list[tuple[float, float, float]] = []  # (generator, watched, machine) CPU s
+
+    def mark() -> None:
+        marks.append((_own_cpu_seconds(), process_seconds(list(watch)),
+                      machine_busy_seconds()))
+
+    async def mark_cpu() -> None:
+        await asyncio.sleep(warmup)
+        mark()
+        await asyncio.sleep(duration)
+        mark()
+
+    if mode == "moves":
+        tasks = [play_client(run, c, n, game, players) for n, c in enumerate(conns)]
+    else:
+        tasks = [ping_client(run, c) for c in conns]
+    outcomes = await asyncio.gather(mark_cpu(), *tasks, return_exceptions=True)
+    crashes = Counter(f"{type(o).__name__}: {o}"[:200] for o in outcomes
+                      if isinstance(o, BaseException))
+    await asyncio.gather(*(c.close() for c in conns))
+    return {
+        "mode": mode,
+        "clients": clients,
+        "window_s": duration,
+        "kinds": {k: s.summary(*window) for k, s in sorted(run.kinds.items())},
+        "expected_refusals": dict(run.refusals),
+        "errors": dict(run.errors),
+        "client_crashes": dict(crashes),
+        "games_finished": run.games_finished,
+        "cpu": _cpu_shares(marks, duration),
+    }
+
+
+def _cpu_shares(marks: list[tuple[float, float, float]], duration: float) -> dict[str, float]:
+    """CPU used over the window, in cores: by this generator, by the watched processes
+    (the server) and by everything else on the machine."""
+    if len(marks) != 2:
+        return {}
+    own, watched, machine = (b - a for a, b in zip(marks[0], marks[1], strict=True))
+    return {"generator_cores": own / duration, "server_cores": watched / duration,
+            "others_cores": max(0.0, machine - own - watched) / duration,
+            "server_cpu_s": watched}
+
+
+def _own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.loadgen", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--url", required=True)
+    p.add_argument("--mode", choices=("moves", "ceiling"), default="moves")
+    p.add_argument("--clients", type=int, default=8)
+    p.add_argument("--duration", type=float, default=10.0, help="measured seconds")
+    p.add_argument("--warmup", type=float, default=2.0, help="seconds not counted first")
+    p.add_argument("--game", default="ochs-und-esel")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--cpu", type=int, default=None, help="pin the generator to this CPU")
+    p.add_argument("--watch", default="", help="comma-separated pids of the server's "
+                                               "processes, whose CPU use is reported")
+    args = p.parse_args(argv)
+    if args.cpu is not None:
+        os.sched_setaffinity(0, {args.cpu})
+    watch = [int(x) for x in args.watch.split(",") if x]
+    result = asyncio.run(run_clients(args.url, args.mode, args.clients, args.duration,
+                                     args.warmup, args.game, args.players, watch))
+    result["pinned_cpu"] = args.cpu
+    sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
