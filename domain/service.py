@@ -19,6 +19,7 @@ from domain import registry
 from domain.errors import (
     BadAction,
     BadOptions,
+    DomainError,
     GameNotStarted,
     GameOver,
     NotYourTurn,
@@ -72,6 +73,16 @@ class Batch:
     checkpoint: tuple[int, bytes] | None = None
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A table as read for an action: with the seat the caller's token names (if any) and
+    the game's seed, so that an action needs no other read before its append."""
+
+    table: Table
+    seat: int | None
+    seed: str
+
+
 @dataclass
 class ActResult:
     table: Table
@@ -90,16 +101,19 @@ class GameService:
         """The table at its latest version, and the seat the token belongs to (if any).
 
         One round trip: the snapshot is written with every append, so nothing is folded."""
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.get(f"game:{{{game_id}}}:snap")
-        if token is not None:
-            pipe.hget(f"game:{{{game_id}}}:tokens", hash_token(token))
-        found = pipe.execute()
-        if found[0] is None:
+        raw, seat, _ = self.store.read_table(
+            game_id, hash_token(token) if token is not None else None)
+        if raw is None:
             raise UnknownGame(f"no game {game_id!r}")
-        table = decode_table(found[0], registry.games())
-        seat = int(found[1]) if token is not None and found[1] is not None else None
-        return table, seat
+        return decode_table(raw, registry.games()), seat
+
+    def load_to_act(self, game_id: str, token: str | None = None) -> Loaded:
+        """What an action needs before its append, in the same single round trip."""
+        raw, seat, seed = self.store.read_table(
+            game_id, hash_token(token) if token is not None else None, with_seed=True)
+        if raw is None or seed is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        return Loaded(decode_table(raw, registry.games()), seat, seed)
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
@@ -179,43 +193,29 @@ class GameService:
         raise VersionConflict(-1, -1)
 
     def act(self, game_id: str, seat: int, action: Any, if_match: int | None = None,
-            idempotency_key: str | None = None, by: str = "player") -> ActResult:
-        """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away"."""
+            idempotency_key: str | None = None, by: str = "player",
+            loaded: Loaded | None = None) -> ActResult:
+        """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away".
+
+        `loaded` is the table as the caller just read it (`load_to_act`), so that a move
+        costs two round trips: that read and the append. A retried idempotent request is
+        recognised by the append script itself; only when the action is refused is the
+        first answer looked up (the game may have moved on since it was given)."""
         idem = f"{seat}:{idempotency_key}" if idempotency_key else None
-        if idem is not None:
-            first = self.store.first_answer(game_id, idem)
-            if first is not None:
-                table, _ = self.load(game_id)
-                return ActResult(table, [], first)
         for _attempt in range(3):
-            table, _ = self.load(game_id)
-            if if_match is not None and if_match != table.version:
-                raise PreconditionFailed(if_match, table.version)
-            game = registry.get_game(table.type)
-            if table.status == "finished":
-                raise GameOver("the game is over")
-            if table.status == "open":
-                raise GameNotStarted("the game starts when every seat is taken")
-            if seat not in to_act(table, game):
-                raise NotYourTurn(f"seat {seat} may not act now")
-            parsed = parse_action(game, action)
-            seed = self.store.seed(game_id)
-            assert seed is not None
-            prefix: list[Event] = []
-            if by == "timeout":
-                prefix.append(event("turn_timed_out", seat=seat))
-            elif by == "player" and table.timeouts_in_row[seat] > 0:
-                prefix.append(event("seat_returned", seat=seat))
-            decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
-            if by in ("timeout", "away"):
-                # The log says which moves the server made for an absent player.
-                decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
-                           if e.actor == seat else e for e in decided]
+            current = loaded if loaded is not None else self.load_to_act(game_id)
+            loaded = None
+            table = current.table
+            try:
+                game, after, batch = self._decide(table, current.seed, seat, action,
+                                                  if_match, by)
+            except (DomainError, PreconditionFailed):
+                first = self.store.first_answer(game_id, idem) if idem else None
+                if first is not None:
+                    return ActResult(table, [], first)
+                raise
             expected = table.version
-            batch = Batch()
-            table = self._fold(table, game, prefix + decided, batch)
-            if game.outcome(table.game) is not None:
-                table = self._finish(table, game, seed, batch)
+            table = after
             new = batch.events
             # `to_act` is public and saves the client a request to learn who plays next.
             body = msgspec.json.encode(
@@ -226,12 +226,45 @@ class GameService:
                                      idempotency=(idem, body) if idem else None)
             except VersionConflict as conflict:
                 if if_match is not None:
+                    first = self.store.first_answer(game_id, idem) if idem else None
+                    if first is not None:
+                        return ActResult(table, [], first)
                     raise PreconditionFailed(if_match, conflict.actual) from None
                 continue
             if first is not None:
                 return ActResult(table, [], first)
             return ActResult(table, new, body)
         raise VersionConflict(-1, -1)
+
+    def _decide(self, table: Table, seed: str, seat: int, action: Any, if_match: int | None,
+                by: str) -> tuple[Game[Any, Any], Table, Batch]:
+        """Check and decide one action on `table`: the game, the table it leads to and the
+        batch to append. Raises the domain's errors, or PreconditionFailed."""
+        if if_match is not None and if_match != table.version:
+            raise PreconditionFailed(if_match, table.version)
+        game = registry.get_game(table.type)
+        if table.status == "finished":
+            raise GameOver("the game is over")
+        if table.status == "open":
+            raise GameNotStarted("the game starts when every seat is taken")
+        if seat not in to_act(table, game):
+            raise NotYourTurn(f"seat {seat} may not act now")
+        parsed = parse_action(game, action)
+        prefix: list[Event] = []
+        if by == "timeout":
+            prefix.append(event("turn_timed_out", seat=seat))
+        elif by == "player" and table.timeouts_in_row[seat] > 0:
+            prefix.append(event("seat_returned", seat=seat))
+        decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
+        if by in ("timeout", "away"):
+            # The log says which moves the server made for an absent player.
+            decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
+                       if e.actor == seat else e for e in decided]
+        batch = Batch()
+        after = self._fold(table, game, prefix + decided, batch)
+        if game.outcome(after.game) is not None:
+            after = self._finish(after, game, seed, batch)
+        return game, after, batch
 
     # --- reading for a viewer ------------------------------------------------------------
     def view(self, table: Table, viewer: int | None) -> dict[str, Any]:

@@ -155,18 +155,19 @@ def make_blueprint(service: GameService) -> Blueprint:
 
             The events it caused come back as the caller may see them."""
             token = bearer_token()
-            table, seat = service.load(game_id, token)
-            seat = require_seat(seat, token)
+            loaded = service.load_to_act(game_id, token)
+            seat = require_seat(loaded.seat, token)
             action = request.get_json(silent=True)
             if not isinstance(action, dict):
                 raise ApiError(422, "bad_action", "the body must be a JSON object (an action)",
-                               version=table.version, legal_actions=_legal(table, seat))
+                               version=loaded.table.version,
+                               legal_actions=_legal(loaded.table, seat))
             key = request.headers.get("Idempotency-Key")
             if key is not None and not 0 < len(key) <= 200:
                 raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
-                                     idempotency_key=key)
+                                     idempotency_key=key, loaded=loaded)
             except (DomainError, PreconditionFailed) as err:
                 if isinstance(err, UnknownGame):
                     raise
