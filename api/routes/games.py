@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token, require_seat
+from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
 from api.schemas import (
     ActedSchema,
@@ -121,7 +122,9 @@ def make_blueprint(service: GameService) -> Blueprint:
             etag = _etag(table.version)
             if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
                 return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
-            return service.view(table, seat), 200, {"ETag": etag, "Vary": "Authorization"}
+            return Response(encode_game_view(service.view(table, seat)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": etag, "Vary": "Authorization"})
 
     @blp.route("/<string:game_id>/players")
     class Players(MethodView):
@@ -196,10 +199,11 @@ def make_blueprint(service: GameService) -> Blueprint:
     class States(MethodView):
         @blp.response(200, GameViewSchema)
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game or event")
-        def get(self, game_id: str, seq: int) -> dict[str, Any]:
+        def get(self, game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
             _table, seat = load_for_caller(game_id)
-            return service.state_at(game_id, seq, seat)
+            return Response(encode_game_view(service.state_at(game_id, seq, seat)),
+                            status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")
     class Log(MethodView):
