@@ -60,6 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="measured seconds per HTTP run (default 10)")
     p.add_argument("--warmup", dest="warmup_s", type=float, default=None,
                    help="seconds before each HTTP measurement (default 2)")
+    p.add_argument("--slice", dest="slice_s", type=float, default=None,
+                   help="seconds the ceiling and the moves each run in turn (default 1)")
     p.add_argument("--web-workers", type=int, default=None, help="gunicorn workers (default 2)")
     p.add_argument("--loadgen-cpu", type=int, default=None,
                    help="the CPU the load generator is pinned to (default the last one)")
@@ -90,9 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
 def config_from(args: argparse.Namespace) -> BenchConfig:
     cfg = BenchConfig.quick() if args.quick else BenchConfig()
     overrides = {name: getattr(args, name) for name in (
-        "sections", "clients", "duration_s", "warmup_s", "web_workers", "loadgen_cpu", "sizes",
-        "load_samples", "replays", "engine_s", "bot_samples", "strong_samples", "strong_ms",
-        "timer_moves", "profile_s", "seed") if getattr(args, name) is not None}
+        "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
+        "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
+        "strong_ms", "timer_moves", "profile_s", "seed") if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
     cfg = replace(cfg, **overrides)

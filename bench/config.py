@@ -19,6 +19,7 @@ class BenchConfig:
     clients: tuple[int, ...] = (1, 8, 32, 64)
     duration_s: float = 10.0  # measured seconds per load run
     warmup_s: float = 2.0  # seconds before each measurement window
+    slice_s: float = 1.0  # ceiling and moves take turns this long
     web_workers: int = 2  # as `donkeypost serve`
     game: str = "ochs-und-esel"
     players: int = 3
@@ -45,7 +46,8 @@ class BenchConfig:
     def quick(cls, **overrides: object) -> BenchConfig:
         """Tiny sizes: every section runs, in seconds (a smoke test, not figures)."""
         small: dict[str, object] = dict(
-            clients=(1, 4), duration_s=0.5, warmup_s=0.2, profile_s=2.0, profile_clients=4,
+            clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
+            profile_clients=4,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
             strong_samples=1, strong_ms=10.0, timer_moves=10)
         small.update(overrides)

@@ -51,16 +51,18 @@ def _table(title: str, columns: list[str]) -> Table:
 
 def http_table(sec: dict[str, Any]) -> Table:
     t = _table("1. Moves over HTTP (a move = GET view + POST action) vs the ceiling "
-               "(GET /bench/ping)",
+               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis)",
                ["clients", "ceiling req/s", "moves/s", "moves/ceiling", "requests/ceiling",
-                "move ms p50/p95/p99", "view ms p50/p95/p99", "server CPU ms/move",
-                "errors", "409/412"])
+                "move ms p50/p95/p99", "view ms p50/p95/p99", "CPU ms ping / move",
+                "CPU ratio moves / requests", "errors", "409/412"])
     for r in sec["rows"]:
         t.add_row(str(r["clients"]), _f(r["ceiling_per_s"], 0), _f(r["moves_per_s"], 0),
                   _f(r["moves_per_ceiling"], 3), _f(r["requests_per_ceiling"], 3),
                   _lat(r["move_latency_ms"]), _lat(r["view_latency_ms"]),
-                  _f(r["server_cpu_ms_per_move"], 2), str(sum(r["errors"].values())),
-                  str(sum(r["expected_refusals"].values())))
+                  f"{_f(r['server_cpu_ms_per_ping'], 3)} / {_f(r['server_cpu_ms_per_move'], 3)}",
+                  f"{_f(r['cpu_moves_per_ceiling'], 3)} / "
+                  f"{_f(r['cpu_requests_per_ceiling'], 3)}",
+                  str(sum(r["errors"].values())), str(sum(r["expected_refusals"].values())))
     return t
 
 
@@ -140,6 +142,10 @@ def targets(sections: dict[str, Any]) -> list[dict[str, Any]]:
             _ge(r["moves_per_ceiling"], 0.5), at)
         add("requests/ceiling (2 requests per move)", r["requests_per_ceiling"], ">= 0.5",
             _ge(r["requests_per_ceiling"], 0.5), at)
+        add("CPU per ping / CPU per move", r["cpu_moves_per_ceiling"], ">= 0.5",
+            _ge(r["cpu_moves_per_ceiling"], 0.5), at)
+        add("CPU per ping / CPU per request", r["cpu_requests_per_ceiling"], ">= 0.5",
+            _ge(r["cpu_requests_per_ceiling"], 0.5), at)
         p99 = (r["move_latency_ms"] or {}).get("p99")
         add("move p99 ms", p99, "<= 50", _le(p99, 50.0), at)
         errors = sum(sum(x["errors"].values()) for x in http["rows"])
