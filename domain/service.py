@@ -29,6 +29,7 @@ from domain.errors import (
 )
 from domain.events import Event, event, stamp
 from domain.game import Game, resolve_options
+from domain.lru import Lru
 from domain.redaction import redact
 from domain.rng import commitment, new_seed, rng_for
 from domain.store import CHECKPOINT_EVERY, RedisEventStore
@@ -76,11 +77,13 @@ class Batch:
 @dataclass(frozen=True)
 class Loaded:
     """A table as read for an action: with the seat the caller's token names (if any) and
-    the game's seed, so that an action needs no other read before its append."""
+    the game's seed, so that an action needs no other read before its append. `cached`:
+    the table was remembered at the version the caller named, not read just now."""
 
     table: Table
     seat: int | None
     seed: str
+    cached: bool = False
 
 
 @dataclass
@@ -90,30 +93,68 @@ class ActResult:
     body: bytes  # the JSON answer given to the acting seat (also kept for idempotent retries)
 
 
+# What a process remembers (see `domain.lru`): enough for the games its clients play now.
+REMEMBERED_TABLES = 4096
+REMEMBERED_TOKENS = 16384
+
+
 @dataclass
 class GameService:
     store: RedisEventStore
     clock: Callable[[], float] = time.time
     hooks: Hooks = field(default_factory=NoHooks)
+    # Facts that never change once written: (game, version) -> table, (game, token hash)
+    # -> seat, game -> seed. A table at a version is only trusted for an action that names
+    # that version (If-Match), whose append fails anyway if the game has moved on.
+    tables: Lru[tuple[str, int], Table] = field(
+        default_factory=lambda: Lru(REMEMBERED_TABLES))
+    seats: Lru[tuple[str, str], int] = field(default_factory=lambda: Lru(REMEMBERED_TOKENS))
+    seeds: Lru[str, str] = field(default_factory=lambda: Lru(REMEMBERED_TABLES))
 
     # --- loading -------------------------------------------------------------------------
     def load(self, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
         """The table at its latest version, and the seat the token belongs to (if any).
 
         One round trip: the snapshot is written with every append, so nothing is folded."""
-        raw, seat, _ = self.store.read_table(
-            game_id, hash_token(token) if token is not None else None)
-        if raw is None:
-            raise UnknownGame(f"no game {game_id!r}")
-        return decode_table(raw, registry.games()), seat
+        token_hash = hash_token(token) if token is not None else None
+        table, seat, _ = self._read(game_id, token_hash, with_seed=False)
+        return table, seat
 
-    def load_to_act(self, game_id: str, token: str | None = None) -> Loaded:
-        """What an action needs before its append, in the same single round trip."""
-        raw, seat, seed = self.store.read_table(
-            game_id, hash_token(token) if token is not None else None, with_seed=True)
-        if raw is None or seed is None:
+    def load_to_act(self, game_id: str, token: str | None = None,
+                    version: int | None = None) -> Loaded:
+        """What an action needs before its append, in one round trip at most: none when the
+        caller names a `version` (If-Match) whose table this process remembers."""
+        token_hash = hash_token(token) if token is not None else None
+        if version is not None:
+            table = self.tables.get((game_id, version))
+            seed = self.seeds.get(game_id)
+            seat = self.seats.get((game_id, token_hash)) if token_hash is not None else None
+            if table is not None and seed is not None and (token_hash is None or
+                                                          seat is not None):
+                return Loaded(table, seat, seed, cached=True)
+        table, seat, seed = self._read(game_id, token_hash, with_seed=True)
+        assert seed is not None
+        return Loaded(table, seat, seed)
+
+    def _read(self, game_id: str, token_hash: str | None,
+              with_seed: bool) -> tuple[Table, int | None, str | None]:
+        """The latest table, read from Redis with what this process does not remember."""
+        seat = self.seats.get((game_id, token_hash)) if token_hash is not None else None
+        seed = self.seeds.get(game_id) if with_seed else None
+        raw, read_seat, read_seed = self.store.read_table(
+            game_id, token_hash if seat is None else None,
+            with_seed=with_seed and seed is None)
+        if raw is None or (with_seed and seed is None and read_seed is None):
             raise UnknownGame(f"no game {game_id!r}")
-        return Loaded(decode_table(raw, registry.games()), seat, seed)
+        if read_seat is not None and token_hash is not None:
+            seat = read_seat
+            self.seats.put((game_id, token_hash), seat)
+        if read_seed is not None:
+            seed = read_seed
+            self.seeds.put(game_id, seed)
+        table = decode_table(raw, registry.games())
+        self.tables.put((game_id, table.version), table)
+        return table, seat, seed
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
@@ -198,9 +239,9 @@ class GameService:
         """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away".
 
         `loaded` is the table as the caller just read it (`load_to_act`), so that a move
-        costs two round trips: that read and the append. A retried idempotent request is
-        recognised by the append script itself; only when the action is refused is the
-        first answer looked up (the game may have moved on since it was given)."""
+        costs two round trips at most: that read and the append. A retried idempotent
+        request is recognised by the append script itself; only when the action is refused
+        is the first answer looked up (the game may have moved on since it was given)."""
         idem = f"{seat}:{idempotency_key}" if idempotency_key else None
         for _attempt in range(3):
             current = loaded if loaded is not None else self.load_to_act(game_id)
@@ -210,6 +251,8 @@ class GameService:
                 game, after, batch = self._decide(table, current.seed, seat, action,
                                                   if_match, by)
             except (DomainError, PreconditionFailed):
+                if current.cached:
+                    continue  # refused on a remembered table: decide again on the latest
                 first = self.store.first_answer(game_id, idem) if idem else None
                 if first is not None:
                     return ActResult(table, [], first)
@@ -233,6 +276,7 @@ class GameService:
                 continue
             if first is not None:
                 return ActResult(table, [], first)
+            self.tables.put((game_id, table.version), table)
             return ActResult(table, new, body)
         raise VersionConflict(-1, -1)
 

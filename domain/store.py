@@ -113,6 +113,8 @@ class RedisEventStore:
                    with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
         """The snapshot, the seat `token_hash` names and (if asked) the seed, in one round
         trip: every request starts with this read, and round trips are what a move costs."""
+        if token_hash is None and not with_seed:
+            return self.redis.get(_key(game_id, "snap")), None, None
         pipe = self.redis.pipeline(transaction=False)
         pipe.get(_key(game_id, "snap"))
         if token_hash is not None:

@@ -58,6 +58,14 @@ def _if_match() -> int | None:
     return int(value)
 
 
+def _if_match_hint() -> int | None:
+    """The If-Match version if it is a valid one, else None (checked later, in order)."""
+    try:
+        return _if_match()
+    except ApiError:
+        return None
+
+
 def make_blueprint(service: GameService) -> Blueprint:
     blp = GamesBlueprint("games", __name__, url_prefix="/games",
                     description="Create, join and play games; read their logs")
@@ -158,13 +166,13 @@ def make_blueprint(service: GameService) -> Blueprint:
 
             The events it caused come back as the caller may see them."""
             token = bearer_token()
-            loaded = service.load_to_act(game_id, token)
+            loaded = service.load_to_act(game_id, token, version=_if_match_hint())
             seat = require_seat(loaded.seat, token)
             action = request.get_json(silent=True)
             if not isinstance(action, dict):
+                now, _ = service.load(game_id)
                 raise ApiError(422, "bad_action", "the body must be a JSON object (an action)",
-                               version=loaded.table.version,
-                               legal_actions=_legal(loaded.table, seat))
+                               version=now.version, legal_actions=_legal(now, seat))
             key = request.headers.get("Idempotency-Key")
             if key is not None and not 0 < len(key) <= 200:
                 raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
