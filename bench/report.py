@@ -112,6 +112,10 @@ def timers_table(sec: dict[str, Any]) -> Table:
                ["moves", "move ms p50", "deadline ms p50", "share (p50)", "share (mean)"])
     t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["timer_ms"]["p50"], 3),
               _f(sec["share_p50"], 3), _f(sec["share_mean"], 3))
+    alt = sec.get("alternative")
+    if alt:
+        t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
+                     f"share {_f(alt['share_p50'], 3)}")
     return t
 
 

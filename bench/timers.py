@@ -7,6 +7,11 @@ human to act schedules that seat's timer and supersedes the previous one. Withou
 RQ primitives a timer needs are timed instead, and labelled so: `enqueue_at` with a
 deterministic job id (`timeout-<game>-v<version>`) and, from the second move on, the
 cancel of the previous version's job.
+
+For comparison, the same deadlines kept in one sorted set (member = game and seat, score =
+when it is due) are timed too: a supersede is a ZREM of the previous seat's member and a
+ZADD, pipelined in one round trip. That is not what the workers do; it shows what a timer
+could cost.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from workers.arena import percentile
 
 GAME = "ochs-und-esel"
 SEATS = 3
+DEADLINE_INDEX = "bench:deadlines"
 
 
 def deadline_passed(game_id: str, version: int) -> None:
@@ -61,12 +67,14 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     schedule_ms: list[float] = []  # primitives only: enqueue_at
     cancel_ms: list[float] = []  # primitives only: cancel the previous job
     queue = Queue("deadlines", connection=service.store.redis) if hooks is None else None
+    index_ms: list[float] = []  # the sorted-set alternative
     table = _new_game(service)
     previous: str | None = None
+    previous_member: str | None = None
     with steps.step("timers: moves and deadlines", total=cfg.timer_moves) as step:
         for _ in range(cfg.timer_moves):
             if table.status != "active":
-                table, previous = _new_game(service), None
+                table, previous, previous_member = _new_game(service), None, None
             seat = min(to_act(table, game))
             action = msgspec.to_builtins(rng.choice(game.legal_actions(table.game, seat)))
             t0 = time.perf_counter()
@@ -94,6 +102,17 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 schedule_ms.append(took_schedule)
                 timer_ms.append(took_cancel + took_schedule)
                 previous = job_id
+            if table.status == "active":
+                waiting = min(to_act(table, game))
+                member = f"{table.id}:{waiting}"
+                t0 = time.perf_counter()
+                pipe = service.store.redis.pipeline(transaction=False)
+                if previous_member is not None and previous_member != member:
+                    pipe.zrem(DEADLINE_INDEX, previous_member)
+                pipe.zadd(DEADLINE_INDEX, {member: table.deadline(waiting) or 0})
+                pipe.execute()
+                index_ms.append((time.perf_counter() - t0) * 1000.0)
+                previous_member = member
             step.advance()
     move_p50 = percentile(move_ms, 50)
     out: dict[str, Any] = {
@@ -110,6 +129,12 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     if hooks is None:
         out["schedule_ms"] = _summary(schedule_ms)
         out["cancel_ms"] = _summary(cancel_ms)
+    out["alternative"] = {
+        "measured": "for comparison only: deadlines in one sorted set, ZREM the previous "
+                    "seat's member + ZADD, one pipelined round trip",
+        "timer_ms": _summary(index_ms),
+        "share_p50": percentile(index_ms, 50) / move_p50 if index_ms else None,
+    }
     return out
 
 
