@@ -18,8 +18,9 @@ from domain.service import GameService, NoHooks
 
 
 class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
-    def __init__(self, web_workers: int = 2) -> None:
+    def __init__(self, web_workers: int = 2, reuse_port: bool = False) -> None:
         self.web_workers = web_workers
+        self.reuse_port = reuse_port
         self.folder = Path(tempfile.mkdtemp(prefix="donkeypost-bench-"))
         self._stack = contextlib.ExitStack()
         self._redis: EmbeddedRedis | None = None
@@ -41,7 +42,8 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
     def server(self) -> Gunicorn:
         if self._server is None:
             self._server = self._stack.enter_context(
-                Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder))
+                Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
+                         reuse_port=self.reuse_port))
         return self._server
 
     @property

