@@ -28,6 +28,7 @@ class BenchConfig:
     profile: bool = False  # py-spy on the web workers during an extra run
     profile_s: float = 15.0
     profile_clients: int = 32
+    profile_moves: int = 2000  # moves profiled in process (pyinstrument)
     # 2-3. state load vs log length, replay
     sizes: tuple[int, ...] = (10, 1_000, 10_000)
     load_samples: int = 300  # timed loads per size (interleaved across sizes)
@@ -48,7 +49,7 @@ class BenchConfig:
         """Tiny sizes: every section runs, in seconds (a smoke test, not figures)."""
         small: dict[str, object] = dict(
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
-            profile_clients=4,
+            profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
             strong_samples=1, strong_ms=10.0, timer_moves=10)
         small.update(overrides)

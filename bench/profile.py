@@ -1,10 +1,18 @@
-"""Where the web workers spend their time under the moves load: py-spy samples each worker
-(without pausing it) during an extra run that is not one of the measured ones, and the
-samples are summed per function: `self` is time in the function itself, `total` includes
+"""Where the time goes on the move path, seen two ways.
+
+- The web workers under the moves load: py-spy samples each worker (without pausing it)
+  during an extra run that is not one of the measured ones. It samples wall-clock time of
+  a running worker, so time spent waiting for a CPU (the machine is shared) shows up where
+  the worker was preempted, often in a socket call.
+- The same requests in process (the WSGI app through Flask's test client, no server):
+  pyinstrument, which sees the app's own code without gunicorn and the network.
+
+Samples are summed per function: `self` is time in the function itself, `total` includes
 what it calls."""
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import subprocess
@@ -58,7 +66,78 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     summary = summarize(stacks)
     summary.update(clients=cfg.profile_clients, seconds=cfg.profile_s, rate_hz=200,
                    tool="py-spy record --nonblocking --format raw")
+    with steps.step("profile: the same moves in process (pyinstrument)", total=1) as step:
+        summary["in_process"] = in_process(ctx, cfg.profile_moves, cfg.game, cfg.players,
+                                           cfg.seed)
+        step.advance()
     return summary
+
+
+def in_process(ctx: BenchContext, moves: int, game: str, players: int,
+               seed: int) -> dict[str, Any]:
+    """`moves` moves (view, then action with If-Match and an Idempotency-Key) through the
+    WSGI app in process, under pyinstrument."""
+    from pyinstrument import Profiler
+
+    client = ctx.app.test_client()
+    rng = random.Random(seed)
+
+    def new_game() -> tuple[str, list[str], list[int]]:
+        created = client.post("/games", json={"type": game,
+                                              "seats": [{"kind": "human"}] * players})
+        game_id = created.get_json()["id"]
+        tokens = [""] * players
+        to_act: list[int] = []
+        for n in range(players):
+            joined = client.post(f"/games/{game_id}/players", json={"name": f"p{n}"})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+            to_act = joined.get_json()["game"]["to_act"]
+        return game_id, tokens, to_act
+
+    game_id, tokens, to_act = new_game()
+    profiler = Profiler(interval=0.0002)
+    profiler.start()
+    for n in range(moves):
+        if not to_act:
+            game_id, tokens, to_act = new_game()
+        auth = {"Authorization": f"Bearer {tokens[to_act[0]]}"}
+        view = client.get(f"/games/{game_id}", headers=auth).get_json()
+        acted = client.post(f"/games/{game_id}/actions",
+                            json=rng.choice(view["legal_actions"]),
+                            headers={**auth, "If-Match": f'"{view["version"]}"',
+                                     "Idempotency-Key": f"m{n}"})
+        to_act = acted.get_json()["to_act"]
+    profiler.stop()
+    session = profiler.last_session
+    root = session.root_frame() if session is not None else None
+    if root is None:
+        return {"error": "pyinstrument recorded nothing"}
+    own: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+
+    def walk(frame: Any, above: frozenset[str]) -> None:
+        if frame.is_synthetic:  # pyinstrument's "[self]" leaves: in the parent's self time
+            return
+        name = function_name(f"{frame.function} ({frame.file_path}:{frame.line_no})")
+        own[name] += frame.total_self_time
+        if name not in above:  # recursion counts once
+            total[name] += frame.time
+        for child in frame.children:
+            walk(child, above | {name})
+
+    walk(root, frozenset())
+    seconds = root.time
+
+    def pct(t: float) -> float:
+        return 100.0 * t / seconds
+
+    ours = [(f, t) for f, t in total.most_common() if any(p in f for p in OWN_CODE)]
+    return {"tool": "pyinstrument, interval 0.2 ms", "moves": moves, "seconds": seconds,
+            "ms_per_move": 1000.0 * seconds / moves,
+            "top_self": [{"function": f, "self_pct": pct(t), "total_pct": pct(total[f])}
+                         for f, t in own.most_common(TOP)],
+            "top_total_own_code": [{"function": f, "self_pct": pct(own[f]),
+                                    "total_pct": pct(t)} for f, t in ours[:TOP]]}
 
 
 def function_name(frame: str) -> str:

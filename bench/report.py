@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 TARGET_CLIENTS = 32
@@ -38,7 +39,7 @@ def tables(sections: dict[str, Any]) -> list[Table]:
     if "timers" in sections:
         out.append(timers_table(sections["timers"]))
     if "profile" in sections:
-        out.append(profile_table(sections["profile"]))
+        out.extend(profile_tables(sections["profile"]))
     return out
 
 
@@ -120,12 +121,27 @@ def timers_table(sec: dict[str, Any]) -> Table:
     return t
 
 
-def profile_table(sec: dict[str, Any]) -> Table:
-    t = _table(f"Profile of the web workers under {sec['clients']} clients "
-               f"({sec['samples']} samples)", ["function", "self %", "total %"])
-    for r in sec["top_self"]:
-        t.add_row(r["function"], _f(r["self_pct"], 1), _f(r["total_pct"], 1))
-    return t
+def profile_tables(sec: dict[str, Any]) -> list[Table]:
+    if "error" in sec:
+        t = _table("Profile", ["error"])
+        t.add_row(sec["error"])
+        return [t]
+    out = []
+    for title, part in (
+            (f"Profile: web workers under {sec['clients']} clients, py-spy "
+             f"({sec['samples']} samples)", sec),
+            ("Profile: the same moves in process, pyinstrument "
+             f"({_f(sec.get('in_process', {}).get('ms_per_move'), 3)} ms per move)",
+             sec.get("in_process", {}))):
+        for key, label in (("top_self", "by self time"), ("top_total_own_code",
+                                                           "our code by total time")):
+            if key not in part:
+                continue
+            t = _table(f"{title}, {label}", ["function", "self %", "total %"])
+            for r in part[key]:
+                t.add_row(escape(r["function"]), _f(r["self_pct"], 1), _f(r["total_pct"], 1))
+            out.append(t)
+    return out
 
 
 # --- targets ------------------------------------------------------------------------------
