@@ -63,8 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--slice", dest="slice_s", type=float, default=None,
                    help="seconds the ceiling and the moves each run in turn (default 1)")
     p.add_argument("--web-workers", type=int, default=None, help="gunicorn workers (default 2)")
-    p.add_argument("--reuse-port", action="store_true",
-                   help="gunicorn --reuse-port: the kernel spreads connections over workers")
+    p.add_argument("--no-reuse-port", action="store_true",
+                   help="gunicorn without --reuse-port (one shared socket), to compare")
     p.add_argument("--loadgen-cpu", type=int, default=None,
                    help="the CPU the load generator is pinned to (default the last one)")
     p.add_argument("--sizes", type=_ints, default=None,
@@ -99,8 +99,8 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "strong_ms", "timer_moves", "profile_s", "seed") if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
-    if args.reuse_port:
-        overrides["reuse_port"] = True
+    if args.no_reuse_port:
+        overrides["reuse_port"] = False
     cfg = replace(cfg, **overrides)
     unknown = [s for s in cfg.sections if s not in SECTIONS]
     if unknown:

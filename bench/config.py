@@ -21,7 +21,7 @@ class BenchConfig:
     warmup_s: float = 2.0  # seconds before each measurement window
     slice_s: float = 1.0  # ceiling and moves take turns this long
     web_workers: int = 2  # as `donkeypost serve`
-    reuse_port: bool = False  # gunicorn --reuse-port (not what `donkeypost serve` does)
+    reuse_port: bool = True  # gunicorn --reuse-port, as `donkeypost serve` and the Procfile
     game: str = "ochs-und-esel"
     players: int = 3
     loadgen_cpu: int | None = field(default_factory=_last_cpu)

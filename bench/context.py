@@ -18,7 +18,7 @@ from domain.service import GameService, NoHooks
 
 
 class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
-    def __init__(self, web_workers: int = 2, reuse_port: bool = False) -> None:
+    def __init__(self, web_workers: int = 2, reuse_port: bool = True) -> None:
         self.web_workers = web_workers
         self.reuse_port = reuse_port
         self.folder = Path(tempfile.mkdtemp(prefix="donkeypost-bench-"))

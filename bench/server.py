@@ -65,11 +65,11 @@ def free_port() -> int:
 class Gunicorn:
     """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url`.
 
-    `reuse_port` (not what `donkeypost serve` does) lets the kernel spread connections over
-    the workers; without it one worker may hold most of the keep-alive connections."""
+    `reuse_port` (as `donkeypost serve` and the Procfile) lets the kernel spread connections
+    over the workers; without it one worker may hold most of the keep-alive connections."""
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
-                 reuse_port: bool = False) -> None:
+                 reuse_port: bool = True) -> None:
         self.redis_url = redis_url
         self.workers = workers
         self.reuse_port = reuse_port
