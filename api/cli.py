@@ -74,8 +74,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         env["REDIS_URL"] = embedded_url(embedded)
         print(f"embedded Redis: data in {Path(args.data).resolve()} (AOF on)", flush=True)
     procs = [
+        # --reuse-port: each worker gets the kernel's share of the connections; without it
+        # the busiest gevent worker keeps accepting them (measured in docs/benchmarks.md).
         subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-                          "--workers", str(args.web_workers), "--bind",
+                          "--workers", str(args.web_workers), "--reuse-port", "--bind",
                           f"{args.host}:{args.port}", "--graceful-timeout", "5",
                           "api.wsgi:app"], env=env),
         subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env),

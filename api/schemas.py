@@ -107,6 +107,8 @@ class EventsPageSchema(ma.Schema):
 
 class ActedSchema(ma.Schema):
     version = fields.Integer(required=True)
+    to_act = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "the seats that may act now"})
     events = fields.List(fields.Nested(EventSchema), required=True)
 
 

@@ -19,6 +19,7 @@ from domain import registry
 from domain.errors import (
     BadAction,
     BadOptions,
+    DomainError,
     GameNotStarted,
     GameOver,
     NotYourTurn,
@@ -28,6 +29,7 @@ from domain.errors import (
 )
 from domain.events import Event, event, stamp
 from domain.game import Game, resolve_options
+from domain.lru import Lru
 from domain.redaction import redact
 from domain.rng import commitment, new_seed, rng_for
 from domain.store import CHECKPOINT_EVERY, RedisEventStore
@@ -72,6 +74,18 @@ class Batch:
     checkpoint: tuple[int, bytes] | None = None
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A table as read for an action: with the seat the caller's token names (if any) and
+    the game's seed, so that an action needs no other read before its append. `cached`:
+    the table was remembered at the version the caller named, not read just now."""
+
+    table: Table
+    seat: int | None
+    seed: str
+    cached: bool = False
+
+
 @dataclass
 class ActResult:
     table: Table
@@ -79,27 +93,68 @@ class ActResult:
     body: bytes  # the JSON answer given to the acting seat (also kept for idempotent retries)
 
 
+# What a process remembers (see `domain.lru`): enough for the games its clients play now.
+REMEMBERED_TABLES = 4096
+REMEMBERED_TOKENS = 16384
+
+
 @dataclass
 class GameService:
     store: RedisEventStore
     clock: Callable[[], float] = time.time
     hooks: Hooks = field(default_factory=NoHooks)
+    # Facts that never change once written: (game, version) -> table, (game, token hash)
+    # -> seat, game -> seed. A table at a version is only trusted for an action that names
+    # that version (If-Match), whose append fails anyway if the game has moved on.
+    tables: Lru[tuple[str, int], Table] = field(
+        default_factory=lambda: Lru(REMEMBERED_TABLES))
+    seats: Lru[tuple[str, str], int] = field(default_factory=lambda: Lru(REMEMBERED_TOKENS))
+    seeds: Lru[str, str] = field(default_factory=lambda: Lru(REMEMBERED_TABLES))
 
     # --- loading -------------------------------------------------------------------------
     def load(self, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
         """The table at its latest version, and the seat the token belongs to (if any).
 
         One round trip: the snapshot is written with every append, so nothing is folded."""
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.get(f"game:{{{game_id}}}:snap")
-        if token is not None:
-            pipe.hget(f"game:{{{game_id}}}:tokens", hash_token(token))
-        found = pipe.execute()
-        if found[0] is None:
-            raise UnknownGame(f"no game {game_id!r}")
-        table = decode_table(found[0], registry.games())
-        seat = int(found[1]) if token is not None and found[1] is not None else None
+        token_hash = hash_token(token) if token is not None else None
+        table, seat, _ = self._read(game_id, token_hash, with_seed=False)
         return table, seat
+
+    def load_to_act(self, game_id: str, token: str | None = None,
+                    version: int | None = None) -> Loaded:
+        """What an action needs before its append, in one round trip at most: none when the
+        caller names a `version` (If-Match) whose table this process remembers."""
+        token_hash = hash_token(token) if token is not None else None
+        if version is not None:
+            table = self.tables.get((game_id, version))
+            seed = self.seeds.get(game_id)
+            seat = self.seats.get((game_id, token_hash)) if token_hash is not None else None
+            if table is not None and seed is not None and (token_hash is None or
+                                                          seat is not None):
+                return Loaded(table, seat, seed, cached=True)
+        table, seat, seed = self._read(game_id, token_hash, with_seed=True)
+        assert seed is not None
+        return Loaded(table, seat, seed)
+
+    def _read(self, game_id: str, token_hash: str | None,
+              with_seed: bool) -> tuple[Table, int | None, str | None]:
+        """The latest table, read from Redis with what this process does not remember."""
+        seat = self.seats.get((game_id, token_hash)) if token_hash is not None else None
+        seed = self.seeds.get(game_id) if with_seed else None
+        raw, read_seat, read_seed = self.store.read_table(
+            game_id, token_hash if seat is None else None,
+            with_seed=with_seed and seed is None)
+        if raw is None or (with_seed and seed is None and read_seed is None):
+            raise UnknownGame(f"no game {game_id!r}")
+        if read_seat is not None and token_hash is not None:
+            seat = read_seat
+            self.seats.put((game_id, token_hash), seat)
+        if read_seed is not None:
+            seed = read_seed
+            self.seeds.put(game_id, seed)
+        table = decode_table(raw, registry.games())
+        self.tables.put((game_id, table.version), table)
+        return table, seat, seed
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
@@ -179,57 +234,81 @@ class GameService:
         raise VersionConflict(-1, -1)
 
     def act(self, game_id: str, seat: int, action: Any, if_match: int | None = None,
-            idempotency_key: str | None = None, by: str = "player") -> ActResult:
-        """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away"."""
+            idempotency_key: str | None = None, by: str = "player",
+            loaded: Loaded | None = None) -> ActResult:
+        """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away".
+
+        `loaded` is the table as the caller just read it (`load_to_act`), so that a move
+        costs two round trips at most: that read and the append. A retried idempotent
+        request is recognised by the append script itself; only when the action is refused
+        is the first answer looked up (the game may have moved on since it was given)."""
         idem = f"{seat}:{idempotency_key}" if idempotency_key else None
-        if idem is not None:
-            first = self.store.first_answer(game_id, idem)
-            if first is not None:
-                table, _ = self.load(game_id)
-                return ActResult(table, [], first)
         for _attempt in range(3):
-            table, _ = self.load(game_id)
-            if if_match is not None and if_match != table.version:
-                raise PreconditionFailed(if_match, table.version)
-            game = registry.get_game(table.type)
-            if table.status == "finished":
-                raise GameOver("the game is over")
-            if table.status == "open":
-                raise GameNotStarted("the game starts when every seat is taken")
-            if seat not in to_act(table, game):
-                raise NotYourTurn(f"seat {seat} may not act now")
-            parsed = parse_action(game, action)
-            seed = self.store.seed(game_id)
-            assert seed is not None
-            prefix: list[Event] = []
-            if by == "timeout":
-                prefix.append(event("turn_timed_out", seat=seat))
-            elif by == "player" and table.timeouts_in_row[seat] > 0:
-                prefix.append(event("seat_returned", seat=seat))
-            decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
-            if by in ("timeout", "away"):
-                # The log says which moves the server made for an absent player.
-                decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
-                           if e.actor == seat else e for e in decided]
+            current = loaded if loaded is not None else self.load_to_act(game_id)
+            loaded = None
+            table = current.table
+            try:
+                game, after, batch = self._decide(table, current.seed, seat, action,
+                                                  if_match, by)
+            except (DomainError, PreconditionFailed):
+                if current.cached:
+                    continue  # refused on a remembered table: decide again on the latest
+                first = self.store.first_answer(game_id, idem) if idem else None
+                if first is not None:
+                    return ActResult(table, [], first)
+                raise
             expected = table.version
-            batch = Batch()
-            table = self._fold(table, game, prefix + decided, batch)
-            if game.outcome(table.game) is not None:
-                table = self._finish(table, game, seed, batch)
+            table = after
             new = batch.events
+            # `to_act` is public and saves the client a request to learn who plays next.
             body = msgspec.json.encode(
-                {"version": table.version, "events": [redact(e, seat) for e in new]})
+                {"version": table.version, "to_act": sorted(to_act(table, game)),
+                 "events": [redact(e, seat) for e in new]})
             try:
                 first = self._append(table, batch, expected=expected,
                                      idempotency=(idem, body) if idem else None)
             except VersionConflict as conflict:
                 if if_match is not None:
+                    first = self.store.first_answer(game_id, idem) if idem else None
+                    if first is not None:
+                        return ActResult(table, [], first)
                     raise PreconditionFailed(if_match, conflict.actual) from None
                 continue
             if first is not None:
                 return ActResult(table, [], first)
+            self.tables.put((game_id, table.version), table)
             return ActResult(table, new, body)
         raise VersionConflict(-1, -1)
+
+    def _decide(self, table: Table, seed: str, seat: int, action: Any, if_match: int | None,
+                by: str) -> tuple[Game[Any, Any], Table, Batch]:
+        """Check and decide one action on `table`: the game, the table it leads to and the
+        batch to append. Raises the domain's errors, or PreconditionFailed."""
+        if if_match is not None and if_match != table.version:
+            raise PreconditionFailed(if_match, table.version)
+        game = registry.get_game(table.type)
+        if table.status == "finished":
+            raise GameOver("the game is over")
+        if table.status == "open":
+            raise GameNotStarted("the game starts when every seat is taken")
+        if seat not in to_act(table, game):
+            raise NotYourTurn(f"seat {seat} may not act now")
+        parsed = parse_action(game, action)
+        prefix: list[Event] = []
+        if by == "timeout":
+            prefix.append(event("turn_timed_out", seat=seat))
+        elif by == "player" and table.timeouts_in_row[seat] > 0:
+            prefix.append(event("seat_returned", seat=seat))
+        decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
+        if by in ("timeout", "away"):
+            # The log says which moves the server made for an absent player.
+            decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
+                       if e.actor == seat else e for e in decided]
+        batch = Batch()
+        after = self._fold(table, game, prefix + decided, batch)
+        if game.outcome(after.game) is not None:
+            after = self._finish(after, game, seed, batch)
+        return game, after, batch
 
     # --- reading for a viewer ------------------------------------------------------------
     def view(self, table: Table, viewer: int | None) -> dict[str, Any]:

@@ -109,6 +109,25 @@ class RedisEventStore:
     def snapshot(self, game_id: str) -> bytes | None:
         return self.redis.get(_key(game_id, "snap"))
 
+    def read_table(self, game_id: str, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+        """The snapshot, the seat `token_hash` names and (if asked) the seed, in one round
+        trip: every request starts with this read, and round trips are what a move costs."""
+        if token_hash is None and not with_seed:
+            return self.redis.get(_key(game_id, "snap")), None, None
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(_key(game_id, "snap"))
+        if token_hash is not None:
+            pipe.hget(_key(game_id, "tokens"), token_hash)
+        if with_seed:
+            pipe.get(_key(game_id, "secret"))
+        found = iter(pipe.execute())
+        snap = next(found)
+        seat = next(found) if token_hash is not None else None
+        seed = next(found) if with_seed else None
+        return (snap, int(seat) if seat is not None else None,
+                seed.decode() if seed is not None else None)
+
     def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
         at = seq - seq % CHECKPOINT_EVERY
         if at <= 0:
@@ -166,6 +185,8 @@ class RedisEventStore:
                 pipe.expire(key, 5)
                 pipe.execute()
         total = self.redis.zcard(key)
+        if offset >= total:
+            return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
 

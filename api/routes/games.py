@@ -11,6 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token, require_seat
+from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
 from api.schemas import (
     ActedSchema,
@@ -55,6 +56,14 @@ def _if_match() -> int | None:
     if not value.isdigit():
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
     return int(value)
+
+
+def _if_match_hint() -> int | None:
+    """The If-Match version if it is a valid one, else None (checked later, in order)."""
+    try:
+        return _if_match()
+    except ApiError:
+        return None
 
 
 def make_blueprint(service: GameService) -> Blueprint:
@@ -121,7 +130,9 @@ def make_blueprint(service: GameService) -> Blueprint:
             etag = _etag(table.version)
             if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
                 return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
-            return service.view(table, seat), 200, {"ETag": etag, "Vary": "Authorization"}
+            return Response(encode_game_view(service.view(table, seat)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": etag, "Vary": "Authorization"})
 
     @blp.route("/<string:game_id>/players")
     class Players(MethodView):
@@ -155,18 +166,19 @@ def make_blueprint(service: GameService) -> Blueprint:
 
             The events it caused come back as the caller may see them."""
             token = bearer_token()
-            table, seat = service.load(game_id, token)
-            seat = require_seat(seat, token)
+            loaded = service.load_to_act(game_id, token, version=_if_match_hint())
+            seat = require_seat(loaded.seat, token)
             action = request.get_json(silent=True)
             if not isinstance(action, dict):
+                now, _ = service.load(game_id)
                 raise ApiError(422, "bad_action", "the body must be a JSON object (an action)",
-                               version=table.version, legal_actions=_legal(table, seat))
+                               version=now.version, legal_actions=_legal(now, seat))
             key = request.headers.get("Idempotency-Key")
             if key is not None and not 0 < len(key) <= 200:
                 raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
-                                     idempotency_key=key)
+                                     idempotency_key=key, loaded=loaded)
             except (DomainError, PreconditionFailed) as err:
                 if isinstance(err, UnknownGame):
                     raise
@@ -195,10 +207,11 @@ def make_blueprint(service: GameService) -> Blueprint:
     class States(MethodView):
         @blp.response(200, GameViewSchema)
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game or event")
-        def get(self, game_id: str, seq: int) -> dict[str, Any]:
+        def get(self, game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
             _table, seat = load_for_caller(game_id)
-            return service.state_at(game_id, seq, seat)
+            return Response(encode_game_view(service.state_at(game_id, seq, seat)),
+                            status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")
     class Log(MethodView):

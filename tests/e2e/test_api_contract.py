@@ -102,6 +102,43 @@ def test_if_match_and_idempotency_key(api):
     assert len(api.events(game_id)["events"]) == first.get_json()["version"]
 
 
+def test_a_retry_gets_the_first_answer_after_the_game_moved_on(api):
+    game_id, tokens = api.new_game("high-card", 2)
+    action = api.view(game_id, tokens[0])["legal_actions"][0]
+    key = {"Idempotency-Key": "once"}
+    first = api.act(game_id, tokens[0], action, key)
+    assert first.status_code == 200
+    # Seat 1 plays; seat 0's retry (no If-Match) would now be refused, yet it is answered
+    # with the first answer and changes nothing.
+    other = api.act(game_id, tokens[1], api.view(game_id, tokens[1])["legal_actions"][0])
+    assert other.status_code == 200
+    version = other.get_json()["version"]
+    retry = api.act(game_id, tokens[0], action, key)
+    assert retry.status_code == 200 and retry.get_json() == first.get_json()
+    assert api.view(game_id)["version"] == version
+    # The key is the seat's own: seat 1 using the same key plays a move of its own.
+    mine = api.act(game_id, tokens[0], api.view(game_id, tokens[0])["legal_actions"][0],
+                   {"Idempotency-Key": "twice"})
+    theirs = api.act(game_id, tokens[1], api.view(game_id, tokens[1])["legal_actions"][0],
+                     {"Idempotency-Key": "twice"})
+    assert mine.status_code == theirs.status_code == 200
+    assert theirs.get_json()["version"] > mine.get_json()["version"]
+
+
+def test_the_answer_to_an_action_names_who_acts_next(api):
+    game_id, tokens = api.new_game("high-card", 3)
+    view = api.view(game_id, tokens[0])
+    acted = api.act(game_id, tokens[0], view["legal_actions"][0]).get_json()
+    assert acted["to_act"] == api.view(game_id)["to_act"] == [1]
+    # Through the last card the answer follows the game, down to nobody once it is over.
+    while acted["to_act"]:
+        seat = acted["to_act"][0]
+        action = api.view(game_id, tokens[seat])["legal_actions"][0]
+        acted = api.act(game_id, tokens[seat], action).get_json()
+        assert acted["to_act"] == api.view(game_id)["to_act"]
+    assert api.view(game_id)["status"] == "finished"
+
+
 def test_two_racing_conditional_actions_exactly_one_is_accepted(app, api):
     game_id, tokens = api.new_game("high-card", 2)
     view = api.view(game_id, tokens[0])

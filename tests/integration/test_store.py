@@ -105,3 +105,11 @@ def test_tampering_breaks_the_hash_chain():
                                                  for f in batch[1].__struct_fields__},
                                               "data": {"i": 99}}), batch[2]]
     assert verify_chain(forged) == 2
+
+
+def test_a_page_past_the_end_of_a_listing_is_empty(redis_client):
+    store = RedisEventStore(redis_client)
+    store.index("g1", "high-card", "open", 1.0)
+    assert store.list_ids("open", None, 0, 30) == (["g1"], 1)
+    # An offset beyond what Redis can take (a huge page number) is just past the end.
+    assert store.list_ids("open", None, 2**70, 30) == ([], 1)

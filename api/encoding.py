@@ -1,0 +1,46 @@
+"""Encoding the game view, the answer to the most frequent request, without marshmallow.
+
+`GameViewSchema` still documents the view; `encode_game_view` writes the same JSON (the
+schema's fields only, numbers as its Float fields make them) with msgspec. The schema's
+dump and Flask's JSON took a third of a `GET /games/{id}`; this takes a few microseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+from marshmallow import fields
+
+from api.schemas import GameViewSchema, SeatViewSchema
+
+
+def _floats(schema: type) -> frozenset[str]:
+    """The fields a schema dumps as floats (an int deadline comes out as 259200.0)."""
+    return frozenset(name for name, f in schema._declared_fields.items()
+                     if isinstance(f, fields.Float))
+
+
+_VIEW_FIELDS = tuple(GameViewSchema._declared_fields)
+_VIEW_FLOATS = _floats(GameViewSchema)
+_SEAT_FIELDS = tuple(SeatViewSchema._declared_fields)
+_SEAT_FLOATS = _floats(SeatViewSchema)
+_encoder = msgspec.json.Encoder()
+
+
+def _only(data: Mapping[str, Any], names: tuple[str, ...],
+          floats: frozenset[str]) -> dict[str, Any]:
+    out = {}
+    for name in names:
+        if name in data:
+            value = data[name]
+            out[name] = float(value) if name in floats and value is not None else value
+    return out
+
+
+def encode_game_view(view: Mapping[str, Any]) -> bytes:
+    """`view` (from `table_view`) as `GameViewSchema` would dump it, as JSON bytes."""
+    out = _only(view, _VIEW_FIELDS, _VIEW_FLOATS)
+    out["seats"] = [_only(seat, _SEAT_FIELDS, _SEAT_FLOATS) for seat in view["seats"]]
+    return _encoder.encode(out)

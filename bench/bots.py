@@ -1,0 +1,90 @@
+"""Section 5: each bot level's move time in each game, at the same positions.
+
+Positions are drawn from random games (pure domain) among the moments where the seat to
+act has a real choice (two legal actions or more: with one, every level answers at once).
+Each level is asked to move at the same positions, from the seat's `Observation` only;
+the time is the bot's call alone, as the arena measures it. A level that fails in a game
+is reported as that row's error and the run goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from bench.config import BenchConfig
+from bench.context import BenchContext
+from bench.engine import players_for
+from bench.progress import Steps
+from domain import registry
+from domain.bots import LEVELS, observe
+from domain.bots.levels import DEFAULT_BUDGET, make_bot
+from domain.bots.mcts import Budget
+from domain.game import Game, resolve_options
+from workers.arena import percentile
+
+
+def positions(game: Game[Any, Any], players: int, count: int,
+              rng: random.Random) -> list[tuple[Any, int]]:
+    """`count` (state, seat) pairs with a choice, spread over random games."""
+    found: list[tuple[Any, int]] = []
+    options = resolve_options(game.options, None, players)
+    while len(found) < count * 4:
+        state = game.new_state(options, players)
+        for ev in game.setup(state, rng):
+            state = game.evolve(state, ev)
+        while game.outcome(state) is None:
+            seat = rng.choice(sorted(game.to_act(state)))
+            legal = game.legal_actions(state, seat)
+            if len(legal) > 1:
+                found.append((state, seat))
+            for ev in game.decide(state, seat, rng.choice(legal), rng):
+                state = game.evolve(state, ev)
+    return rng.sample(found, count)
+
+
+def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
+    budget = Budget(seconds=cfg.strong_ms / 1000.0) if cfg.strong_ms else DEFAULT_BUDGET
+    rows = []
+    games = registry.games()
+    total = len(games) * (2 * cfg.bot_samples + cfg.strong_samples)
+    with steps.step("bots: move times", total=total) as step:
+        for game_id, game in games.items():
+            players = players_for(game, cfg.engine_players)
+            rng = random.Random(cfg.seed)
+            try:
+                spots = positions(game, players, max(cfg.bot_samples, cfg.strong_samples), rng)
+            except Exception as err:
+                for level in LEVELS:
+                    rows.append({"game": game_id, "level": level,
+                                 "error": f"{type(err).__name__}: {err}"})
+                continue
+            for level in LEVELS:
+                n = cfg.strong_samples if level == "strong" else cfg.bot_samples
+                rows.append(_time_level(game, game_id, level, budget, spots[:n], players))
+                step.advance(n)
+    return {"budget_s": budget.seconds, "budget_iterations": budget.iterations,
+            "positions": "random-game moments with two legal actions or more", "rows": rows}
+
+
+def _time_level(game: Game[Any, Any], game_id: str, level: str, budget: Budget,
+                spots: list[tuple[Any, int]], players: int) -> dict[str, Any]:
+    row: dict[str, Any] = {"game": game_id, "level": level, "players": players}
+    bot = make_bot(level, budget)
+    rng = random.Random(0)
+    ms: list[float] = []
+    try:
+        for state, seat in spots:
+            obs = observe(game, state, seat)
+            t0 = time.perf_counter()
+            action = bot(game, obs, rng)
+            ms.append((time.perf_counter() - t0) * 1000.0)
+            if action not in obs.legal_actions:
+                raise RuntimeError(f"chose an illegal action {action!r}")
+    except Exception as err:
+        row["error"] = f"{type(err).__name__}: {err}"
+        return row
+    row.update(moves=len(ms), p50_ms=percentile(ms, 50), p99_ms=percentile(ms, 99),
+               max_ms=max(ms))
+    return row

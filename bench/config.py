@@ -1,0 +1,56 @@
+"""What one benchmark run measures, and on what sizes."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers")
+
+
+def _last_cpu() -> int:
+    return max(os.sched_getaffinity(0))
+
+
+@dataclass
+class BenchConfig:
+    sections: tuple[str, ...] = SECTIONS
+    # 1. moves over HTTP
+    clients: tuple[int, ...] = (1, 8, 32, 64)
+    duration_s: float = 10.0  # measured seconds per load run
+    warmup_s: float = 2.0  # seconds before each measurement window
+    slice_s: float = 1.0  # ceiling and moves take turns this long
+    web_workers: int = 2  # as `donkeypost serve`
+    reuse_port: bool = True  # gunicorn --reuse-port, as `donkeypost serve` and the Procfile
+    game: str = "ochs-und-esel"
+    players: int = 3
+    loadgen_cpu: int | None = field(default_factory=_last_cpu)
+    profile: bool = False  # py-spy on the web workers during an extra run
+    profile_s: float = 15.0
+    profile_clients: int = 32
+    profile_moves: int = 2000  # moves profiled in process (pyinstrument)
+    # 2-3. state load vs log length, replay
+    sizes: tuple[int, ...] = (10, 1_000, 10_000)
+    load_samples: int = 300  # timed loads per size (interleaved across sizes)
+    replays: int = 300  # random seqs replayed in the longest log
+    # 4. engine
+    engine_s: float = 3.0  # seconds of random games per game type
+    engine_players: int = 4  # clamped to each game's range
+    # 5. bots
+    bot_samples: int = 40  # positions per game for the random and basic levels
+    strong_samples: int = 10  # positions per game for the strong level
+    strong_ms: float | None = None  # None: the strong bot's own budget
+    # 6. timers
+    timer_moves: int = 300
+    seed: int = 1
+
+    @classmethod
+    def quick(cls, **overrides: object) -> BenchConfig:
+        """Tiny sizes: every section runs, in seconds (a smoke test, not figures)."""
+        small: dict[str, object] = dict(
+            clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
+            profile_clients=4, profile_moves=20,
+            sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
+            strong_samples=1, strong_ms=10.0, timer_moves=10)
+        small.update(overrides)
+        return cls(**small)  # type: ignore[arg-type]

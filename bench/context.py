@@ -1,0 +1,87 @@
+"""What the sections share in one run: a temporary folder, the embedded Redis in it, the
+web server under test and an in-process app, each started when first needed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from bench.server import EmbeddedRedis, Gunicorn
+from domain.service import GameService, NoHooks
+
+
+class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
+    def __init__(self, web_workers: int = 2, reuse_port: bool = True) -> None:
+        self.web_workers = web_workers
+        self.reuse_port = reuse_port
+        self.folder = Path(tempfile.mkdtemp(prefix="donkeypost-bench-"))
+        self._stack = contextlib.ExitStack()
+        self._redis: EmbeddedRedis | None = None
+        self._server: Gunicorn | None = None
+        self._app: Flask | None = None
+        self.cache: dict[str, Any] = {}  # what one section builds and another reuses
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    @property
+    def redis(self) -> EmbeddedRedis:
+        if self._redis is None:
+            self._redis = self._stack.enter_context(EmbeddedRedis(self.folder / "redis"))
+        return self._redis
+
+    @property
+    def server(self) -> Gunicorn:
+        if self._server is None:
+            self._server = self._stack.enter_context(
+                Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
+                         reuse_port=self.reuse_port))
+        return self._server
+
+    @property
+    def app(self) -> Flask:
+        """The API in process, on the same Redis, with hooks that do nothing: the sections
+        that use it time the service and the views, not the workers."""
+        if self._app is None:
+            from api.app import create_app
+
+            self._app = create_app({"REDIS_URL": self.redis.url}, hooks=NoHooks())
+        return self._app
+
+    @property
+    def service(self) -> GameService:
+        service: GameService = self.app.extensions["donkeypost"]
+        return service
+
+
+def machine() -> dict[str, Any]:
+    """The machine the figures were taken on."""
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem_kb = 0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+    return {
+        "nproc": len(os.sched_getaffinity(0)),
+        "cpu_model": model,
+        "memory_gib": round(mem_kb / 1024 / 1024, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg": load_average(),
+    }
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]

