@@ -1,0 +1,126 @@
+"""A per-process fan-out of games' new events to the open streams that watch them.
+
+Each game watched by at least one stream in this process has one reader thread (a greenlet
+under gevent) blocked in `XREAD` on the game's stream: one Redis connection per watched
+game and process, not one per stream, so hundreds of streams leave the connection pool to
+the API. The reader keeps the latest events in memory and wakes its streams; a stream
+takes what it has not sent from that buffer, or reads the store itself when it is further
+behind (catching up after a reconnect). The reader starts at the game's current version,
+never at `$`, and a stream always compares seqs, so nothing appended between a stream's
+catch-up and the reader's first read is lost. A reader stops when its last stream leaves
+or once the game's `game_finished` has been read (nothing can follow it).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+
+import redis
+
+from domain.events import Event
+from domain.store import RedisEventStore
+
+log = logging.getLogger(__name__)
+BUFFERED_EVENTS = 256
+READ_BLOCK_S = 5.0  # how often an idle reader checks whether anyone still listens
+
+
+class GameFeed:
+    """The new events of one game, as read by this process's reader for it."""
+
+    def __init__(self, hub: EventHub, game_id: str) -> None:
+        self.hub = hub
+        self.game_id = game_id
+        self.changed = threading.Condition()
+        self.recent: deque[Event] = deque(maxlen=BUFFERED_EVENTS)
+        self.version: int | None = None  # the last seq read; None until the reader starts
+        self.finished = False
+        self.broken = False  # the reader lost Redis: streams end, clients reconnect
+        self.listeners = 0
+
+    def wait_beyond(self, after: int, timeout_s: float) -> bool:
+        """Wait until an event after `after` is known (True) or `timeout_s` passed."""
+        with self.changed:
+            return self.changed.wait_for(
+                lambda: self.broken or (self.version is not None and self.version > after),
+                timeout_s)
+
+    def events_after(self, after: int) -> list[Event] | None:
+        """The buffered events after `after`, or None if the buffer cannot tell (it does not
+        reach back that far, or the reader has not started)."""
+        with self.changed:
+            if self.version is None:
+                return None  # the reader has not started: the store knows
+            if self.version <= after:
+                return []
+            if not self.recent or self.recent[0].seq > after + 1:
+                return None
+            return [e for e in self.recent if e.seq > after]
+
+    def _read(self) -> None:
+        store = self.hub.store
+        try:
+            last = store.redis.xrevrange(f"game:{{{self.game_id}}}:events", count=1)
+            after = int(last[0][0].split(b"-")[1]) if last else 0
+            self._publish([], after)
+            while not self.finished and self.hub._keep_reading(self):
+                events = store.wait(self.game_id, after, READ_BLOCK_S, count=BUFFERED_EVENTS)
+                if events:
+                    after = events[-1].seq
+                    self._publish(events, after)
+        except redis.RedisError:
+            log.exception("reading game %s for its streams failed", self.game_id)
+            with self.changed:
+                self.broken = True
+                self.changed.notify_all()
+        finally:
+            self.hub._forget(self)
+
+    def _publish(self, events: list[Event], version: int) -> None:
+        with self.changed:
+            self.recent.extend(events)
+            self.version = version
+            self.finished = self.finished or any(e.type == "game_finished" for e in events)
+            self.changed.notify_all()
+
+
+class EventHub:
+    """Hands out one `GameFeed` per watched game; `watch`/`leave` count its streams."""
+
+    def __init__(self, store: RedisEventStore) -> None:
+        self.store = store
+        self._feeds: dict[str, GameFeed] = {}
+        self._lock = threading.Lock()
+
+    def watch(self, game_id: str) -> GameFeed:
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is None:
+                feed = self._feeds[game_id] = GameFeed(self, game_id)
+                threading.Thread(target=feed._read, name=f"feed-{game_id}",
+                                 daemon=True).start()
+            feed.listeners += 1
+            return feed
+
+    def leave(self, feed: GameFeed) -> None:
+        with self._lock:
+            feed.listeners -= 1
+
+    def _keep_reading(self, feed: GameFeed) -> bool:
+        """Called by a reader between reads: stop (and be forgotten) if nobody listens."""
+        with self._lock:
+            if feed.listeners > 0:
+                return True
+            self._feeds.pop(feed.game_id, None)
+            return False
+
+    def _forget(self, feed: GameFeed) -> None:
+        with self._lock:
+            if self._feeds.get(feed.game_id) is feed:
+                del self._feeds[feed.game_id]
+
+    def watched(self) -> int:
+        with self._lock:
+            return len(self._feeds)
