@@ -5,7 +5,7 @@ game's registrations what the append means to it (`domain.webhooks.triggers`), r
 pending delivery per notification and enqueues `deliver` for it. `deliver` makes one
 attempt: it checks the URL again (DNS may have changed), signs the body
 (`domain.webhooks.signing`), posts it, records the attempt, and either marks the delivery
-delivered or failed, or schedules the next attempt with `enqueue_in` after the backoff of
+delivered or failed, or schedules the next attempt with `enqueue_at` after the backoff of
 `RetryPolicy` (so each attempt is its own job, with a deterministic id, and is recorded).
 Scheduled attempts need a worker running with `--with-scheduler`.
 
@@ -19,10 +19,11 @@ at registration): `WEBHOOK_ALLOWED_NETWORKS` (CIDRs allowed although not public)
 from __future__ import annotations
 
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from datetime import timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -111,8 +112,9 @@ def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
         assert delivery.next_attempt_at is not None
         queue = Queue(job.origin if job else QUEUE,
                       connection=job.connection if job else _store_client(None))
-        delay = max(0.0, delivery.next_attempt_at - time.time())
-        queue.enqueue_in(timedelta(seconds=delay), deliver, game_id, delivery_id, attempt + 1,
+        # RQ's scheduler counts whole seconds: round up, so that no retry comes early.
+        due = datetime.fromtimestamp(math.ceil(delivery.next_attempt_at), tz=UTC)
+        queue.enqueue_at(due, deliver, game_id, delivery_id, attempt + 1,
                          job_id=job_id(delivery_id, attempt + 1), result_ttl=JOB_RESULT_TTL_S,
                          description=f"webhook {delivery_id}")
     return delivery.status
