@@ -28,14 +28,14 @@ Resolver = Callable[[str, int], list[str]]
 
 MAX_URL_LENGTH = 2000
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*\.?$")
-# The most specific reason first: a loopback address is also "private" to `ipaddress`.
+# The most specific reason first: loopback or reserved addresses are "private" too.
 _REFUSED_KINDS = (
     ("unspecified", "is_unspecified"),
     ("loopback", "is_loopback"),
     ("link-local", "is_link_local"),
     ("multicast", "is_multicast"),
-    ("private", "is_private"),
     ("reserved", "is_reserved"),
+    ("private", "is_private"),
 )
 
 
