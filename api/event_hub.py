@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
 
 import redis
 
@@ -28,36 +27,45 @@ READ_BLOCK_S = 5.0  # how often an idle reader checks whether anyone still liste
 
 
 class GameFeed:
-    """The new events of one game, as read by this process's reader for it."""
+    """The new events of one game, as read by this process's reader for it.
+
+    The reader publishes `(version, recent events)` as one immutable pair and then sets the
+    `threading.Event` that the streams wait on, replacing it with a fresh one: waking
+    hundreds of streams costs no lock they must take in turn (under gevent, one loop over
+    the waiters)."""
 
     def __init__(self, hub: EventHub, game_id: str) -> None:
         self.hub = hub
         self.game_id = game_id
-        self.changed = threading.Condition()
-        self.recent: deque[Event] = deque(maxlen=BUFFERED_EVENTS)
-        self.version: int | None = None  # the last seq read; None until the reader starts
+        # The last seq read (None until the reader starts) and the events up to it.
+        self._seen: tuple[int | None, tuple[Event, ...]] = (None, ())
+        self._arrival = threading.Event()
         self.finished = False
         self.broken = False  # the reader lost Redis: streams end, clients reconnect
         self.listeners = 0
 
     def wait_beyond(self, after: int, timeout_s: float) -> bool:
         """Wait until an event after `after` is known (True) or `timeout_s` passed."""
-        with self.changed:
-            return self.changed.wait_for(
-                lambda: self.broken or (self.version is not None and self.version > after),
-                timeout_s)
+        arrival = self._arrival  # taken before looking: a publish after this sets it
+        if not self._beyond(after):
+            arrival.wait(max(0.0, timeout_s))
+        return self._beyond(after)
+
+    def _beyond(self, after: int) -> bool:
+        version = self._seen[0]
+        return self.broken or (version is not None and version > after)
 
     def events_after(self, after: int) -> list[Event] | None:
         """The buffered events after `after`, or None if the buffer cannot tell (it does not
         reach back that far, or the reader has not started)."""
-        with self.changed:
-            if self.version is None:
-                return None  # the reader has not started: the store knows
-            if self.version <= after:
-                return []
-            if not self.recent or self.recent[0].seq > after + 1:
-                return None
-            return [e for e in self.recent if e.seq > after]
+        version, recent = self._seen
+        if version is None:
+            return None  # the reader has not started: the store knows
+        if version <= after:
+            return []
+        if not recent or recent[0].seq > after + 1:
+            return None
+        return [e for e in recent if e.seq > after]
 
     def _read(self) -> None:
         store = self.hub.store
@@ -72,18 +80,19 @@ class GameFeed:
                     self._publish(events, after)
         except redis.RedisError:
             log.exception("reading game %s for its streams failed", self.game_id)
-            with self.changed:
-                self.broken = True
-                self.changed.notify_all()
+            self.broken = True
+            self._wake()
         finally:
             self.hub._forget(self)
 
     def _publish(self, events: list[Event], version: int) -> None:
-        with self.changed:
-            self.recent.extend(events)
-            self.version = version
-            self.finished = self.finished or any(e.type == "game_finished" for e in events)
-            self.changed.notify_all()
+        self.finished = self.finished or any(e.type == "game_finished" for e in events)
+        self._seen = (version, (*self._seen[1], *events)[-BUFFERED_EVENTS:])
+        self._wake()
+
+    def _wake(self) -> None:
+        arrival, self._arrival = self._arrival, threading.Event()
+        arrival.set()
 
 
 class EventHub:
