@@ -78,8 +78,9 @@ class GameFeed:
                 if events:
                     after = events[-1].seq
                     self._publish(events, after)
-        except redis.RedisError:
-            log.exception("reading game %s for its streams failed", self.game_id)
+        except redis.RedisError as err:
+            # Also what a worker's shutdown looks like; the streams end and clients resume.
+            log.warning("reading game %s for its streams failed: %s", self.game_id, err)
             self.broken = True
             self._wake()
         finally:

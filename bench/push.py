@@ -57,13 +57,15 @@ def main(argv: list[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     from domain.connection import embedded_url, start_embedded
 
-    data = tempfile.mkdtemp(prefix="donkeypost-bench-push-")
+    folder = tempfile.TemporaryDirectory(prefix="donkeypost-bench-push-")
+    data = folder.name
     redis_server = start_embedded(data)
     port = _free_port()
     env = {**os.environ, "REDIS_URL": embedded_url(redis_server)}
     log = open(Path(data) / "gunicorn.log", "w")  # noqa: SIM115 - closed at the end
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-                            "--workers", str(args.web_workers), "--bind",
+                            "--workers", str(args.web_workers), "--worker-connections", "2000",
+                            "--bind",
                             f"127.0.0.1:{port}", "api.wsgi:app"],
                            env=env, cwd=ROOT, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
@@ -86,11 +88,17 @@ def run(args: argparse.Namespace) -> int:
         arrivals = json.loads(client.stdout.readline())
         client.wait(timeout=30)
         _report(args, quiet, busy, arrivals)
+    except Exception:
+        log.flush()
+        print("the server's log ends with:\n"
+              + "".join((Path(data) / "gunicorn.log").read_text().splitlines(True)[-30:]))
+        raise
     finally:
         web.terminate()
         web.wait(timeout=15)
         log.close()
         redis_server.shutdown()
+        folder.cleanup()
     return 0
 
 
