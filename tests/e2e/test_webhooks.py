@@ -241,3 +241,9 @@ def test_no_webhook_carries_another_seats_hidden_cards(api, queue):
 def _only(receiver: Receiver, hook_id: str) -> Receiver:
     return Receiver(url=receiver.url, requests=[
         r for r in receiver.requests if json.loads(r.body)["hook"] == hook_id])
+
+
+def test_the_default_app_sends_webhooks(redis_url, redis_client):
+    hooks = create_app({"REDIS_URL": redis_url}).extensions["donkeypost"].hooks
+    assert isinstance(hooks, WebhookHooks) or any(
+        isinstance(h, WebhookHooks) for h in hooks.hooks)
