@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import redis
 
@@ -24,29 +25,36 @@ from domain.store import RedisEventStore
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
 READ_BLOCK_S = 5.0  # how often an idle reader checks whether anyone still listens
+# Streams are woken in groups of this many, with a short pause between groups, so that a
+# process with hundreds of streams still answers its other requests while it fans out.
+WAKE_GROUP = 32
+WAKE_GROUPS = 32  # beyond WAKE_GROUP * WAKE_GROUPS streams, groups grow
+WAKE_PAUSE_S = 0.0005
 
 
 class GameFeed:
     """The new events of one game, as read by this process's reader for it.
 
     The reader publishes `(version, recent events)` as one immutable pair and then sets the
-    `threading.Event` that the streams wait on, replacing it with a fresh one: waking
-    hundreds of streams costs no lock they must take in turn (under gevent, one loop over
-    the waiters)."""
+    `threading.Event` that a group of streams waits on, replacing it with a fresh one:
+    waking streams costs no lock they must take in turn. Between two groups the reader
+    pauses briefly, which under gevent lets the process serve the requests whose answers
+    arrived meanwhile (the move that caused the fan-out among them)."""
 
     def __init__(self, hub: EventHub, game_id: str) -> None:
         self.hub = hub
         self.game_id = game_id
         # The last seq read (None until the reader starts) and the events up to it.
         self._seen: tuple[int | None, tuple[Event, ...]] = (None, ())
-        self._arrival = threading.Event()
+        self._arrivals = [threading.Event() for _ in range(WAKE_GROUPS)]
+        self._in_group = [0] * WAKE_GROUPS  # streams waiting in each group
         self.finished = False
         self.broken = False  # the reader lost Redis: streams end, clients reconnect
         self.listeners = 0
 
-    def wait_beyond(self, after: int, timeout_s: float) -> bool:
+    def wait_beyond(self, after: int, timeout_s: float, group: int = 0) -> bool:
         """Wait until an event after `after` is known (True) or `timeout_s` passed."""
-        arrival = self._arrival  # taken before looking: a publish after this sets it
+        arrival = self._arrivals[group]  # taken before looking: a publish after sets it
         if not self._beyond(after):
             arrival.wait(max(0.0, timeout_s))
         return self._beyond(after)
@@ -92,8 +100,12 @@ class GameFeed:
         self._wake()
 
     def _wake(self) -> None:
-        arrival, self._arrival = self._arrival, threading.Event()
-        arrival.set()
+        groups = [g for g in range(WAKE_GROUPS) if self._in_group[g] or g == 0]
+        for i, group in enumerate(groups):
+            arrival, self._arrivals[group] = self._arrivals[group], threading.Event()
+            arrival.set()
+            if i + 1 < len(groups):
+                time.sleep(WAKE_PAUSE_S)
 
 
 class EventHub:
@@ -104,7 +116,8 @@ class EventHub:
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
 
-    def watch(self, game_id: str) -> GameFeed:
+    def watch(self, game_id: str) -> tuple[GameFeed, int]:
+        """The game's feed, and the wake-up group the new stream waits in."""
         with self._lock:
             feed = self._feeds.get(game_id)
             if feed is None:
@@ -112,11 +125,17 @@ class EventHub:
                 threading.Thread(target=feed._read, name=f"feed-{game_id}",
                                  daemon=True).start()
             feed.listeners += 1
-            return feed
+            # The first group with room, so a small audience is woken at once.
+            sizes = feed._in_group
+            group = next((g for g in range(WAKE_GROUPS) if sizes[g] < WAKE_GROUP),
+                         sizes.index(min(sizes)))
+            sizes[group] += 1
+            return feed, group
 
-    def leave(self, feed: GameFeed) -> None:
+    def leave(self, feed: GameFeed, group: int) -> None:
         with self._lock:
             feed.listeners -= 1
+            feed._in_group[group] -= 1
 
     def _keep_reading(self, feed: GameFeed) -> bool:
         """Called by a reader between reads: stop (and be forgotten) if nobody listens."""

@@ -100,7 +100,7 @@ def _last_event_id(after: int) -> int:
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
             after: int, finished: bool, keepalive_s: float, max_s: float) -> Iterator[bytes]:
     yield b"retry: %d\n\n" % RETRY_MS
-    feed = None if finished else hub.watch(game_id)
+    feed, group = (None, 0) if finished else hub.watch(game_id)
     ends_at = time.monotonic() + max_s
     try:
         while True:
@@ -117,11 +117,11 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 continue
             if feed is None or feed.broken or time.monotonic() >= ends_at:
                 return
-            if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic())):
+            if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic()), group):
                 yield b": keep-alive\n\n"
     finally:
         if feed is not None:
-            hub.leave(feed)
+            hub.leave(feed, group)
 
 
 def _next_batch(service: GameService, feed: GameFeed | None, game_id: str,
