@@ -24,7 +24,9 @@ from domain.store import RedisEventStore
 
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
-READ_BLOCK_S = 5.0  # how often an idle reader checks whether anyone still listens
+# How long one XREAD blocks, which is also how often an idle reader checks whether anyone
+# still listens. It must stay below the client's socket timeout (redis-py's default: 5 s).
+READ_BLOCK_S = 2.0
 # Streams are woken in groups of this many, with a short pause between groups, so that a
 # process with hundreds of streams still answers its other requests while it fans out.
 WAKE_GROUP = 32
@@ -54,10 +56,15 @@ class GameFeed:
 
     def wait_beyond(self, after: int, timeout_s: float, group: int = 0) -> bool:
         """Wait until an event after `after` is known (True) or `timeout_s` passed."""
-        arrival = self._arrivals[group]  # taken before looking: a publish after sets it
-        if not self._beyond(after):
-            arrival.wait(max(0.0, timeout_s))
-        return self._beyond(after)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            arrival = self._arrivals[group]  # taken before looking: a publish after sets it
+            if self._beyond(after):
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            arrival.wait(remaining)
 
     def _beyond(self, after: int) -> bool:
         version = self._seen[0]
@@ -82,7 +89,11 @@ class GameFeed:
             after = int(last[0][0].split(b"-")[1]) if last else 0
             self._publish([], after)
             while not self.finished and self.hub._keep_reading(self):
-                events = store.wait(self.game_id, after, READ_BLOCK_S, count=BUFFERED_EVENTS)
+                try:
+                    events = store.wait(self.game_id, after, self.hub.read_block_s,
+                                        count=BUFFERED_EVENTS)
+                except redis.TimeoutError:
+                    continue  # a socket timeout shorter than the block: read again
                 if events:
                     after = events[-1].seq
                     self._publish(events, after)
@@ -111,8 +122,9 @@ class GameFeed:
 class EventHub:
     """Hands out one `GameFeed` per watched game; `watch`/`leave` count its streams."""
 
-    def __init__(self, store: RedisEventStore) -> None:
+    def __init__(self, store: RedisEventStore, read_block_s: float = READ_BLOCK_S) -> None:
         self.store = store
+        self.read_block_s = read_block_s
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
 
