@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -94,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
               + "".join((Path(data) / "gunicorn.log").read_text().splitlines(True)[-30:]))
         raise
     finally:
-        web.terminate()
-        web.wait(timeout=15)
+        web.send_signal(signal.SIGINT)  # a quick stop: open streams need not drain
+        web.wait(timeout=30)
         log.close()
         redis_server.shutdown()
         folder.cleanup()
