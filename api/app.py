@@ -11,11 +11,13 @@ from flask_smorest import Api
 
 from api import errors
 from api.actions_doc import action_body_schema
-from api.routes import games, health, types
+from api.event_hub import EventHub
+from api.routes import games, health, stream, types, webhooks
 from domain import registry
 from domain.connection import connect
-from domain.service import GameService, Hooks, NoHooks
+from domain.service import GameService, Hooks
 from domain.store import RedisEventStore
+from domain.webhooks.targets import TargetPolicy
 
 API_VERSION = "0.1.0"
 DESCRIPTION = """Play-by-post card games over HTTP.
@@ -54,6 +56,10 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
         JSON_SORT_KEYS=False,
         REDIS_URL=os.environ.get("REDIS_URL"),
         RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
+        SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", "15")),
+        SSE_MAX_S=float(os.environ.get("SSE_MAX_S", "3600")),
+        # CIDRs that webhooks may call although they are not public (e.g. 127.0.0.0/8).
+        WEBHOOK_ALLOWED_NETWORKS=os.environ.get("WEBHOOK_ALLOWED_NETWORKS", ""),
     )
     app.config.update(config or {})
     if not app.config["REDIS_URL"]:
@@ -69,6 +75,10 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
     api.register_blueprint(health.make_blueprint(client))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
+    api.register_blueprint(stream.make_blueprint(
+        service, EventHub(service.store), app.config["SSE_KEEPALIVE_S"], app.config["SSE_MAX_S"]))
+    api.register_blueprint(webhooks.make_blueprint(
+        service, TargetPolicy.allowing(app.config["WEBHOOK_ALLOWED_NETWORKS"])))
     app.register_blueprint(_swagger_assets())
     return app
 
@@ -82,9 +92,24 @@ def _swagger_assets() -> Blueprint:
 
 
 def _default_hooks(app: Flask) -> Hooks:
-    """Bot turns and deadlines go to the RQ workers when the workers package is wired."""
+    """Webhook deliveries, and bot turns and deadlines when the workers package has them."""
+    from workers.webhooks import WebhookHooks
+
+    queues = app.config["RQ_REDIS_URL"] or app.config["REDIS_URL"]
+    hooks: list[Hooks] = [WebhookHooks.from_urls(app.config["REDIS_URL"], queues)]
     try:
         from workers.hooks import RqHooks
     except ImportError:
-        return NoHooks()
-    return RqHooks.from_url(app.config["RQ_REDIS_URL"] or app.config["REDIS_URL"])
+        pass
+    else:
+        hooks.append(RqHooks.from_url(queues))
+    return hooks[0] if len(hooks) == 1 else _AllHooks(hooks)
+
+
+class _AllHooks:
+    def __init__(self, hooks: list[Hooks]) -> None:
+        self.hooks = hooks
+
+    def after_append(self, table: Any, new_events: Any) -> None:
+        for hooks in self.hooks:
+            hooks.after_append(table, new_events)

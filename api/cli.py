@@ -27,6 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     serve.add_argument("--web-workers", type=int, default=2)
+    serve.add_argument("--web-connections", type=int,
+                       default=int(os.environ.get("WEB_CONNECTIONS", "2000")),
+                       help="open connections per web worker: each event stream holds one")
     serve.add_argument("--data", default=os.environ.get("DONKEYPOST_DATA", "data"),
                        help="folder of the embedded Redis's data (AOF on)")
     commands["serve"] = cmd_serve
@@ -74,10 +77,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         env["REDIS_URL"] = embedded_url(embedded)
         print(f"embedded Redis: data in {Path(args.data).resolve()} (AOF on)", flush=True)
     procs = [
+        # gevent workers: a waiting long-poll or event stream costs a greenlet, not a worker.
         # --reuse-port: each worker gets the kernel's share of the connections; without it
         # the busiest gevent worker keeps accepting them (measured in docs/benchmarks.md).
         subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-                          "--workers", str(args.web_workers), "--reuse-port", "--bind",
+                          "--workers", str(args.web_workers), "--reuse-port",
+                          "--worker-connections", str(args.web_connections), "--bind",
                           f"{args.host}:{args.port}", "--graceful-timeout", "5",
                           "api.wsgi:app"], env=env),
         subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env),

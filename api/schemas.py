@@ -6,6 +6,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
+from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
+from domain.webhooks.targets import MAX_URL_LENGTH
 
 STATUSES = ("open", "active", "finished")
 
@@ -80,7 +83,8 @@ class GameViewSchema(ma.Schema):
 
 
 class CreatedGameSchema(GameViewSchema):
-    pass
+    creator_token = fields.String(required=True, metadata={
+        "description": "the creator's token (e.g. for a game-wide webhook); shown once"})
 
 
 class JoinedSchema(ma.Schema):
@@ -138,3 +142,53 @@ class GameTypeSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String(required=True)
     redis = fields.String(required=True)
+
+
+class StreamArgsSchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "start after this seq (Last-Event-ID wins when both are given)"})
+
+
+class WebhookArgsSchema(ma.Schema):
+    url = fields.String(required=True, validate=validate.Length(min=1, max=MAX_URL_LENGTH),
+                        metadata={"description": "an http(s) URL of a public address"})
+    notify = fields.List(fields.String(validate=validate.OneOf(NOTIFY_KINDS)),
+                         load_default=lambda: list(DEFAULT_NOTIFY),
+                         validate=validate.Length(min=1, max=len(NOTIFY_KINDS)),
+                         metadata={"description": "what to be told of: `your_turn`, "
+                                                  "`game_finished`, `events` (every event)"})
+
+
+class WebhookSchema(ma.Schema):
+    id = fields.String(required=True)
+    scope = fields.String(required=True, validate=validate.OneOf(["seat", "game"]),
+                          metadata={"description": "a seat's own, or the creator's game-wide"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "null = game-wide"})
+    url = fields.String(required=True)
+    notify = fields.List(fields.String(validate=validate.OneOf(NOTIFY_KINDS)), required=True)
+    created_at = fields.Float(required=True)
+
+
+class RegisteredWebhookSchema(WebhookSchema):
+    secret = fields.String(required=True, metadata={
+        "description": "signs every delivery (see the operation's description); shown once"})
+
+
+class AttemptSchema(ma.Schema):
+    number = fields.Integer(required=True)
+    at = fields.Float(required=True, metadata={"description": "epoch seconds"})
+    duration_ms = fields.Float(required=True)
+    status_code = fields.Integer(allow_none=True, metadata={"description": "the answer's"})
+    error = fields.String(allow_none=True, metadata={"description": "when there was none"})
+
+
+class DeliverySchema(ma.Schema):
+    id = fields.String(required=True)
+    hook_id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(NOTIFY_KINDS))
+    version = fields.Integer(required=True, metadata={"description": "the game's version"})
+    created_at = fields.Float(required=True)
+    status = fields.String(required=True, validate=validate.OneOf([PENDING, DELIVERED, FAILED]))
+    attempts = fields.List(fields.Nested(AttemptSchema), required=True)
+    next_attempt_at = fields.Float(allow_none=True)
+    body = fields.Dict(required=True, metadata={"description": "the JSON body sent"})

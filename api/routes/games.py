@@ -25,6 +25,7 @@ from api.schemas import (
     ListArgsSchema,
 )
 from domain import registry
+from domain.creator import CreatorTokens
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
 from domain.service import GameService, PreconditionFailed, table_view
@@ -69,6 +70,7 @@ def _if_match_hint() -> int | None:
 def make_blueprint(service: GameService) -> Blueprint:
     blp = GamesBlueprint("games", __name__, url_prefix="/games",
                     description="Create, join and play games; read their logs")
+    creators = CreatorTokens(service.store.redis)
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
         token = bearer_token()
@@ -85,14 +87,15 @@ def make_blueprint(service: GameService) -> Blueprint:
             """Create a game
 
             Seats are `human` (taken later with POST /games/{id}/players) or `bot`. The game
-            starts when every seat is taken."""
+            starts when every seat is taken. The answer's `creator_token` (shown once) is
+            the creator's credential, e.g. for a game-wide webhook."""
             if body["type"] not in registry.games():
                 raise ApiError(422, "unknown_game_type", f"no game type {body['type']!r}",
                                errors={"type": [f"one of {sorted(registry.games())}"]})
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
                                    bot_delay_s=body["bot_delay_s"])
-            return service.view(table, None)
+            return {**service.view(table, None), "creator_token": creators.issue(table.id)}
 
         @blp.arguments(ListArgsSchema, location="query")
         @blp.response(200, GameViewSchema(many=True))

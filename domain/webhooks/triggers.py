@@ -1,0 +1,70 @@
+"""Which notifications an append causes for one registration, and what they say.
+
+- `your_turn`: a seat became one to act in this append, and not through its own move (a
+  seat that plays and must play again — it won the trick and leads, or a chained choice —
+  already knows from its own answer). A seat auto-played after a timeout did not move
+  itself, so it is told. A seat's registration hears about its own seat; the creator's
+  game-wide one about every seat.
+- `game_finished`: the append holds the game's `game_finished` event.
+- `events`: every new event, through `domain.redaction.redact` for the registration's
+  viewer (its seat, or a spectator for the creator's), in full once the game is over —
+  exactly what the log shows that viewer.
+
+The body of a delivery is `{id, type, game, hook, seat, version, status, data}`; `data` is
+`{"seats": [{"seat", "deadline"}]}`, `{"outcome", "seed"}` or `{"events": [...]}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from domain.events import Event
+from domain.redaction import redact
+from domain.table import Table
+from domain.webhooks.registration import Registration
+
+
+class Notification(msgspec.Struct, frozen=True):
+    kind: str
+    data: dict[str, Any]
+
+
+def newly_to_act(table: Table, new_events: Sequence[Event]) -> list[int]:
+    """Seats that started waiting during this append, not because of their own move."""
+    if table.status != "active" or not new_events:
+        return []
+    since = new_events[0].at
+    moved = {e.actor for e in new_events if e.actor is not None and not e.data.get("auto")}
+    return sorted(seat for seat, waiting_from in table.waiting_since.items()
+                  if waiting_from >= since and seat not in moved)
+
+
+def notifications_for(reg: Registration, table: Table,
+                      new_events: Sequence[Event]) -> list[Notification]:
+    """What `reg` is told about an append that left the game as `table`."""
+    out: list[Notification] = []
+    if "your_turn" in reg.notify:
+        seats = [s for s in newly_to_act(table, new_events) if reg.seat in (None, s)]
+        if seats:
+            out.append(Notification("your_turn", {"seats": [
+                {"seat": s, "deadline": table.deadline(s)} for s in seats]}))
+    if "game_finished" in reg.notify and any(e.type == "game_finished" for e in new_events):
+        out.append(Notification("game_finished", {"outcome": table.outcome,
+                                                  "seed": table.seed}))
+    if "events" in reg.notify and new_events:
+        reveal = table.status == "finished"
+        out.append(Notification("events", {"events": [redact(e, reg.seat, reveal)
+                                                      for e in new_events]}))
+    return out
+
+
+def delivery_body(delivery_id: str, reg: Registration, table: Table,
+                  note: Notification) -> bytes:
+    return msgspec.json.encode({
+        "id": delivery_id, "type": note.kind, "game": table.id, "hook": reg.id,
+        "seat": reg.seat, "version": table.version, "status": table.status,
+        "data": note.data,
+    })

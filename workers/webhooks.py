@@ -1,0 +1,161 @@
+"""Webhook deliveries as RQ jobs on the `notifications` queue.
+
+`WebhookHooks.after_append` runs in the web process after every append: it asks each of the
+game's registrations what the append means to it (`domain.webhooks.triggers`), records a
+pending delivery per notification and enqueues `deliver` for it. `deliver` makes one
+attempt: it checks the URL again (DNS may have changed), signs the body
+(`domain.webhooks.signing`), posts it, records the attempt, and either marks the delivery
+delivered or failed, or schedules the next attempt with `enqueue_at` after the backoff of
+`RetryPolicy` (so each attempt is its own job, with a deterministic id, and is recorded).
+Scheduled attempts need a worker running with `--with-scheduler`.
+
+Settings, from the environment of the worker (and of the web process, which validates URLs
+at registration): `WEBHOOK_ALLOWED_NETWORKS` (CIDRs allowed although not public),
+`WEBHOOK_TIMEOUT_S` (per attempt, default 10), `WEBHOOK_MAX_ATTEMPTS`,
+`WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR`. The job reaches the event store at
+`REDIS_URL`, or on the queue's own connection when that is unset.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+from rq import Queue, get_current_job
+
+from domain.connection import connect
+from domain.events import Event
+from domain.table import Table
+from domain.webhooks.deliveries import (
+    PENDING,
+    Attempt,
+    Delivery,
+    RetryPolicy,
+    after_attempt,
+    new_delivery_id,
+)
+from domain.webhooks.signing import delivery_headers
+from domain.webhooks.store import WebhookStore
+from domain.webhooks.targets import TargetPolicy, TargetRefused, TargetUnresolvable
+from domain.webhooks.triggers import delivery_body, notifications_for
+from workers import webhook_sender
+
+QUEUE = "notifications"
+DEFAULT_TIMEOUT_S = 10.0
+JOB_RESULT_TTL_S = 3600
+
+log = logging.getLogger(__name__)
+
+
+def job_id(delivery_id: str, attempt: int) -> str:
+    return f"whk-{delivery_id}-{attempt}"
+
+
+class WebhookHooks:
+    """Turns appends into webhook deliveries (the `Hooks` of the service)."""
+
+    def __init__(self, store: WebhookStore, queue: Queue,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.queue = queue
+        self.clock = clock
+
+    @classmethod
+    def from_urls(cls, redis_url: str, rq_redis_url: str | None = None) -> WebhookHooks:
+        queue_client = redis.Redis.from_url(rq_redis_url or redis_url)
+        return cls(WebhookStore(connect(redis_url)), Queue(QUEUE, connection=queue_client))
+
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        try:
+            self._enqueue(table, new_events)
+        except Exception:
+            # The append is stored and its answer must reach the player: a notification
+            # that cannot be queued is logged, not turned into a failed move.
+            log.exception("could not queue the webhooks of game %s", table.id)
+
+    def _enqueue(self, table: Table, new_events: Sequence[Event]) -> None:
+        deliveries: list[Delivery] = []
+        for reg in self.store.registrations(table.id):
+            for note in notifications_for(reg, table, new_events):
+                delivery_id = new_delivery_id()
+                deliveries.append(Delivery(
+                    id=delivery_id, game_id=table.id, hook_id=reg.id, kind=note.kind,
+                    version=table.version, created_at=self.clock(),
+                    body=delivery_body(delivery_id, reg, table, note).decode()))
+        if not deliveries:
+            return
+        self.store.add_deliveries(deliveries)
+        self.queue.enqueue_many([
+            Queue.prepare_data(deliver, args=(d.game_id, d.id, 1), job_id=job_id(d.id, 1),
+                               result_ttl=JOB_RESULT_TTL_S, description=f"webhook {d.id}")
+            for d in deliveries])
+
+
+def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
+    """RQ job: attempt number `attempt` of a delivery; returns the delivery's status."""
+    job = get_current_job()
+    store = WebhookStore(_store_client(job.connection if job else None))
+    settings = os.environ
+    delivery = store.delivery(game_id, delivery_id)
+    if delivery is None or delivery.status != PENDING or len(delivery.attempts) >= attempt:
+        return "skipped"  # expired, finished, or this attempt already ran
+    policy = RetryPolicy.from_settings(settings)
+    delivery = _attempt(store, delivery, attempt, policy, settings)
+    store.save_delivery(delivery)
+    if delivery.status == PENDING:
+        assert delivery.next_attempt_at is not None
+        queue = Queue(job.origin if job else QUEUE,
+                      connection=job.connection if job else _store_client(None))
+        # RQ's scheduler counts whole seconds: round up, so that no retry comes early.
+        due = datetime.fromtimestamp(math.ceil(delivery.next_attempt_at), tz=UTC)
+        queue.enqueue_at(due, deliver, game_id, delivery_id, attempt + 1,
+                         job_id=job_id(delivery_id, attempt + 1), result_ttl=JOB_RESULT_TTL_S,
+                         description=f"webhook {delivery_id}")
+    return delivery.status
+
+
+def _attempt(store: WebhookStore, delivery: Delivery, number: int, policy: RetryPolicy,
+             settings: Mapping[str, str]) -> Delivery:
+    started = time.time()
+
+    def failed(error: str, retryable: bool) -> Delivery:
+        record = Attempt(number=number, at=started, duration_ms=0.0, error=error)
+        return after_attempt(delivery, record, policy, retryable=retryable)
+
+    reg = store.registration(delivery.game_id, delivery.hook_id)
+    if reg is None:
+        return failed("the registration was deleted", retryable=False)
+    try:
+        target = TargetPolicy.allowing(settings.get("WEBHOOK_ALLOWED_NETWORKS")).check(reg.url)
+    except TargetUnresolvable as err:
+        return failed(f"{err.code}: {err.message}", retryable=True)
+    except TargetRefused as err:
+        return failed(f"{err.code}: {err.message}", retryable=False)
+    body = delivery.body.encode()
+    headers = delivery_headers(reg.secret, delivery.id, delivery.kind, body, started)
+    timeout = float(settings.get("WEBHOOK_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
+    answer = webhook_sender.post(target, body, headers, timeout)
+    record = Attempt(number=number, at=started, duration_ms=answer.duration_ms,
+                     status_code=answer.status_code, error=answer.error)
+    return after_attempt(delivery, record, policy)
+
+
+_clients: dict[str, redis.Redis] = {}
+
+
+def _store_client(fallback: Any) -> redis.Redis:
+    """The event store's Redis: `REDIS_URL`, else the queue's connection (one server)."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        if fallback is None:
+            raise RuntimeError("REDIS_URL is not set")
+        return fallback  # type: ignore[no-any-return]
+    if url not in _clients:
+        _clients[url] = connect(url)
+    return _clients[url]
