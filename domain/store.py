@@ -12,6 +12,7 @@ Listing indexes (`games:*`) live outside the game's slot and are written after t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,6 +25,8 @@ from domain.events import Event
 
 CHECKPOINT_EVERY = 128
 IDEMPOTENCY_TTL_S = 24 * 3600
+# The longest single blocking read: below the Redis client's socket timeout.
+MAX_BLOCK_S = 2.0
 
 _APPEND = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -143,13 +146,20 @@ class RedisEventStore:
 
     def wait(self, game_id: str, after: int, timeout_s: float,
              count: int | None = None) -> list[Event]:
-        """Events after `after`, waiting up to `timeout_s` for the first one (long-poll)."""
+        """Events after `after`, waiting up to `timeout_s` for the first one (long-poll).
+
+        The wait is cut into blocks of at most `MAX_BLOCK_S`: the client's socket timeout
+        (redis-py's default is 5 s) would otherwise end a longer XREAD with an error."""
         stream = _key(game_id, "events")
-        found = self.redis.xread({stream: f"0-{after}"}, count=count,
-                                 block=max(1, int(timeout_s * 1000)))
-        if not found:
-            return []
-        return _decode_entries(found[0][1])
+        deadline = time.monotonic() + timeout_s
+        while True:
+            block_s = min(MAX_BLOCK_S, max(deadline - time.monotonic(), 0.001))
+            found = self.redis.xread({stream: f"0-{after}"}, count=count,
+                                     block=max(1, int(block_s * 1000)))
+            if found:
+                return _decode_entries(found[0][1])
+            if time.monotonic() >= deadline:
+                return []
 
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(_key(game_id, "snap")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -94,6 +95,22 @@ def test_wait_returns_new_events_or_nothing_after_the_timeout(redis_client):
     timer = threading.Timer(0.05, lambda: store.append("g1", 1, later, b"s2"))
     timer.start()
     got = store.wait("g1", 1, 2.0)
+    timer.join()
+    assert got == later
+
+
+def test_a_wait_longer_than_one_blocking_read_goes_on_reading(redis_client, monkeypatch):
+    # Blocking reads are cut below the client's socket timeout; the wait still lasts.
+    monkeypatch.setattr("domain.store.MAX_BLOCK_S", 0.1)
+    store = RedisEventStore(redis_client)
+    store.append("g1", 0, _events(1), b"s1")
+    started = time.monotonic()
+    assert store.wait("g1", 1, 0.35) == []
+    assert time.monotonic() - started >= 0.35
+    later = _events(1, first=2)
+    timer = threading.Timer(0.3, lambda: store.append("g1", 1, later, b"s2"))
+    timer.start()
+    got = store.wait("g1", 1, 5.0)
     timer.join()
     assert got == later
 
