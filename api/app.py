@@ -14,7 +14,7 @@ from api.actions_doc import action_body_schema
 from api.routes import games, health, types
 from domain import registry
 from domain.connection import connect
-from domain.service import GameService, Hooks, NoHooks
+from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import RedisEventStore
 
 API_VERSION = "0.1.0"
@@ -60,7 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
         raise RuntimeError("REDIS_URL is not set (`donkeypost serve` starts an embedded Redis)")
     client = connect(app.config["REDIS_URL"])
     if hooks is None:
-        hooks = _default_hooks(app)
+        hooks = default_hooks(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"])
     service = GameService(store=RedisEventStore(client), hooks=hooks)
     app.extensions["donkeypost"] = service
 
@@ -81,10 +81,11 @@ def _swagger_assets() -> Blueprint:
                      static_url_path="/docs/assets")
 
 
-def _default_hooks(app: Flask) -> Hooks:
-    """Bot turns and deadlines go to the RQ workers when the workers package is wired."""
-    try:
-        from workers.hooks import RqHooks
-    except ImportError:
-        return NoHooks()
-    return RqHooks.from_url(app.config["RQ_REDIS_URL"] or app.config["REDIS_URL"])
+def default_hooks(redis_url: str, rq_redis_url: str | None = None) -> Hooks:
+    """What follows every append, in the web application and in the workers alike (a move
+    a bot makes is followed like a player's): bot turns, deadlines and away seats on the
+    RQ queues (`RQ_REDIS_URL`, else the games' Redis)."""
+    from workers.hooks import RqHooks
+
+    hooks: list[Hooks] = [RqHooks.from_url(rq_redis_url or redis_url)]
+    return FanOutHooks(hooks)

@@ -1,0 +1,87 @@
+"""`donkeypost worker`: one RQ worker, with the scheduler, on the project's queues.
+
+The games live in `REDIS_URL`; the queues in `RQ_REDIS_URL` (else the same Redis). The
+worker runs each job in its own process rather than forking one per job: a bot turn is a
+few milliseconds of work, a fork and new connections would cost as much again.
+
+When it starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker
+sweeps per period), the worker rebuilds the jobs the active games need and the queues do
+not hold (`RqHooks.rebuild`): deadlines derive from the stored state, so no timer is lost
+for good with a worker, a scheduler or a queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from rq import SimpleWorker
+
+from domain.connection import connect
+from domain.service import GameService, Hooks
+from workers import context
+from workers.hooks import QUEUES, RqHooks
+
+log = logging.getLogger(__name__)
+
+SWEEP_LOCK = "donkeypost:sweep-lock"
+
+
+def sweep_every_s() -> int:
+    try:
+        return max(1, int(os.environ.get("DONKEYPOST_SWEEP_S", "60")))
+    except ValueError:
+        return 60
+
+
+class GameWorker(SimpleWorker):
+    """An RQ worker whose maintenance also rebuilds the active games' jobs."""
+
+    def __init__(self, *args: Any, service: GameService, rebuilder: RqHooks,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.service = service
+        self.rebuilder = rebuilder
+        self.rebuilt = False
+
+    def run_maintenance_tasks(self) -> None:
+        super().run_maintenance_tasks()
+        # Every worker rebuilds when it starts; later sweeps go to one worker per period.
+        if self.rebuilt and not self.connection.set(
+                SWEEP_LOCK, self.name, nx=True, ex=max(1, int(self.maintenance_interval) - 1)):
+            return
+        try:
+            counts = self.rebuilder.rebuild(self.service.active_games())
+        except Exception:
+            log.exception("rebuilding the active games' jobs failed; next sweep retries")
+            return
+        self.rebuilt = True
+        log.info("rebuilt jobs: %s active games, %s duties, %s enqueued, %s scheduled",
+                 counts.tables, counts.duties, counts.enqueued, counts.scheduled)
+
+
+def make_worker(service: GameService, queue_url: str | None = None,
+                queues: Sequence[str] = QUEUES) -> GameWorker:
+    """A worker on `queues` (default: all the project's); its jobs act through `service`."""
+    connection = connect(queue_url or context.queue_url())
+    context.configure(service)
+    return GameWorker(list(queues), connection=connection,
+                      maintenance_interval=sweep_every_s(), service=service,
+                      rebuilder=RqHooks(connection, clock=service.clock))
+
+
+def run_worker(burst: bool = False, hooks: Hooks | None = None) -> int:
+    """Run one worker until stopped (Ctrl-C / SIGTERM: after the current job), or with
+    `burst` until the queues are empty. `hooks` follow the jobs' moves (default: RQ's)."""
+    level = os.environ.get("DONKEYPOST_LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(level=level, format="%(asctime)s worker %(levelname)s %(message)s")
+    try:
+        service = context.service_from_env(hooks)
+    except RuntimeError as err:
+        log.error("%s", err)
+        return 2
+    worker = make_worker(service)
+    worker.work(burst=burst, with_scheduler=True, logging_level=level)
+    return 0
