@@ -8,12 +8,13 @@ very same jobs, with the very same ids, from the stored state alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from domain.game import Game
 from domain.table import Table, to_act
 
 DutyKind = Literal["bot", "away", "deadline"]
+KINDS: tuple[DutyKind, ...] = ("bot", "away", "deadline")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,14 @@ class Duty:
     def job_id(self) -> str:
         # RQ job ids allow letters, digits, "_" and "-"; game ids are URL-safe base64.
         return f"{self.kind}-{self.game_id}-v{self.version}-s{self.seat}"
+
+    @classmethod
+    def from_job_id(cls, job_id: str, due: float) -> Duty:
+        kind, rest = job_id.split("-", 1)
+        game_id, version, seat = rest.rsplit("-", 2)  # a game id may hold "-" itself
+        if kind not in KINDS or version[:1] != "v" or seat[:1] != "s":
+            raise ValueError(f"not a duty's job id: {job_id!r}")
+        return cls(cast(DutyKind, kind), game_id, int(version[1:]), int(seat[1:]), due)
 
 
 def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:

@@ -5,18 +5,17 @@ does when it is a duplicate, late, or beaten by a player."""
 
 from __future__ import annotations
 
-import math
 import time
 
 import msgspec
 import pytest
-from rq.job import Job
 
 from domain import bots, registry
 from domain.service import GameService
 from domain.table import to_act
 from tests.support.workers import burst, human_and_bots, moves_of, timeouts, wait_until
 from workers import jobs
+from workers.hooks import JOB_FUNCTIONS
 
 
 def _job_id(kind: str, table, seat: int) -> str:
@@ -38,18 +37,14 @@ def test_a_bot_to_act_gets_one_job_named_by_game_version_and_seat(service, rq_ho
     assert rq_hooks.queues["bots"].job_ids == [_job_id("bot", table, 1)]
     # A worker starting now finds the job queued and adds no duplicate.
     counts = rq_hooks.rebuild(service.active_games())
-    assert (counts.tables, counts.duties, counts.enqueued, counts.scheduled) == (1, 1, 0, 0)
+    assert (counts.tables, counts.duties, counts.enqueued, counts.armed) == (1, 1, 0, 0)
     assert rq_hooks.queues["bots"].job_ids == [_job_id("bot", table, 1)]
 
 
-def test_a_bot_delay_schedules_the_bot_turn(service, rq_hooks):
+def test_a_bot_delay_arms_a_timer_for_the_bot_turn(service, rq_hooks):
     table = human_and_bots(service, first=1, bot_delay_s=30)
     assert rq_hooks.queues["bots"].job_ids == []
-    scheduled = rq_hooks.scheduled["bots"]
-    job_id = _job_id("bot", table, 1)
-    assert scheduled.get_job_ids() == [job_id]
-    at = scheduled.get_scheduled_time(job_id).timestamp()
-    assert at == math.ceil(table.waiting_since[1] + 30)
+    assert rq_hooks.timers() == {_job_id("bot", table, 1): table.waiting_since[1] + 30}
 
 
 def test_a_waiting_human_gets_a_timer_that_a_move_supersedes(service, rq_hooks):
@@ -57,24 +52,30 @@ def test_a_waiting_human_gets_a_timer_that_a_move_supersedes(service, rq_hooks):
                            [{"kind": "human"}] * 3, deadline_s=3600)
     for name in ("ann", "bob", "cy"):
         _seat, _token, table = service.join(table.id, name)
-    timers = rq_hooks.scheduled["deadlines"]
-    first = _job_id("deadline", table, 0)
-    assert timers.get_job_ids() == [first]
-    assert timers.get_scheduled_time(first).timestamp() == math.ceil(table.deadline(0))
+    assert rq_hooks.timers() == {_job_id("deadline", table, 0): table.deadline(0)}
     # The view shows the waiting seat's deadline, and only its.
     seats = service.view(table, None)["seats"]
     assert [s["deadline"] for s in seats] == [table.deadline(0), None, None]
 
     moved = service.act(table.id, 0, _first_legal(service, table, 0)).table
     assert _acting(moved) == {1}
-    assert timers.get_job_ids() == [_job_id("deadline", moved, 1)]
-    assert not Job.exists(first, connection=rq_hooks.redis)
+    assert rq_hooks.timers() == {_job_id("deadline", moved, 1): moved.deadline(1)}
 
 
 def test_no_deadline_no_timer(service, rq_hooks):
     human_and_bots(service, first=0, deadline_s=None)
-    assert rq_hooks.scheduled["deadlines"].get_job_ids() == []
+    assert rq_hooks.timers() == {}
     assert rq_hooks.queues["deadlines"].job_ids == []
+
+
+def test_a_due_timer_is_released_into_one_job(service, rq_hooks, clock):
+    table = human_and_bots(service, first=0, deadline_s=60)
+    assert rq_hooks.release_due() == 0  # not due yet
+    clock.advance(61)
+    assert rq_hooks.release_due() == 1
+    assert rq_hooks.release_due() == 0  # claimed: a second pump finds nothing
+    assert rq_hooks.timers() == {}
+    assert rq_hooks.queues["deadlines"].job_ids == [_job_id("deadline", table, 0)]
 
 
 def test_a_bot_job_acts_once_however_often_it_runs(service):
@@ -126,7 +127,7 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
     # Away: played at once (a job waiting in the queue), no timer.
     assert table.is_away(0)
     assert rq_hooks.queues["deadlines"].job_ids == [_job_id("away", table, 0)]
-    assert rq_hooks.scheduled["deadlines"].get_job_ids() == []
+    assert rq_hooks.timers() == {}
     assert jobs.away_turn(table.id, table.version, 0) == "acted"
     played = service.store.read(table.id, after=table.version)
     assert [e.data.get("auto") for e in moves_of(played, 0)] == ["away"]
@@ -145,7 +146,7 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
     if table.status == "active":  # (a one-round game rarely ends this early)
         assert _acting(table) == {0}
         assert rq_hooks.queues["deadlines"].job_ids == []
-        assert rq_hooks.scheduled["deadlines"].get_job_ids() == [_job_id("deadline", table, 0)]
+        assert list(rq_hooks.timers()) == [_job_id("deadline", table, 0)]
 
 
 def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, redis_url):
@@ -160,25 +161,25 @@ def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, redis_
 
 
 @pytest.mark.parametrize("kind", ["bot", "deadline"])
-def test_a_worker_starting_queues_what_no_scheduler_released(service, rq_hooks, clock,
-                                                             redis_url, kind):
-    """A job overdue in the scheduled registry (its scheduler died holding the lock)."""
+def test_a_worker_starting_releases_overdue_timers(service, rq_hooks, clock, kind):
+    """Timers nobody released (every worker was down when they fell due)."""
     if kind == "bot":
-        table = human_and_bots(service, first=1, bot_delay_s=5)
-        seat = 1
+        table, seat = human_and_bots(service, first=1, bot_delay_s=5), 1
     else:
-        table = human_and_bots(service, first=0, deadline_s=5)
-        seat = 0
+        table, seat = human_and_bots(service, first=0, deadline_s=5), 0
     job_id = _job_id(kind, table, seat)
-    assert rq_hooks.scheduled[jobs_queue(kind)].get_job_ids() == [job_id]
+    assert list(rq_hooks.timers()) == [job_id]
     clock.advance(6)
     counts = rq_hooks.rebuild(service.active_games())
-    assert (counts.enqueued, counts.scheduled) == (1, 0)
-    assert rq_hooks.scheduled[jobs_queue(kind)].get_job_ids() == []
-    assert rq_hooks.queues[jobs_queue(kind)].job_ids == [job_id]
+    assert (counts.enqueued, counts.armed) == (1, 0)
+    assert rq_hooks.timers() == {}
+    assert rq_hooks.queues[JOB_FUNCTIONS[kind][0]].job_ids == [job_id]
 
 
-def jobs_queue(kind: str) -> str:
-    from workers.hooks import JOB_FUNCTIONS
-
-    return JOB_FUNCTIONS[kind][0]
+def test_a_worker_starting_rearms_lost_timers_once(service, rq_hooks):
+    table = human_and_bots(GameService(service.store), first=0, deadline_s=60)  # no hooks
+    assert rq_hooks.timers() == {}
+    counts = rq_hooks.rebuild(service.active_games())
+    assert (counts.duties, counts.enqueued, counts.armed) == (1, 0, 1)
+    assert rq_hooks.timers() == {_job_id("deadline", table, 0): table.deadline(0)}
+    assert rq_hooks.rebuild(service.active_games()).armed == 0

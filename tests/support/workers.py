@@ -30,8 +30,9 @@ def burst(service: GameService, queue_url: str, queues: Sequence[str] = QUEUES) 
 class WorkerProcess:
     """`donkeypost worker` in its own session, so a kill takes its scheduler with it."""
 
-    def __init__(self, redis_url: str, log_path: Path) -> None:
-        env = {**os.environ, "REDIS_URL": redis_url, "DONKEYPOST_LOG_LEVEL": "INFO"}
+    def __init__(self, redis_url: str, log_path: Path, **env_vars: str) -> None:
+        env = {**os.environ, "REDIS_URL": redis_url, "DONKEYPOST_LOG_LEVEL": "INFO",
+               **env_vars}
         env.pop("RQ_REDIS_URL", None)
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
