@@ -56,7 +56,3 @@ def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:
         elif deadline is not None:
             out.append(Duty("deadline", table.id, table.version, seat, deadline))
     return out
-
-
-def deadline_job_id(game_id: str, version: int, seat: int) -> str:
-    return Duty("deadline", game_id, version, seat, 0.0).job_id

@@ -75,7 +75,7 @@ class Kit:
     horizon: Horizon | None = None
     weigh: Weigh | None = None
     exploration: float = 0.7  # UCB constant, rewards being in [0, 1]
-    epsilon: float = 0.0  # share of uniformly random moves in rollouts (others only, "rollouts")
+    epsilon: float = 0.0  # share of random moves in rollouts (with "rollouts": others only)
     max_depth: int = 6  # own decisions kept in the tree
     pool: int = 48  # samples drawn at once when they are weighted
     max_steps: int = 2000  # safety cap on one rollout's length

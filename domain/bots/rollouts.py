@@ -3,12 +3,13 @@
 A one-step improvement of a policy: for each determinization of the seat's view (hidden
 cards drawn consistently with what the seat has seen, never the truth), every candidate
 action is played and then everyone — this seat included — follows the kit's policy to the
-horizon. The candidates share their samples, so two actions are compared on the same deals,
-pair by pair: the comparison's noise is the difference's, far below either value's. A
-candidate clearly behind the leader is dropped (racing), which leaves the budget to the
-close calls. At the end the leader is played only if it beats the policy's own choice by a
-margin the samples support; otherwise the policy's choice is played, so searching with few
-samples costs nothing against the policy.
+horizon (the other seats with a share `kit.epsilon` of random moves: a model of opponents
+that are not this policy). The candidates share their samples, so two actions are compared
+on the same deals, pair by pair: the comparison's noise is the difference's, far below
+either value's. A candidate clearly behind the leader is dropped (racing), which leaves
+the budget to the close calls. At the end the leader is played only if it beats the
+policy's own choice by a margin the samples support; otherwise the policy's choice is
+played, so searching with few samples costs nothing against the policy.
 """
 
 from __future__ import annotations
