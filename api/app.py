@@ -15,7 +15,7 @@ from api.event_hub import EventHub
 from api.routes import games, health, stream, types, webhooks
 from domain import registry
 from domain.connection import connect
-from domain.service import GameService, Hooks
+from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import RedisEventStore
 from domain.webhooks.targets import TargetPolicy
 
@@ -66,7 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
         raise RuntimeError("REDIS_URL is not set (`donkeypost serve` starts an embedded Redis)")
     client = connect(app.config["REDIS_URL"])
     if hooks is None:
-        hooks = _default_hooks(app)
+        hooks = default_hooks(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"])
     service = GameService(store=RedisEventStore(client), hooks=hooks)
     app.extensions["donkeypost"] = service
 
@@ -91,25 +91,13 @@ def _swagger_assets() -> Blueprint:
                      static_url_path="/docs/assets")
 
 
-def _default_hooks(app: Flask) -> Hooks:
-    """Webhook deliveries, and bot turns and deadlines when the workers package has them."""
+def default_hooks(redis_url: str, rq_redis_url: str | None = None) -> Hooks:
+    """What follows every append, in the web application and in the workers alike (a move
+    a bot makes is followed like a player's): bot turns, deadlines and away seats, and
+    webhook deliveries, on the RQ queues (`RQ_REDIS_URL`, else the games' Redis)."""
+    from workers.hooks import RqHooks
     from workers.webhooks import WebhookHooks
 
-    queues = app.config["RQ_REDIS_URL"] or app.config["REDIS_URL"]
-    hooks: list[Hooks] = [WebhookHooks.from_urls(app.config["REDIS_URL"], queues)]
-    try:
-        from workers.hooks import RqHooks
-    except ImportError:
-        pass
-    else:
-        hooks.append(RqHooks.from_url(queues))
-    return hooks[0] if len(hooks) == 1 else _AllHooks(hooks)
-
-
-class _AllHooks:
-    def __init__(self, hooks: list[Hooks]) -> None:
-        self.hooks = hooks
-
-    def after_append(self, table: Any, new_events: Any) -> None:
-        for hooks in self.hooks:
-            hooks.after_append(table, new_events)
+    queues = rq_redis_url or redis_url
+    hooks: list[Hooks] = [RqHooks.from_url(queues), WebhookHooks.from_urls(redis_url, queues)]
+    return FanOutHooks(hooks)

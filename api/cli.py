@@ -124,13 +124,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    try:
-        from workers.runner import run_worker
-    except ImportError:
-        # No worker jobs are wired yet: idle until stopped, so `serve` keeps its shape.
-        signal.sigwait({signal.SIGINT, signal.SIGTERM})
-        return 0
-    return run_worker(burst=args.burst)
+    from api.app import default_hooks
+    from workers.runner import run_worker
+
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        print("REDIS_URL is not set: the worker needs the games' Redis "
+              "(`donkeypost serve` starts an embedded one)", file=sys.stderr)
+        return 2
+    return run_worker(burst=args.burst,
+                      hooks=default_hooks(redis_url, os.environ.get("RQ_REDIS_URL")))
 
 
 def openapi_document() -> str:

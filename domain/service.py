@@ -7,10 +7,12 @@ the application's bootstrap; nothing here knows about HTTP or queues.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol
 
 import msgspec
@@ -39,6 +41,8 @@ BOT_LEVELS = ("random", "basic", "strong")
 TIMEOUT_POLICIES = ("autoplay",)
 DEFAULT_DEADLINE_S = 3 * 24 * 3600  # play-by-post: three days a move
 
+_log = logging.getLogger(__name__)
+
 
 class PreconditionFailed(Exception):
     """The client's If-Match version is not the game's version."""
@@ -60,6 +64,27 @@ class Hooks(Protocol):
 class NoHooks:
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
         pass
+
+
+class FanOutHooks:
+    """Several hooks objects behind the one the service calls, each told of every append.
+
+    The events are stored before any hook runs, so a hook that fails must not turn a
+    recorded move into an error for the caller, nor keep the next hooks from running: the
+    failure is logged with its traceback, and what the hook missed is rebuilt from the
+    stored games (the workers rebuild bot turns and deadlines when they start and on every
+    sweep)."""
+
+    def __init__(self, hooks: Sequence[Hooks]) -> None:
+        self.hooks = tuple(hooks)
+
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_append(table, new_events)
+            except Exception:
+                _log.exception("hook %s failed after an append to game %s (version %s)",
+                               type(hook).__name__, table.id, table.version)
 
 
 def hash_token(token: str) -> str:
@@ -176,6 +201,17 @@ class GameService:
             table = evolve_table(table, ev, game)
         assert table is not None
         return table
+
+    def active_games(self, batch: int = 500) -> Iterator[Table]:
+        """Every game being played, loaded from its snapshot `batch` games at a time."""
+        games = registry.games()
+        ids = self.store.scan_ids("active", batch)
+        while chunk := list(islice(ids, batch)):
+            for raw in self.store.snapshots(chunk):
+                if raw is not None:
+                    table = decode_table(raw, games)
+                    if table.status == "active":  # the index is written after the append
+                        yield table
 
     # --- use cases -----------------------------------------------------------------------
     def create(self, game_type: str, options: Mapping[str, Any] | None,

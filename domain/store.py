@@ -13,7 +13,7 @@ Listing indexes (`games:*`) live outside the game's slot and are written after t
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -161,6 +161,13 @@ class RedisEventStore:
             if time.monotonic() >= deadline:
                 return []
 
+    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        """The snapshots of several games in one round trip (None for an unknown game)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(_key(game_id, "snap"))
+        return list(pipe.execute())
+
     def exists(self, game_id: str) -> bool:
         return bool(self.redis.exists(_key(game_id, "snap")))
 
@@ -174,6 +181,12 @@ class RedisEventStore:
         pipe.zadd(f"games:type:{game_type}", {game_id: created_at})
         pipe.zadd("games:all", {game_id: created_at})
         pipe.execute()
+
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        """Every game id with `status`, without holding the index: a game that keeps its
+        status during the scan is returned (once or, rarely, twice)."""
+        for raw, _created in self.redis.zscan_iter(f"games:status:{status}", count=batch):
+            yield raw.decode()
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
                  limit: int) -> tuple[list[str], int]:

@@ -75,10 +75,12 @@ class Kit:
     horizon: Horizon | None = None
     weigh: Weigh | None = None
     exploration: float = 0.7  # UCB constant, rewards being in [0, 1]
-    epsilon: float = 0.0  # share of uniformly random moves in rollouts
+    epsilon: float = 0.0  # share of random moves in rollouts (with "rollouts": others only)
     max_depth: int = 6  # own decisions kept in the tree
     pool: int = 48  # samples drawn at once when they are weighted
     max_steps: int = 2000  # safety cap on one rollout's length
+    # "ismcts" (this module) or "rollouts" (`domain.bots.rollouts`: improve on the policy)
+    method: str = "ismcts"
 
 
 @dataclass
@@ -100,7 +102,7 @@ class SearchStats:
     visits: dict[Any, tuple[int, float]] = field(default_factory=dict)
 
 
-class _Sampler:
+class Sampler:
     """Determinizations of the seat's view; weighted by the kit when it can weigh."""
 
     def __init__(self, game: Any, view: dict[str, Any], seat: int, kit: Kit,
@@ -147,12 +149,17 @@ def search(game: Game[Any, Any], view: dict[str, Any], seat: int, legal: Sequenc
     legal = list(legal)
     if len(legal) == 1:
         return legal[0]
+    if kit.method == "rollouts":
+        from domain.bots.rollouts import improve
+
+        return improve(game, Sampler(game, view, seat, kit, rng), seat, legal, rng, kit,
+                       budget, stats)
     start = time.perf_counter()
     deadline = start + budget.seconds if budget.seconds is not None else math.inf
     max_iter = budget.iterations if budget.iterations is not None else 1 << 62
     root = Node()
     root_keys = set(legal)
-    sampler = _Sampler(game, view, seat, kit, rng)
+    sampler = Sampler(game, view, seat, kit, rng)
     iterations = dropped = 0
     while iterations < max_iter:
         now = time.perf_counter()

@@ -1,0 +1,152 @@
+"""Rollout improvement: the kit's policy, unless sampled futures show a clearly better move.
+
+A one-step improvement of a policy: for each determinization of the seat's view (hidden
+cards drawn consistently with what the seat has seen, never the truth), every candidate
+action is played and then everyone — this seat included — follows the kit's policy to the
+horizon (the other seats with a share `kit.epsilon` of random moves: a model of opponents
+that are not this policy). The candidates share their samples, so two actions are compared
+on the same deals, pair by pair: the comparison's noise is the difference's, far below
+either value's. A candidate clearly behind the leader is dropped (racing), which leaves
+the budget to the close calls. At the end the leader is played only if it beats the
+policy's own choice by a margin the samples support; otherwise the policy's choice is
+played, so searching with few samples costs nothing against the policy.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from domain.errors import GameRuleError
+from domain.game import Game
+
+if TYPE_CHECKING:
+    from domain.bots.mcts import Budget, Kit, Sampler, SearchStats
+
+MIN_PAIRS = 4  # samples before a candidate may be dropped
+DROP_Z = 2.0  # dropped when its pairwise gap to the leader is this many standard errors
+KEEP_Z = 2.5
+
+
+class _Candidate:
+    __slots__ = ("action", "rewards")
+
+    def __init__(self, action: Any) -> None:
+        self.action = action
+        self.rewards: dict[int, float] = {}  # sample number -> reward
+
+
+def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[Any],
+            rng: random.Random, kit: Kit, budget: Budget,
+            stats: SearchStats | None = None) -> Any | None:
+    """The action to play (None when not one sample could be completed)."""
+    start = time.perf_counter()
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    max_rollouts = budget.iterations if budget.iterations is not None else 1 << 62
+    anchor: _Candidate | None = None
+    alive = [_Candidate(a) for a in legal]
+    rollouts = samples = dropped = 0
+    while rollouts + len(alive) <= max_rollouts and time.perf_counter() < deadline:
+        sample = sampler.draw()
+        if anchor is None:
+            # The policy reads only what the seat sees: its choice is the same in every sample.
+            choice = kit.policy(game, sample, seat, legal, rng)
+            anchor = next(c for c in alive if c.action == choice)
+        got: list[float] = []
+        try:
+            for cand in alive:
+                got.append(_rollout(game, sample, seat, cand.action, rng, kit, deadline))
+        except (GameRuleError, _OutOfTime):
+            dropped += 1  # a sample the rules reject, or the clock ran out: unused
+            continue
+        finally:
+            rollouts += len(got)
+        for cand, reward in zip(alive, got, strict=True):
+            cand.rewards[samples] = reward
+        samples += 1
+        alive = _race(alive, anchor)
+        if len(alive) == 1:
+            break  # only the policy's choice is left
+    best = anchor
+    if anchor is not None:
+        leader = _leader(alive, anchor)
+        gap, err = _gap(leader, anchor)
+        if leader is not anchor and gap > KEEP_Z * err:
+            best = leader
+    if stats is not None:
+        stats.iterations, stats.dropped, stats.samples = samples, dropped, sampler.count
+        stats.seconds = time.perf_counter() - start
+        stats.visits = {c.action: (len(c.rewards), _mean(c.rewards.values()))
+                        for c in alive}
+    return best.action if best is not None else None
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _rollout(game: Any, state: Any, seat: int, action: Any, rng: random.Random, kit: Kit,
+             deadline: float) -> float:
+    root = state
+    for ev in game.decide(state, seat, action, rng):
+        state = game.evolve(state, ev)
+    horizon = kit.horizon
+    policy = kit.policy
+    steps = 0
+    while game.outcome(state) is None and not (horizon is not None and horizon(root, state)):
+        steps += 1
+        if steps > kit.max_steps:
+            break
+        if steps % 64 == 0 and time.perf_counter() >= deadline:
+            raise _OutOfTime
+        acting = game.to_act(state)
+        if not acting:
+            break
+        mover = min(acting) if len(acting) == 1 else rng.choice(sorted(acting))
+        legal = game.legal_actions(state, mover)
+        if len(legal) == 1:
+            move = legal[0]
+        elif mover != seat and kit.epsilon and rng.random() < kit.epsilon:
+            move = legal[rng.randrange(len(legal))]  # the opponents may play worse
+        else:
+            move = policy(game, state, mover, legal, rng)
+        for ev in game.decide(state, mover, move, rng):
+            state = game.evolve(state, ev)
+    return kit.evaluate(game, root, state, seat)
+
+
+def _race(alive: list[_Candidate], anchor: _Candidate) -> list[_Candidate]:
+    """Drop the candidates clearly behind the leader (never the policy's own choice)."""
+    leader = _leader(alive, anchor)
+    kept = []
+    for cand in alive:
+        if cand is not anchor and cand is not leader and len(cand.rewards) >= MIN_PAIRS:
+            gap, err = _gap(leader, cand)
+            if gap > DROP_Z * err:
+                continue
+        kept.append(cand)
+    return kept
+
+
+def _leader(alive: Sequence[_Candidate], anchor: _Candidate) -> _Candidate:
+    """The candidate with the best mean over all its samples (ties: the policy's choice)."""
+    return max(alive, key=lambda c: (_mean(c.rewards.values()), c is anchor))
+
+
+def _gap(a: _Candidate, b: _Candidate) -> tuple[float, float]:
+    """Mean of a's reward minus b's over their common samples, and its standard error."""
+    diffs = [a.rewards[k] - b.rewards[k] for k in a.rewards.keys() & b.rewards.keys()]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, math.inf
+    mean = math.fsum(diffs) / n
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _mean(values: Any) -> float:
+    values = list(values)
+    return math.fsum(values) / len(values) if values else -math.inf

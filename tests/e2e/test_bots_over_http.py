@@ -1,0 +1,77 @@
+"""A human and two bots play a whole game over HTTP, the bots moving on real RQ workers
+(a burst between the human's moves), and no bot ever receives more than its own seat's
+view."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from api.app import create_app
+from domain import bots
+from domain.bots import Observation, levels
+from domain.bots.mcts import Budget
+from tests.e2e.api_client import ApiClient
+from tests.support.workers import burst
+from workers import context
+
+
+@pytest.fixture
+def live_app(redis_url, redis_client):
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})  # the real hooks
+    yield app
+    context.configure(None)
+
+
+def test_the_bot_interface_holds_only_a_seats_view():
+    assert Observation.__struct_fields__ == ("seat", "view", "legal_actions")
+
+
+def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, redis_url, monkeypatch):
+    api = ApiClient(live_app.test_client())
+    service = live_app.extensions["donkeypost"]
+    monkeypatch.setattr(levels, "DEFAULT_BUDGET", Budget(seconds=0.02))  # a quick strong bot
+    created = api.create("ochs-und-esel", [{"kind": "human"},
+                                           {"kind": "bot", "level": "strong"},
+                                           {"kind": "bot", "level": "basic"}],
+                         {"rounds": 1}, deadline_s=None)
+    game_id = created["id"]
+    asked: Counter[tuple[int, str]] = Counter()
+    choose = bots.choose_action
+
+    def only_its_own_view(level, game, obs, rng):
+        # The truth at the version the bot plays at: the job appends only after this returns.
+        table, _ = service.load(game_id)
+        assert table.seats[obs.seat].kind == "bot" and table.seats[obs.seat].level == level
+        assert obs.view == game.view(table.game, obs.seat), "not exactly the seat's view"
+        assert "hands" not in obs.view
+        assert list(obs.legal_actions) == game.legal_actions(table.game, obs.seat)
+        asked[obs.seat, level] += 1
+        return choose(level, game, obs, rng)
+
+    monkeypatch.setattr(bots, "choose_action", only_its_own_view)
+    seat, token = api.join(game_id, "ann")
+    assert seat == 0
+    rng = random.Random(7)
+    for _ in range(300):
+        burst(service, redis_url)
+        view = api.view(game_id, token)
+        if view["status"] == "finished":
+            break
+        assert view["to_act"] == [0], "the bots have not played"
+        answer = api.act(game_id, token, rng.choice(view["legal_actions"]))
+        assert answer.status_code == 200, answer.get_json()
+    else:
+        raise AssertionError("the game did not end")
+
+    events = api.events(game_id, token)["events"]
+    moved = Counter(e["actor"] for e in events if e["actor"] is not None
+                    and e["type"] != "player_joined")
+    # One bot decision per bot move: no job acted twice, none was lost.
+    assert asked == {(1, "strong"): moved[1], (2, "basic"): moved[2]}
+    assert moved[1] > 0 and moved[2] > 0 and moved[0] > 0
+    assert not any("auto" in e["data"] for e in events)  # nobody timed out
+    outcome = view["outcome"]
+    assert sorted(outcome["places"])[0] == 1 and len(outcome["scores"]) == 3

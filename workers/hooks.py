@@ -1,0 +1,176 @@
+"""After every append: queue the bot turns, play the away seats, arm the deadlines.
+
+`RqHooks.after_append` plans the table's duties (`workers.plan`). A duty due now (a bot's
+turn, an away seat's move) becomes an RQ job at once. A duty due later (a deadline, a bot
+turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted set
+`donkeypost:timers` in the queues' Redis (member: the job id, score: when it is due); the
+version's arrival also drops the timers of the version before (the game moved). All of it
+is one round trip. A timer is a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB
+job hash and a dozen commands per move, about as much as the move itself
+(`python -m workers.timing` prints both).
+
+The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
+remove at once), so each timer becomes one job however many workers pump, and enqueues
+them. Every job id holds the game, the version and the seat, and every job re-checks them
+and appends with that expected version: a job that runs twice, late, or after the player
+moved does nothing.
+
+`RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
+between a claim and its enqueue, a job running in a worker that was killed, an emptied
+queue Redis): given tables, it enqueues each due duty whose job is not waiting in a queue,
+and arms each later one that has no timer.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import redis
+from redis.client import Pipeline
+from rq import Queue, Retry
+from rq.job import Job
+
+from domain import registry
+from domain.connection import connect
+from domain.events import Event
+from domain.table import Table
+from workers import jobs
+from workers.plan import Duty, duties
+
+log = logging.getLogger(__name__)
+
+BOTS, DEADLINES, NOTIFICATIONS = "bots", "deadlines", "notifications"
+QUEUES = (DEADLINES, BOTS, NOTIFICATIONS)  # a worker serves them in this order
+JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
+    "bot": (BOTS, jobs.bot_turn),
+    "away": (DEADLINES, jobs.away_turn),
+    "deadline": (DEADLINES, jobs.deadline_passed),
+}
+TIMERS = "donkeypost:timers"
+JOB_TIMEOUT_S = 120  # a strong bot thinks about a second; anything near this is stuck
+RESULT_TTL_S = 600  # what a job did stays readable (`rq info`, tests) for ten minutes
+FAILURE_TTL_S = 7 * 24 * 3600
+# A job whose worker died mid-run is found by RQ's registry cleanup and run again.
+RETRY = Retry(max=2)
+
+# Take (and remove) the timers due at ARGV[1], at most ARGV[2] of them.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+return due
+"""
+
+
+@dataclass
+class RebuildCounts:
+    tables: int = 0
+    duties: int = 0
+    enqueued: int = 0  # due (or overdue) and not in a queue: enqueued now
+    armed: int = 0  # due later and without a timer: armed
+
+
+class RqHooks:
+    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time) -> None:
+        self.redis = connection
+        self.clock = clock
+        self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
+        self._claim = connection.register_script(_CLAIM)
+
+    @classmethod
+    def from_url(cls, url: str) -> RqHooks:
+        return cls(connect(url))
+
+    # --- after an append -------------------------------------------------------------
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        game = registry.get_game(table.type)
+        pipe = self._pipeline()
+        before = new_events[0].seq - 1 if new_events else table.version
+        if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
+            # The timers armed at the version before: the game has moved on since. (Those
+            # of seats still waiting are armed again below, due at the same moment.)
+            kinds = ("bot" if s.kind == "bot" else "deadline" for s in table.seats)
+            pipe.zrem(TIMERS, *(Duty(kind, table.id, before, seat, 0.0).job_id
+                                for seat, kind in enumerate(kinds)))
+        now = self.clock()
+        for duty in duties(table, game):
+            if duty.due <= now:
+                self._enqueue(pipe, duty)
+            else:
+                pipe.zadd(TIMERS, {duty.job_id: duty.due})
+        pipe.execute()
+
+    def _pipeline(self) -> Pipeline:
+        """One round trip, applied all at once (RQ's enqueue wants a MULTI pipeline)."""
+        pipe = self.redis.pipeline()
+        pipe.multi()
+        return pipe
+
+    def _enqueue(self, pipe: Pipeline, duty: Duty) -> None:
+        queue_name, func = JOB_FUNCTIONS[duty.kind]
+        queue = self.queues[queue_name]
+        job = queue.create_job(
+            func, args=(duty.game_id, duty.version, duty.seat), job_id=duty.job_id,
+            timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+            retry=RETRY, description=f"{duty.kind} {duty.game_id} v{duty.version} "
+                                     f"seat {duty.seat}")
+        queue.enqueue_job(job, pipeline=pipe)
+
+    # --- the timer pump ----------------------------------------------------------------
+    def release_due(self, limit: int = 500) -> int:
+        """Turn the timers due now into jobs; returns how many. A worker that dies between
+        the claim and the enqueue loses them until the next rebuild finds them due."""
+        now = self.clock()
+        claimed = self._claim(keys=[TIMERS], args=[now, limit])
+        if not claimed:
+            return 0
+        pipe = self._pipeline()
+        for raw in claimed:
+            try:
+                self._enqueue(pipe, Duty.from_job_id(raw.decode(), now))
+            except ValueError:
+                log.warning("dropped a malformed timer %r", raw)
+        pipe.execute()
+        return len(claimed)
+
+    def timers(self) -> dict[str, float]:
+        """The armed timers: job id -> when due."""
+        return {m.decode(): s for m, s in self.redis.zrange(TIMERS, 0, -1, withscores=True)}
+
+    # --- rebuilding lost jobs ----------------------------------------------------------
+    def rebuild(self, tables: Iterable[Table], running_is_lost: bool = False) -> RebuildCounts:
+        """Recreate what `tables` need and the queues lack (see the module). With
+        `running_is_lost` (a worker starting, likely after a crash), a job marked running
+        is run again too: if its worker is in fact alive, one of the two appends and the
+        other is dropped."""
+        counts = RebuildCounts()
+        planned: list[Duty] = []
+        for table in tables:
+            counts.tables += 1
+            planned.extend(duties(table, registry.get_game(table.type)))
+        if not planned:
+            return counts
+        counts.duties = len(planned)
+        read = self.redis.pipeline(transaction=False)
+        for duty in planned:
+            read.hget(Job.key_for(duty.job_id), "status")
+            read.zscore(TIMERS, duty.job_id)
+        found = read.execute()
+        now = self.clock()
+        write = self._pipeline()
+        for duty, raw, timer in zip(planned, found[::2], found[1::2], strict=True):
+            status = raw.decode() if raw is not None else None
+            if status == "queued" or (status == "started" and not running_is_lost):
+                continue  # waiting for a worker, or running (RQ reruns it if its worker died)
+            if duty.due <= now:
+                if timer is not None:
+                    write.zrem(TIMERS, duty.job_id)  # overdue: no pump ran since
+                self._enqueue(write, duty)
+                counts.enqueued += 1
+            elif timer is None:
+                write.zadd(TIMERS, {duty.job_id: duty.due})
+                counts.armed += 1
+        write.execute()
+        return counts

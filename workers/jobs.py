@@ -1,0 +1,99 @@
+"""The jobs: act for one seat of one game at one version, or drop the job.
+
+Each job takes ids only (game id, expected version, seat), loads the table, checks that
+the game is still at that version and the seat still to act, asks a bot with nothing but
+the seat's `Observation` (`domain.bots.observe`: its view and legal actions), and acts
+with the expected version (`if_match`). Anyone acting first — the player, a duplicate of
+this job, another worker — makes the append fail, and the job is dropped: duplicates and
+races are harmless, and a job returns a short word saying what it did.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import msgspec
+
+from domain import bots, registry
+from domain.errors import GameNotStarted, GameOver, NotYourTurn, UnknownGame, VersionConflict
+from domain.game import Game
+from domain.service import PreconditionFailed
+from domain.table import Table, to_act
+from workers import context
+
+log = logging.getLogger(__name__)
+
+# What another actor getting there first looks like; nothing to report.
+EXPECTED_CONFLICTS = (PreconditionFailed, VersionConflict, NotYourTurn, GameOver,
+                      GameNotStarted)
+# The level that plays for an absent player (the timeout policy `autoplay`).
+AUTOPLAY_LEVEL = "basic"
+# A deadline may fire this much early: the clocks of the web and worker hosts differ a little.
+CLOCK_TOLERANCE_S = 1.0
+
+
+def bot_turn(game_id: str, version: int, seat: int) -> str:
+    """A bot seat's move."""
+    return _act_for(game_id, version, seat, by="bot")
+
+
+def deadline_passed(game_id: str, version: int, seat: int) -> str:
+    """The seat's deadline passed and the game has not moved: play for it (`autoplay`)."""
+    return _act_for(game_id, version, seat, by="timeout")
+
+
+def away_turn(game_id: str, version: int, seat: int) -> str:
+    """A seat marked away (it missed deadlines in a row) is played at once."""
+    return _act_for(game_id, version, seat, by="away")
+
+
+def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
+    service = context.service()
+    try:
+        table, _ = service.load(game_id)
+    except UnknownGame:
+        log.warning("%s job for unknown game %s dropped", by, game_id)
+        return "unknown_game"
+    game = registry.get_game(table.type)
+    reason = _stale(table, game, version, seat, by, service.clock())
+    if reason is not None:
+        log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, reason)
+        return reason
+    level = (table.seats[seat].level or AUTOPLAY_LEVEL) if by == "bot" else AUTOPLAY_LEVEL
+    observation = bots.observe(game, table.game, seat)
+    try:
+        action = bots.choose_action(level, game, observation, random.Random())
+        service.act(game_id, seat, msgspec.to_builtins(action), if_match=version, by=by)
+    except EXPECTED_CONFLICTS as err:
+        log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, err)
+        return "conflict"
+    except Exception:
+        log.exception("%s job %s v%s seat %s failed", by, game_id, version, seat)
+        raise
+    return "acted"
+
+
+def _stale(table: Table, game: Game[Any, Any], version: int, seat: int, by: str,
+           now: float) -> str | None:
+    """Why the job has nothing left to do, or None when it must act."""
+    if table.version != version:
+        return "superseded"
+    if seat not in to_act(table, game):
+        return "not_to_act"
+    kind = table.seats[seat].kind
+    if by == "bot" and kind != "bot":
+        return "not_a_bot"
+    if by == "away" and not (kind == "human" and table.is_away(seat)):
+        return "not_away"
+    if by == "timeout":
+        deadline = table.deadline(seat)
+        if kind != "human" or deadline is None:
+            return "no_deadline"
+        if deadline > now + CLOCK_TOLERANCE_S:
+            # Only a clock far off fires a timer early; the workers' sweep sets it again.
+            log.warning("deadline of %s v%s seat %s fired %.1f s early", table.id,
+                        version, seat, deadline - now)
+            return "early"
+    return None
