@@ -72,3 +72,9 @@ class UnknownGame(DomainError):
 
 class SeatTaken(DomainError):
     code = "no_free_seat"
+
+
+class SeatNotAway(GameRuleError):
+    """Coming back is for a seat marked away after missed deadlines."""
+
+    code = "not_away"

@@ -25,6 +25,7 @@ from domain.errors import (
     GameNotStarted,
     GameOver,
     NotYourTurn,
+    SeatNotAway,
     SeatTaken,
     UnknownGame,
     VersionConflict,
@@ -267,6 +268,27 @@ class GameService:
             except VersionConflict:
                 continue  # another player joined at the same moment: try the next seat
             return seat, token, table
+        raise VersionConflict(-1, -1)
+
+    def come_back(self, game_id: str, seat: int) -> Table:
+        """An away seat's owner says they are back: the seat waits for them again (with its
+        deadline) instead of being auto-played at once. Refused unless the seat is away."""
+        for _attempt in range(3):
+            table, _ = self.load(game_id)
+            if table.status != "active":
+                raise GameOver("the game is over") if table.status == "finished" else \
+                    GameNotStarted("the game starts when every seat is taken")
+            if not table.is_away(seat):
+                raise SeatNotAway(f"seat {seat} is not away")
+            game = registry.get_game(table.type)
+            expected = table.version
+            batch = Batch()
+            table = self._fold(table, game, [event("seat_returned", seat=seat)], batch)
+            try:
+                self._append(table, batch, expected=expected)
+            except VersionConflict:
+                continue  # a move for the seat landed meanwhile: look again
+            return table
         raise VersionConflict(-1, -1)
 
     def act(self, game_id: str, seat: int, action: Any, if_match: int | None = None,

@@ -148,6 +148,26 @@ def make_blueprint(service: GameService) -> Blueprint:
             seat, token, table = service.join(game_id, body["name"])
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
 
+    @blp.route("/<string:game_id>/back")
+    class Back(MethodView):
+        @blp.response(200, GameViewSchema)
+        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
+        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.alt_response(409, schema=ErrorSchema, description="the seat is not away, or "
+                                                              "the game is not active")
+        def post(self, game_id: str) -> Any:
+            """Come back to an away seat
+
+            After two missed deadlines in a row a seat is marked away and played by the
+            server at once. This says its owner is back: from now on the seat waits for
+            them again, with its deadline. Playing a move also brings a seat back."""
+            token = bearer_token()
+            _table, seat = service.load(game_id, token)
+            table = service.come_back(game_id, require_seat(seat, token))
+            return Response(encode_game_view(service.view(table, seat)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": _etag(table.version)})
+
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
         @blp.doc(requestBody={"required": True, "content": {"application/json": {

@@ -73,6 +73,9 @@ def test_errors_share_one_shape_with_version_and_legal_actions(api):
         "missing_token"
     bad = api.act(game_id, "nope", {"type": "play", "card": 1})
     assert bad.status_code == 401 and bad.get_json()["code"] == "invalid_token"
+    back = api.http.post(f"/games/{game_id}/back", headers=api.auth(tokens[0]))
+    assert back.status_code == 409 and back.get_json()["code"] == "not_away"
+    assert api.http.post(f"/games/{game_id}/back").get_json()["code"] == "missing_token"
     assert api.http.get("/games/nope").status_code == 404
     assert api.http.get("/games/nope").get_json()["code"] == "unknown_game"
     assert api.http.get("/nowhere").get_json()["code"] == "not_found"

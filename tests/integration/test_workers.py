@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from domain import bots, registry
+from domain.errors import SeatNotAway
 from domain.service import GameService
 from domain.table import to_act
 from tests.support.workers import burst, human_and_bots, moves_of, timeouts, wait_until
@@ -147,6 +148,29 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
         assert _acting(table) == {0}
         assert rq_hooks.queues["deadlines"].job_ids == []
         assert list(rq_hooks.timers()) == [_job_id("deadline", table, 0)]
+
+
+def test_an_away_seat_that_comes_back_waits_for_its_owner_again(
+        service, rq_hooks, clock, redis_url):
+    table = human_and_bots(service, first=0, deadline_s=60)
+    with pytest.raises(SeatNotAway):
+        service.come_back(table.id, 0)
+    for _missed in (1, 2):
+        clock.advance(61)
+        assert jobs.deadline_passed(table.id, table.version, 0) == "acted"
+        burst(service, redis_url, queues=["bots"])
+        table, _ = service.load(table.id)
+    assert table.is_away(0) and _acting(table) == {0}
+    away_job = _job_id("away", table, 0)
+    assert rq_hooks.queues["deadlines"].job_ids == [away_job]
+    # Back before the away job ran: the seat is on the clock again and the job is stale.
+    back = service.come_back(table.id, 0)
+    assert not back.is_away(0) and back.version == table.version + 1
+    assert service.store.read(table.id, after=table.version)[0].type == "seat_returned"
+    assert list(rq_hooks.timers()) == [_job_id("deadline", back, 0)]
+    assert jobs.away_turn(table.id, table.version, 0) != "acted"
+    now, _ = service.load(table.id)
+    assert now.version == back.version and _acting(now) == {0}
 
 
 def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, redis_url):
