@@ -61,6 +61,7 @@ def test_a_five_player_ox_variant_game_to_the_end(api):
 
 @pytest.mark.parametrize("game_type, players, options", [
     ("crazy-donkey", 4, {"deals": 1}),
+    ("canyon-donkeys", 4, {}),
 ])
 def test_other_games_to_the_end(api, game_type, players, options):
     from domain import registry

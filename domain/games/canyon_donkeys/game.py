@@ -58,6 +58,7 @@ from domain.games.canyon_donkeys.state import (
     CARD_VALUES,
     CONTRACT,
     FAVOURS,
+    HIDDEN,
     LATE_FAVOURS,
     LOAD,
     LOOKS,
@@ -186,8 +187,9 @@ class CanyonDonkeys:
         # A random first player holds the first-player card.
         first = state.first_option if state.first_option is not None \
             else rng.randrange(state.players)
-        started = event("game_started", players=state.players, first_player=first,
-                        donkeys=len(deck), private={-1: {"deck": deck}})
+        # The deck is face down: its order is a private part no seat receives (HIDDEN).
+        started = event("donkeys_drawn", players=state.players, first_player=first,
+                        donkeys=len(deck), private={HIDDEN: {"deck": deck}})
         return [started, *self._automatic(self.evolve(state, started), rng)]
 
     # -- legal actions, decide, evolve -----------------------------------------------------
@@ -433,7 +435,7 @@ def _auto_next_donkey(state: CanyonState, rng: random.Random) -> list[Event]:
         if effect == dk.DOUBLE:
             # The double donkey counts as two: the last donkey of the deck is removed unseen.
             out.append(event("donkey_removed", left=left - 1,
-                             private={-1: {"donkey": state.deck[-1]}}))
+                             private={HIDDEN: {"donkey": state.deck[-1]}}))
         return out
     if state.set_aside:
         # After every other donkey, the lost round resumes from step 2 (5 × players).
@@ -493,11 +495,11 @@ def _auto_round_end(state: CanyonState, rng: random.Random) -> list[Event]:
 
 # -- evolve, event by event ----------------------------------------------------------------
 
-def _on_game_started(state: CanyonState, ev: Event) -> CanyonState:
+def _on_donkeys_drawn(state: CanyonState, ev: Event) -> CanyonState:
     n = state.players
     empty: tuple[tuple[Any, ...], ...] = ((),) * n
     state = msgspec.structs.replace(
-        state, first=ev.data["first_player"], deck=tuple(ev.private[-1]["deck"]),
+        state, first=ev.data["first_player"], deck=tuple(ev.private[HIDDEN]["deck"]),
         hands=(CARD_VALUES,) * n, loads=empty, favours_used=(0,) * n, won=empty,
         buried=empty, memory=empty)
     return _fresh_round(state, NEXT_DONKEY)
@@ -805,7 +807,7 @@ _AUTOMATIC: dict[str, Callable[[CanyonState, random.Random], list[Event]]] = {
     SCORE: _auto_score, ROUND_END: _auto_round_end,
 }
 _EVOLVE: dict[str, Callable[[CanyonState, Event], CanyonState]] = {
-    "game_started": _on_game_started,
+    "donkeys_drawn": _on_donkeys_drawn,
     "donkey_revealed": _on_donkey_revealed,
     "donkey_removed": _on_donkey_removed,
     "lost_resumed": _on_lost_resumed,
