@@ -34,7 +34,7 @@ ACCEPT, REFUSE = "accept", "refuse"
 def view(state: CanyonState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
     n = state.players
     me = viewer if viewer is not None and 0 <= viewer < n else None
-    known = _known_cards(state, me)
+    known = known_cards(state, me)
     out: dict[str, Any] = {
         "game": "canyon-donkeys",
         "players": n,
@@ -226,7 +226,7 @@ def _seat(state: CanyonState, s: int) -> dict[str, Any]:
     }
 
 
-def _known_cards(state: CanyonState, me: int | None) -> set[Card]:
+def known_cards(state: CanyonState, me: int | None) -> set[Card]:
     """Every card whose place `me` (None: a spectator) knows."""
     known: set[Card] = {*state.shown, *state.discard, *state.favour_cards}
     for pile in state.won:
