@@ -157,7 +157,7 @@ def spot_from_view(view: dict[str, Any], seat: int) -> Spot:
         unknown = 0
         for slot, card in enumerate(s["load"]):
             if card is not None:
-                seen.append((j, card[1]))
+                seen.append((card[0], card[1]))
             elif (j, slot) in looked:
                 seen.append((j, looked[(j, slot)]))
             else:

@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.bots import canyon_basic, observe
+from domain.bots.mcts import Budget
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import resolve_options
@@ -41,6 +43,7 @@ from domain.games.canyon_donkeys.state import CARD_VALUES, HIDDEN
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
+from workers.arena import play_game
 
 ACCEPT, REFUSE = True, False
 KEEP = CanyonKeep()
@@ -906,3 +909,59 @@ def test_determinize_samples_what_the_seat_cannot_see_and_keeps_what_it_saw() ->
             loads[seat].add(sample.loads[seat][0])
         assert msgspec.json.decode(msgspec.json.encode(sample), type=CanyonState) == sample
     assert len(loads[1]) > 3 and len(loads[3]) > 3
+
+
+# ---------------------------------------------------------------------------------------
+# Bots
+# ---------------------------------------------------------------------------------------
+
+def _spot_key(spot: Any) -> tuple[Any, ...]:
+    return (spot.seat, spot.phase, spot.effect, spot.limit, spot.loads_each, spot.hand,
+            spot.mine, sorted(spot.seen), sorted((h.owner, h.values, h.weights)
+                                                 for h in spot.hidden),
+            spot.contract, spot.favour, spot.needed)
+
+
+def test_the_basic_bot_and_the_rollout_policy_read_only_what_the_seat_sees() -> None:
+    """The spot built from the seat's view, from the true state and from a state sampled
+    from the view are the same: the policy cannot read a hidden card."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        state, _ = start(GAME, 3 + seed % 3, {}, seed)
+        while GAME.outcome(state) is None:
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            view = GAME.view(state, seat)
+            sample = GAME.determinize(view, seat, rng)
+            key = _spot_key(canyon_basic.spot_from_view(view, seat))
+            assert key == _spot_key(canyon_basic.spot_from_state(state, seat))
+            assert key == _spot_key(canyon_basic.spot_from_state(sample, seat))
+            state, _ = apply(GAME, state, seat, rng.choice(GAME.legal_actions(state, seat)), rng)
+
+
+@pytest.mark.parametrize("donkey", ["normal", "giant"])
+def test_strong_bluff_reads_weighted_samples_explain_the_others_choices(donkey: str) -> None:
+    """Basic bots load, call favours and take sides; the samples of their hidden loads
+    that `weigh` favours are much closer to the truth than uniform samples."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        state, _ = begin(donkey, first=1)
+        while not (state.phase == "contract" and GAME.to_act(state) == {0}):
+            seat = min(GAME.to_act(state) - {0}, default=0)
+            action = canyon_basic.basic(GAME, observe(GAME, state, seat), rng)
+            state, _ = apply(GAME, state, seat, action, rng)
+        view = GAME.view(state, 0)
+        total = weighted = plain = 0.0
+        for _ in range(300):
+            sample = GAME.determinize(view, 0, rng)
+            weight = canyon_basic.weigh(GAME, sample, view, 0)
+            error = sum(abs(sample.loads[j][0][1] - state.loads[j][0][1]) for j in (1, 2))
+            total += weight
+            weighted += weight * error
+            plain += error
+        assert weighted / total < 0.75 * plain / 300
+
+
+def test_the_three_levels_play_a_whole_game() -> None:
+    record = play_game("canyon-donkeys", ["strong", "basic", "random", "basic"], number=1,
+                       seed=2, budget=Budget(seconds=None, iterations=15))
+    assert sorted(record.places)[0] == 1 and record.moves > 0
