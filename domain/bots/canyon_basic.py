@@ -481,6 +481,8 @@ def weigh(game: Any, sample: CanyonState, view: dict[str, Any], seat: int) -> fl
     loaded given the hand it held, each favour called (or not) and each accept or refuse,
     replayed through the heuristic from that seat's side with only what it knew then.
     Each factor keeps a floor, so a bluff or an odd play stays possible."""
+    if sample.revealed:
+        return 1.0  # every load is face up: nothing left to read
     rng = random.Random(0)
     n = sample.players
     weight = 1.0

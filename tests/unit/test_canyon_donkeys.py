@@ -935,6 +935,7 @@ def test_the_basic_bot_and_the_rollout_policy_read_only_what_the_seat_sees() -> 
             key = _spot_key(canyon_basic.spot_from_view(view, seat))
             assert key == _spot_key(canyon_basic.spot_from_state(state, seat))
             assert key == _spot_key(canyon_basic.spot_from_state(sample, seat))
+            assert canyon_basic.weigh(GAME, sample, view, seat) > 0.0
             state, _ = apply(GAME, state, seat, rng.choice(GAME.legal_actions(state, seat)), rng)
 
 
@@ -965,3 +966,16 @@ def test_the_three_levels_play_a_whole_game() -> None:
     record = play_game("canyon-donkeys", ["strong", "basic", "random", "basic"], number=1,
                        seed=2, budget=Budget(seconds=None, iterations=15))
     assert sorted(record.places)[0] == 1 and record.moves > 0
+
+
+def test_weigh_after_the_reveal_when_cards_have_left_the_donkey() -> None:
+    state, _ = begin(players=4)  # capacity 20
+    state, _ = load(state, 1, 9, 6, 7)
+    state, _ = favours(state, {0: 4, 1: 8, 2: 8})
+    state, _ = contracts(state, ACCEPT, REFUSE, REFUSE, REFUSE)
+    state, _ = play(state, 0, CanyonExchange(load=1, card=10))  # 32: overloaded
+    state, _ = play(state, 1, CanyonTake(card=(0, 10)))  # seat 0's load is gone
+    assert state.phase == "reward" and state.loads[0] == ()
+    view = GAME.view(state, 3)
+    sample = GAME.determinize(view, 3, random.Random(0))
+    assert canyon_basic.weigh(GAME, sample, view, 3) == 1.0
