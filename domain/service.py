@@ -230,6 +230,9 @@ class GameService:
         if on_timeout not in TIMEOUT_POLICIES:
             raise BadOptions(f"on_timeout must be one of {TIMEOUT_POLICIES}", code="bad_option")
         resolved = resolve_options(game.options, options, len(seats))
+        # A game checks what its option specs cannot say (combinations, structured values)
+        # in `new_state`: ask now, not when the last seat joins and the game starts.
+        game.new_state(resolved, len(seats))
         game_id = secrets.token_urlsafe(9)
         seed = new_seed()
         created = event(

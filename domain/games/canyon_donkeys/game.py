@@ -58,6 +58,7 @@ from domain.games.canyon_donkeys.state import (
     CARD_VALUES,
     CONTRACT,
     FAVOURS,
+    HIDDEN,
     LATE_FAVOURS,
     LOAD,
     LOOKS,
@@ -133,15 +134,11 @@ RULES = (
 
 OPTIONS = (
     OptionSpec(
-        name="donkey_deck", type="list", default=None, nullable=True,
-        description="null: shuffle the donkey cards and draw 8; or an explicit list of 8 "
-                    "donkey types, top of the deck first (tests, tournaments). Types: "
-                    + ", ".join(dk.TYPES) + "."),
-    OptionSpec(
-        name="donkey_composition", type="dict", default=None, nullable=True,
-        description="the donkey cards shuffled at setup, type → count (at least 8 cards); "
-                    "null: the default 20 (normal 4, giant 2, puny 2, precision 2, holed 2, "
-                    "attacked 2, one of each other type)."),
+        name="donkey_deck", type="composition_or_list", default=dict(dk.DEFAULT_COMPOSITION),
+        description="the donkey cards shuffled at setup, 8 of which are drawn, as a mapping "
+                    "type → count (at least 8 cards; the default is the spec's 20); or an "
+                    f"explicit ordered list of {dk.DECK_SIZE} donkey types, top of the deck "
+                    "first (tests, tournaments). Types: " + ", ".join(dk.TYPES) + "."),
     OptionSpec(
         name="first_player", type="seat_or_random", default="random",
         description="who holds the first-player card in round 1"),
@@ -167,11 +164,9 @@ class CanyonDonkeys:
                 or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise BadOptions(f"{GAME_ID} is for {MIN_PLAYERS}–{MAX_PLAYERS} players",
                              code="bad_player_count")
-        deck = _checked_deck(options.get("donkey_deck"))
-        composition = _checked_composition(options.get("donkey_composition"))
-        if deck is not None and options.get("donkey_composition") is not None:
-            raise BadOptions("give either donkey_deck or donkey_composition, not both",
-                             code="bad_donkey_options")
+        raw = options.get("donkey_deck")
+        deck = _checked_deck(raw) if isinstance(raw, list | tuple) else None
+        composition = _checked_composition(raw) if deck is None else dk.DEFAULT_COMPOSITION
         return CanyonState(players=players, deck_option=deck, composition=composition,
                            first_option=_checked_first(options.get("first_player"), players))
 
@@ -186,8 +181,9 @@ class CanyonDonkeys:
         # A random first player holds the first-player card.
         first = state.first_option if state.first_option is not None \
             else rng.randrange(state.players)
-        started = event("game_started", players=state.players, first_player=first,
-                        donkeys=len(deck), private={-1: {"deck": deck}})
+        # The deck is face down: its order is a private part no seat receives (HIDDEN).
+        started = event("donkeys_drawn", players=state.players, first_player=first,
+                        donkeys=len(deck), private={HIDDEN: {"deck": deck}})
         return [started, *self._automatic(self.evolve(state, started), rng)]
 
     # -- legal actions, decide, evolve -----------------------------------------------------
@@ -433,7 +429,7 @@ def _auto_next_donkey(state: CanyonState, rng: random.Random) -> list[Event]:
         if effect == dk.DOUBLE:
             # The double donkey counts as two: the last donkey of the deck is removed unseen.
             out.append(event("donkey_removed", left=left - 1,
-                             private={-1: {"donkey": state.deck[-1]}}))
+                             private={HIDDEN: {"donkey": state.deck[-1]}}))
         return out
     if state.set_aside:
         # After every other donkey, the lost round resumes from step 2 (5 × players).
@@ -493,11 +489,11 @@ def _auto_round_end(state: CanyonState, rng: random.Random) -> list[Event]:
 
 # -- evolve, event by event ----------------------------------------------------------------
 
-def _on_game_started(state: CanyonState, ev: Event) -> CanyonState:
+def _on_donkeys_drawn(state: CanyonState, ev: Event) -> CanyonState:
     n = state.players
     empty: tuple[tuple[Any, ...], ...] = ((),) * n
     state = msgspec.structs.replace(
-        state, first=ev.data["first_player"], deck=tuple(ev.private[-1]["deck"]),
+        state, first=ev.data["first_player"], deck=tuple(ev.private[HIDDEN]["deck"]),
         hands=(CARD_VALUES,) * n, loads=empty, favours_used=(0,) * n, won=empty,
         buried=empty, memory=empty)
     return _fresh_round(state, NEXT_DONKEY)
@@ -616,8 +612,9 @@ def _on_loads_revealed(state: CanyonState, ev: Event) -> CanyonState:
     state = msgspec.structs.replace(
         state, revealed=True, overloaded=bool(ev.data["overloaded"]),
         removed=tuple(_cards(ev.data["removed"])), excluded=tuple(ev.data["excluded"]),
-        # Everything is face up now: looks and exchanges are no longer secrets.
-        looks=((),) * n, exchanges=())
+        # Every load is face up now: looks are no longer secrets. Exchanges stay: a card
+        # favour 4 sent back is in its owner's hand, known only to whoever saw it.
+        looks=((),) * n)
     return _to_reward(state)
 
 
@@ -753,11 +750,9 @@ def _cards(raw: Iterable[Sequence[int]]) -> list[Card]:
     return [_card(c) for c in raw]
 
 
-def _checked_deck(raw: Any) -> tuple[str, ...] | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, list | tuple) or len(raw) != dk.DECK_SIZE:
-        raise BadOptions(f"donkey_deck must be null or a list of {dk.DECK_SIZE} donkey types",
+def _checked_deck(raw: Sequence[Any]) -> tuple[str, ...]:
+    if len(raw) != dk.DECK_SIZE:
+        raise BadOptions(f"an explicit donkey_deck lists {dk.DECK_SIZE} donkey types",
                          code="bad_donkey_deck")
     unknown = [d for d in raw if d not in dk.TYPES]
     if unknown:
@@ -770,16 +765,16 @@ def _checked_composition(raw: Any) -> tuple[tuple[str, int], ...]:
     if raw is None:
         return dk.DEFAULT_COMPOSITION
     if not isinstance(raw, Mapping):
-        raise BadOptions("donkey_composition must be null or a mapping type → count",
-                         code="bad_donkey_composition")
+        raise BadOptions("donkey_deck is a mapping type → count or a list of donkey types",
+                         code="bad_donkey_deck")
     unknown = [d for d in raw if d not in dk.TYPES]
     counts = list(raw.values())
     if unknown or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
-        raise BadOptions(f"donkey_composition maps donkey types ({', '.join(dk.TYPES)}) to "
-                         "counts ≥ 0", code="bad_donkey_composition")
+        raise BadOptions(f"donkey_deck maps donkey types ({', '.join(dk.TYPES)}) to "
+                         "counts ≥ 0", code="bad_donkey_deck")
     if sum(counts) < dk.DECK_SIZE:
-        raise BadOptions(f"donkey_composition needs at least {dk.DECK_SIZE} donkeys",
-                         code="bad_donkey_composition")
+        raise BadOptions(f"donkey_deck needs at least {dk.DECK_SIZE} donkeys",
+                         code="bad_donkey_deck")
     return tuple((d, raw[d]) for d in dk.TYPES if raw.get(d))
 
 
@@ -805,7 +800,7 @@ _AUTOMATIC: dict[str, Callable[[CanyonState, random.Random], list[Event]]] = {
     SCORE: _auto_score, ROUND_END: _auto_round_end,
 }
 _EVOLVE: dict[str, Callable[[CanyonState, Event], CanyonState]] = {
-    "game_started": _on_game_started,
+    "donkeys_drawn": _on_donkeys_drawn,
     "donkey_revealed": _on_donkey_revealed,
     "donkey_removed": _on_donkey_removed,
     "lost_resumed": _on_lost_resumed,

@@ -33,6 +33,7 @@ PLAYER_PHASES = frozenset({LOAD, FAVOURS, LOOKS, CONTRACT, LATE_FAVOURS, REWARD}
 AUTOMATIC_PHASES = frozenset({NEXT_DONKEY, SET_ASIDE, REVEAL, SCORE, ROUND_END})
 
 CARD_VALUES = tuple(range(1, 11))
+HIDDEN = -1  # the private key no seat receives: the donkey deck, the donkeys removed unseen
 
 T = TypeVar("T")
 

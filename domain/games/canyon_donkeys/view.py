@@ -34,13 +34,13 @@ ACCEPT, REFUSE = "accept", "refuse"
 def view(state: CanyonState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
     n = state.players
     me = viewer if viewer is not None and 0 <= viewer < n else None
-    known = _known_cards(state, me)
+    known = known_cards(state, me)
     out: dict[str, Any] = {
         "game": "canyon-donkeys",
         "players": n,
         "options": {
-            "donkey_deck": None if state.deck_option is None else list(state.deck_option),
-            "donkey_composition": dict(state.composition),
+            "donkey_deck": dict(state.composition) if state.deck_option is None
+            else list(state.deck_option),
             "first_player": "random" if state.first_option is None else state.first_option,
         },
         "phase": state.phase,
@@ -115,8 +115,9 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
         pool = list(view["unseen"][j])
         rng.shuffle(pool)
         looked = {slot: v for t, slot, v in my_looks if t == j}
-        # A card looked at and then exchanged is back in the hand.
-        in_hand = [v for slot, v in looked.items() if (j, slot) in exchanged]
+        # A card sent back by favour 4 that the seat saw (looked at, or played face up)
+        # is in the hand.
+        in_hand = [old for (s, _slot), old in exchanged.items() if s == j and old is not None]
         load: list[Card] = []
         for slot, entry in enumerate(seats[j]["load"]):
             if entry is not None:
@@ -154,10 +155,12 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
     memory = [()] * n
     memory[seat] = tuple(_card(c) for c in you["known_buried"])
     first_option = options["first_player"]
+    explicit = options["donkey_deck"]
     return CanyonState(
         players=n,
-        deck_option=None if options["donkey_deck"] is None else tuple(options["donkey_deck"]),
-        composition=tuple((d, c) for d, c in options["donkey_composition"].items()),
+        deck_option=tuple(explicit) if isinstance(explicit, list) else None,
+        composition=tuple(explicit.items()) if isinstance(explicit, dict)
+        else dk.DEFAULT_COMPOSITION,
         first_option=None if first_option == "random" else first_option,
         phase=view["phase"], round=view["round"], first=view["first_player"],
         deck=deck, removed_donkeys=removed_donkeys, seen=tuple(view["donkeys_seen"]),
@@ -223,7 +226,7 @@ def _seat(state: CanyonState, s: int) -> dict[str, Any]:
     }
 
 
-def _known_cards(state: CanyonState, me: int | None) -> set[Card]:
+def known_cards(state: CanyonState, me: int | None) -> set[Card]:
     """Every card whose place `me` (None: a spectator) knows."""
     known: set[Card] = {*state.shown, *state.discard, *state.favour_cards}
     for pile in state.won:
@@ -243,11 +246,11 @@ def _donkeys(view: dict[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
     """The deck and the removed donkeys: known from an explicit deck, else sampled from
     the composition minus every donkey seen."""
     left, removed, seen = view["donkeys_left"], view["donkeys_removed"], view["donkeys_seen"]
-    explicit: Sequence[str] | None = view["options"]["donkey_deck"]
-    if explicit is not None:
+    explicit: list[str] | dict[str, int] = view["options"]["donkey_deck"]
+    if isinstance(explicit, list):
         end = len(explicit) - removed
         return tuple(explicit[len(seen):end]), tuple(reversed(explicit[end:]))
-    pool = Counter(dk.composition_deck(view["options"]["donkey_composition"].items()))
+    pool = Counter(dk.composition_deck(explicit.items()))
     pool.subtract(Counter(seen))
     drawn = rng.sample(sorted(pool.elements()), left + removed)
     return tuple(drawn[:left]), tuple(drawn[left:])
