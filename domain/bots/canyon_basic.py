@@ -335,7 +335,9 @@ def decide(spot: Spot, legal: Sequence[Any], rng: random.Random,
     if isinstance(first, CanyonNoFavour | CanyonFavour):
         return _favour(spot, legal, rng, samples)
     if isinstance(first, CanyonLook):
-        return max(legal, key=lambda a: _look_value(spot, a))
+        # Looking is free information: never stop early.
+        looks = [a for a in legal if isinstance(a, CanyonLook)]
+        return max(looks, key=lambda a: _look_value(spot, a))
     if isinstance(first, CanyonContract):
         out = outlook(spot, spot.mine, rng, samples)
         accept = out.accept >= out.refuse

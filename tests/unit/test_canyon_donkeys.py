@@ -36,6 +36,7 @@ from domain.games.canyon_donkeys.actions import (
     CanyonLoad,
     CanyonLook,
     CanyonNoFavour,
+    CanyonStopLooking,
     CanyonSwap,
     CanyonTake,
 )
@@ -327,7 +328,8 @@ def test_holed_lets_each_player_look_at_one_other_players_card_alone() -> None:
     state, _ = load(state, 3, 8, 6)
     state, _ = favours(state)
     assert state.phase == "looks" and GAME.to_act(state) == {0, 1, 2}
-    assert set(GAME.legal_actions(state, 0)) == {CanyonLook(seat=1), CanyonLook(seat=2)}
+    assert GAME.legal_actions(state, 0) == [CanyonLook(seat=1), CanyonLook(seat=2),
+                                            CanyonStopLooking()]
     assert_rejected(GAME, state, 0, CanyonLook(seat=0), "bad_look")
     state, log = play(state, 0, CanyonLook(seat=1))
     looked = only(log, "card_looked")
@@ -342,6 +344,22 @@ def test_holed_lets_each_player_look_at_one_other_players_card_alone() -> None:
     state, _ = play(state, 2, CanyonLook(seat=0))
     state, _ = play(state, 1, CanyonLook(seat=2))
     assert state.phase == "contract" and GAME.to_act(state) == {0}
+
+
+def test_a_look_is_optional() -> None:
+    # "each player may look": whoever stops looking sees nothing and the round goes on.
+    state, _ = begin("holed")
+    state, _ = load(state, 3, 8, 6)
+    state, _ = favours(state)
+    state, log = play(state, 0, CanyonStopLooking())
+    declined = only(log, "looks_declined")
+    assert declined.data == {"seat": 0} and declined.private == {}
+    assert GAME.to_act(state) == {1, 2} and GAME.legal_actions(state, 0) == []
+    assert GAME.view(state, 0)["you"]["looks"] == []
+    state, _ = play(state, 1, CanyonStopLooking())
+    state, _ = play(state, 2, CanyonLook(seat=1))
+    assert state.phase == "contract"
+    assert GAME.view(state, 2)["you"]["looks"] == [[1, 0, 8]]
 
 
 def test_attacked_removes_the_highest_cards_and_their_players_score_nothing() -> None:

@@ -34,6 +34,10 @@ class CanyonLook(msgspec.Struct, frozen=True, tag_field="type", tag="look"):
     slot: int = 0
 
 
+class CanyonStopLooking(msgspec.Struct, frozen=True, tag_field="type", tag="stop_looking"):
+    """Look at no more cards this round: a look is a right (\"may look\"), not a duty."""
+
+
 class CanyonContract(msgspec.Struct, frozen=True, tag_field="type", tag="contract"):
     """Accept (the total will fit) or refuse the contract."""
 
@@ -70,8 +74,10 @@ class CanyonKeep(msgspec.Struct, frozen=True, tag_field="type", tag="keep"):
     """Decline an optional favour step: favour 4's exchange or favour 8's swap."""
 
 
-CanyonAction = (CanyonLoad | CanyonFavour | CanyonNoFavour | CanyonLook | CanyonContract
-                | CanyonExchange | CanyonAdjust | CanyonSwap | CanyonTake | CanyonKeep)
+CanyonAction = (CanyonLoad | CanyonFavour | CanyonNoFavour | CanyonLook | CanyonStopLooking
+                | CanyonContract | CanyonExchange | CanyonAdjust | CanyonSwap | CanyonTake
+                | CanyonKeep)
 
-ACTION_CLASSES = (CanyonLoad, CanyonFavour, CanyonNoFavour, CanyonLook, CanyonContract,
+ACTION_CLASSES = (CanyonLoad, CanyonFavour, CanyonNoFavour, CanyonLook, CanyonStopLooking,
+                  CanyonContract,
                   CanyonExchange, CanyonAdjust, CanyonSwap, CanyonTake, CanyonKeep)

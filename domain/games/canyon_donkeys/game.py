@@ -49,6 +49,7 @@ from domain.games.canyon_donkeys.actions import (
     CanyonLoad,
     CanyonLook,
     CanyonNoFavour,
+    CanyonStopLooking,
     CanyonSwap,
     CanyonTake,
 )
@@ -101,7 +102,8 @@ RULES = (
     "and before the contract, all players at once; each look is chosen one card at a time "
     "(a look may depend on the previous one), among other players' face-down load cards "
     "not seen yet; with fewer such cards, fewer looks.",
-    "Decision (holed): looking is free, so every player looks at one card (never skipped).",
+    "Decision: a look is optional (\"may look\"): a player with looks left may stop "
+    "looking (action stop_looking); the legal actions list it after the looks.",
     "Decision: favour 2 callers decide last, clockwise from the first player among them.",
     "Decision: favours 4 and 6 resolve after all decisions, clockwise from the first "
     "player. Favour 4 exchanges one load card (either one on the double donkey) or keeps "
@@ -279,6 +281,8 @@ def _decide_favours(state: CanyonState, seat: int, action: Any) -> list[Event]:
 
 
 def _decide_looks(state: CanyonState, seat: int, action: Any) -> list[Event]:
+    if isinstance(action, CanyonStopLooking):
+        return [event("looks_declined", actor=seat, seat=seat)]
     if not isinstance(action, CanyonLook):
         raise _wrong_phase(state, seat, action)
     target = (action.seat, action.slot)
@@ -374,7 +378,8 @@ def _legal_favours(state: CanyonState, seat: int) -> list[Any]:
 
 
 def _legal_looks(state: CanyonState, seat: int) -> list[Any]:
-    return [CanyonLook(seat=t, slot=s) for t, s in _look_targets(state, seat)]
+    return [*(CanyonLook(seat=t, slot=s) for t, s in _look_targets(state, seat)),
+            CanyonStopLooking()]
 
 
 def _legal_contract(state: CanyonState, seat: int) -> list[Any]:
@@ -567,6 +572,12 @@ def _on_card_looked(state: CanyonState, ev: Event) -> CanyonState:
     state = msgspec.structs.replace(
         state, looks=replaced(state.looks, seat, (*state.looks[seat], seen)),
         looks_left=replaced(state.looks_left, seat, state.looks_left[seat] - 1))
+    return state if any(state.looks_left) else _to_contract(state)
+
+
+def _on_looks_declined(state: CanyonState, ev: Event) -> CanyonState:
+    state = msgspec.structs.replace(
+        state, looks_left=replaced(state.looks_left, ev.data["seat"], 0))
     return state if any(state.looks_left) else _to_contract(state)
 
 
@@ -809,6 +820,7 @@ _EVOLVE: dict[str, Callable[[CanyonState, Event], CanyonState]] = {
     "favour_called": _on_favour_called,
     "favour_declined": _on_favour_declined,
     "card_looked": _on_card_looked,
+    "looks_declined": _on_looks_declined,
     "contract_chosen": _on_contract_chosen,
     "load_exchanged": _on_load_exchanged,
     "exchange_declined": _on_exchange_declined,
