@@ -34,6 +34,7 @@ def test_the_bot_interface_holds_only_a_seats_view():
     ("ochs-und-esel", {"rounds": 1}),
     ("crazy-donkey", {"deals": 1}),
     ("trash", {"target_slots": 8}),
+    ("canyon-donkeys", {}),
 ])
 def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, redis_url, monkeypatch,
                                                           game_type, options):
