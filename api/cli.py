@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES
+
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 Command = Callable[[argparse.Namespace], int]
 
@@ -36,6 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
     worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
+    worker.add_argument("--queues", default=",".join(QUEUES),
+                        help=f"comma-separated, of {','.join(QUEUES)} (default: all)")
     commands["worker"] = cmd_worker
 
     spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
@@ -85,7 +89,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           "--worker-connections", str(args.web_connections), "--bind",
                           f"{args.host}:{args.port}", "--graceful-timeout", "5",
                           "api.wsgi:app"], env=env),
-        subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env),
+        # Two workers: a slow webhook receiver must not hold up bot turns and deadlines.
+        subprocess.Popen([sys.executable, "-m", "api.cli", "worker",
+                          "--queues", f"{DEADLINES},{BOTS}"], env=env),
+        subprocess.Popen([sys.executable, "-m", "api.cli", "worker",
+                          "--queues", NOTIFICATIONS], env=env),
     ]
     print(f"donkeypost on http://{args.host}:{args.port}/  (API docs: /docs)  Ctrl-C stops",
           flush=True)
@@ -127,12 +135,17 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from api.app import default_hooks
     from workers.runner import run_worker
 
+    queues = [q.strip() for q in args.queues.split(",") if q.strip()]
+    unknown = sorted(set(queues) - set(QUEUES))
+    if unknown or not queues:
+        print(f"unknown queue(s) {unknown}: use some of {','.join(QUEUES)}", file=sys.stderr)
+        return 2
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         print("REDIS_URL is not set: the worker needs the games' Redis "
               "(`donkeypost serve` starts an embedded one)", file=sys.stderr)
         return 2
-    return run_worker(burst=args.burst,
+    return run_worker(burst=args.burst, queues=queues,
                       hooks=default_hooks(redis_url, os.environ.get("RQ_REDIS_URL")))
 
 

@@ -98,9 +98,11 @@ def make_worker(service: GameService, queue_url: str | None = None,
                       rq_hooks=RqHooks(connection, clock=service.clock))
 
 
-def run_worker(burst: bool = False, hooks: Hooks | None = None) -> int:
-    """Run one worker until stopped (Ctrl-C / SIGTERM: after the current job), or with
-    `burst` until the queues are empty. `hooks` follow the jobs' moves (default: RQ's)."""
+def run_worker(burst: bool = False, hooks: Hooks | None = None,
+               queues: Sequence[str] = QUEUES) -> int:
+    """Run one worker on `queues` until stopped (Ctrl-C / SIGTERM: after the current job),
+    or with `burst` until the queues are empty. `hooks` follow the jobs' moves (default:
+    RQ's)."""
     level = os.environ.get("DONKEYPOST_LOG_LEVEL", "INFO").upper()
     logging.basicConfig(level=level, format="%(asctime)s worker %(levelname)s %(message)s")
     try:
@@ -108,6 +110,6 @@ def run_worker(burst: bool = False, hooks: Hooks | None = None) -> int:
     except RuntimeError as err:
         log.error("%s", err)
         return 2
-    worker = make_worker(service)
+    worker = make_worker(service, queues=queues)
     worker.work(burst=burst, with_scheduler=True, logging_level=level)
     return 0
