@@ -54,6 +54,8 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
                               "type": "http", "scheme": "bearer",
                               "description": "the token returned when taking a seat"}}}},
         JSON_SORT_KEYS=False,
+        # Every body this API takes is small; a larger one is refused (413) before parsing.
+        MAX_CONTENT_LENGTH=64 * 1024,
         REDIS_URL=os.environ.get("REDIS_URL"),
         RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
         SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", "15")),

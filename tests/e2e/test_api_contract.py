@@ -73,6 +73,9 @@ def test_errors_share_one_shape_with_version_and_legal_actions(api):
         "missing_token"
     bad = api.act(game_id, "nope", {"type": "play", "card": 1})
     assert bad.status_code == 401 and bad.get_json()["code"] == "invalid_token"
+    huge = api.http.post("/games", data="[" + "0," * 40_000 + "0]",
+                         headers={"Content-Type": "application/json"})
+    assert huge.status_code == 413 and huge.get_json()["code"] == "payload_too_large"
     back = api.http.post(f"/games/{game_id}/back", headers=api.auth(tokens[0]))
     assert back.status_code == 409 and back.get_json()["code"] == "not_away"
     assert api.http.post(f"/games/{game_id}/back").get_json()["code"] == "missing_token"
