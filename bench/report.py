@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -25,19 +26,7 @@ def _lat(lat: dict[str, Any] | None, keys: tuple[str, ...] = ("p50", "p95", "p99
 
 
 def tables(sections: dict[str, Any]) -> list[Table]:
-    out: list[Table] = []
-    if "http" in sections:
-        out.append(http_table(sections["http"]))
-    if "state" in sections:
-        out.append(state_table(sections["state"]))
-    if "replay" in sections:
-        out.append(replay_table(sections["replay"]))
-    if "engine" in sections:
-        out.append(engine_table(sections["engine"]))
-    if "bots" in sections:
-        out.append(bots_table(sections["bots"]))
-    if "timers" in sections:
-        out.append(timers_table(sections["timers"]))
+    out = [render(sections[name]) for name, render in SECTION_TABLES if name in sections]
     if "profile" in sections:
         out.extend(profile_tables(sections["profile"]))
     return out
@@ -119,6 +108,13 @@ def timers_table(sec: dict[str, Any]) -> Table:
         t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
                      f"share {_f(alt['share_p50'], 3)}")
     return t
+
+
+# Each section's table, in the order the run prints them (the profile adds several).
+SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
+    ("http", http_table), ("state", state_table), ("replay", replay_table),
+    ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
+)
 
 
 def profile_tables(sec: dict[str, Any]) -> list[Table]:
