@@ -24,6 +24,7 @@ from domain.bots.mcts import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
+from domain.games.kit import HIDDEN
 from domain.games.trash import (
     GAME,
     TrashDiscard,
@@ -34,7 +35,7 @@ from domain.games.trash import (
     turn,
 )
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
-from domain.games.trash.state import HIDDEN, placeable
+from domain.games.trash.state import placeable
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
@@ -136,12 +137,14 @@ SPEC_DECISIONS = (
     "no one gets a last turn.",
     "leaves the stock empty and the discard is not placeable, the player's turn passes.",
     "the first round's first player is chosen at random (recorded in the log).",
+    "places follow the slots left, fewest first; tied players share the place and the "
+    "places after them are skipped (competition ranking: 1, 1, 3)",
 )
 
 
 def test_rules_list_every_decision_of_the_spec() -> None:
     decisions = [r for r in GAME.rules if r.startswith("Decision:")]
-    assert len(decisions) == 5
+    assert len(decisions) == 6  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
     assert all(r.startswith(("Decision:", "Assumption:")) for r in GAME.rules)
@@ -263,7 +266,7 @@ def test_a_wild_with_no_face_down_slot_left_is_discarded() -> None:
     # complete, and the round was won the moment its last slot turned face up. So the
     # rule is checked on the step itself, with a wild in hand over a full layout.
     state = table("AS* 2C* 3D* 4S*", "5C 6C 7C 8C", hand="JH")
-    step = turn.Play(state)
+    step = turn.begin(state)
     turn.play_on(step, 0, random.Random(0))
     assert steps(step.events)[:3] == [("discarded", "JH", "layout_complete"),
                                       ("round_won", 0, 3), ("round_dealt",)]
@@ -402,12 +405,21 @@ def test_variant_max_rounds_fewest_slots_win_and_ties_share() -> None:
     assert events[-1].type == "round_dealt"
 
 
-def test_dense_places_with_ties() -> None:
+def test_tied_places_are_shared_and_the_next_ones_skipped() -> None:
     rows = ("AS 2C 3D", "AS 2C 3D", "AS* 2C* 3D*", "AS")
     state = table(*rows, max_rounds=1, round=1, slots=(5, 5, 3, 7), turn=2)
     state = msgspec.structs.replace(state, ended="max_rounds")
     out = GAME.outcome(state)
-    assert out is not None and out.places == [2, 2, 1, 3]
+    assert out is not None and out.places == [2, 2, 1, 4]
+    # A tie for first: both share the first place, the next player is third.
+    state = msgspec.structs.replace(state, slots=(3, 3, 5, 7))
+    assert GAME.outcome(state).places == [1, 1, 3, 4]  # type: ignore[union-attr]
+    # The game_ended event says the same.
+    rows = ("AS 2C 3D", "AS* 2C 3D*", "AS 2C")
+    state = table(*rows, draws="2D JC", turn=1, max_rounds=3, round=3, slots=(3, 4, 2))
+    _, events = play(state, 1, STOCK)
+    assert steps(events)[-2:] == [("round_won", 1, 3), ("game_ended",)]
+    assert events[-1].data["places"] == [2, 2, 1]
 
 
 # --- errors ------------------------------------------------------------------------------

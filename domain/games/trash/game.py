@@ -33,16 +33,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import (
-    BadAction,
-    BadOptions,
-    GameNotStarted,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-)
+from domain.errors import BadAction, BadOptions, IllegalAction
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome, resolve_options
+from domain.games import kit
 from domain.games.trash import turn
 from domain.games.trash.cards import CODES, DECK_SIZE, RANK
 from domain.games.trash.state import (
@@ -93,6 +87,7 @@ RULES = (
     "never be won: it is void (nobody's layout shrinks, it counts as a round played) and "
     "the cards are dealt again, led by the same player.",
     "Assumption: the decks must hold every layout: 6 players need at least 2 decks.",
+    f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
 )
 
 # The pending choice each action answers, and what to tell a player who answers another.
@@ -117,8 +112,7 @@ class Trash:
     state_type = TrashState
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(f"Trash is for 2 to 6 players, not {players}", code="bad_players")
+        kit.check_player_count(self, players)
         opts = resolve_options(self.options, options, players)
         decks = opts["decks"] or DEFAULT_DECKS[players]
         if START_SLOTS * players > DECK_SIZE * decks:
@@ -129,7 +123,7 @@ class Trash:
                           slots=(START_SLOTS,) * players)
 
     def setup(self, state: TrashState, rng: random.Random) -> list[Event]:
-        play = turn.Play(state)
+        play = turn.begin(state)
         # Decision: the first round's first player is chosen at random (recorded in the log).
         turn.deal(play, rng.randrange(state.players), "random", rng)
         return play.events
@@ -157,12 +151,7 @@ class Trash:
 
     def decide(self, state: TrashState, seat: int, action: TrashAction,
                rng: random.Random) -> list[Event]:
-        if state.round == 0:
-            raise GameNotStarted("the cards are not dealt yet")
-        if state.ended:
-            raise GameOver("the game is over")
-        if seat != state.turn:
-            raise NotYourTurn(f"it is seat {state.turn}'s turn")
+        kit.check_turn(self, state, seat)
         answers = _ACTION_PHASE.get(type(action))
         if answers is None:
             raise BadAction(f"not a Trash action: {action!r}")
@@ -170,7 +159,7 @@ class Trash:
         if answers != now:
             code, message = _PHASE_ERROR[now]
             raise IllegalAction(message, code=code)
-        play = turn.Play(state)
+        play = turn.begin(state)
         match action:
             case TrashDraw(source="stock"):
                 # Rule 1: draw the top card of the stock...
@@ -213,18 +202,17 @@ class Trash:
     def outcome(self, state: TrashState) -> Outcome | None:
         if not state.ended:
             return None
-        return Outcome(places=turn.dense_places(state.slots),
-                       scores=[float(n) for n in state.slots],
-                       score_name="slots", lower_is_better=True)
+        return kit.outcome(state.slots, score_name="slots", lower_is_better=True)
 
     # --- what a seat may see ---------------------------------------------------------------
     def view(self, state: TrashState, viewer: int | None,
              reveal_all: bool = False) -> dict[str, Any]:
         return table_view(state, viewer, reveal_all)
 
-    def determinize(self, table: dict[str, Any], seat: int, rng: random.Random) -> TrashState:
+    def determinize(self, view: Mapping[str, Any], seat: int,
+                    rng: random.Random) -> TrashState:
         """A full state consistent with the view `seat` was shown (for search bots)."""
-        return determinize(table, rng)
+        return determinize(view, seat, rng)
 
 
 GAME = Trash()

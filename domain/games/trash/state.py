@@ -6,15 +6,15 @@ The state is a frozen struct of ints and tuples: JSON round-trippable, cheap to 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
 from domain.events import Event
+from domain.games.kit import HIDDEN, replaced
 from domain.games.trash.cards import CARD, JACK, NO_CARD, RANK, TEN, cards
 
 START_SLOTS = 10  # Layout: 10 slots at the start, one fewer for each round won
-HIDDEN = -1  # the private key no seat receives: face-down deals, stock orders
 
 
 # --- Actions -----------------------------------------------------------------------------
@@ -80,11 +80,11 @@ def evolve(state: TrashState, ev: Event) -> TrashState:
             return replace(state, hand=state.discard[-1], discard=state.discard[:-1])
         case "card_placed":
             seat, at = data["seat"], data["slot"] - 1
-            row = _put(state.layout[seat], at, CARD[data["card"]])
-            ups = _put(state.face_up[seat], at, True)
+            row = replaced(state.layout[seat], at, CARD[data["card"]])
+            ups = replaced(state.face_up[seat], at, True)
             return replace(state, hand=CARD[data["taken"]],
-                           layout=_put(state.layout, seat, row),
-                           face_up=_put(state.face_up, seat, ups))
+                           layout=replaced(state.layout, seat, row),
+                           face_up=replaced(state.face_up, seat, ups))
         case "card_discarded":
             return replace(state, hand=NO_CARD, discard=(*state.discard, state.hand))
         case "turn_ended" | "turn_passed":
@@ -93,7 +93,7 @@ def evolve(state: TrashState, ev: Event) -> TrashState:
             return replace(state, stock=cards(ev.private[HIDDEN]["stock"]), stock_known=True,
                            discard=state.discard[-1:])
         case "round_won":
-            return replace(state, slots=_put(state.slots, data["seat"], data["slots"]))
+            return replace(state, slots=replaced(state.slots, data["seat"], data["slots"]))
         case "game_ended":
             return replace(state, ended=data["reason"])
     return state  # round_void changes nothing by itself: the deal that follows does
@@ -145,6 +145,3 @@ def stalemate(state: TrashState) -> bool:
     return not any(is_wild(state, card) or RANK[card] in wanted
                    for pile in (state.stock, state.discard) for card in pile)
 
-
-def _put(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*row[:index], value, *row[index + 1:])
