@@ -25,16 +25,10 @@ from typing import Any
 
 import msgspec
 
-from domain.errors import (
-    BadAction,
-    BadOptions,
-    GameNotStarted,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-)
+from domain.errors import BadAction, BadOptions, IllegalAction
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
+from domain.games import kit
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys import favours as fv
 from domain.games.canyon_donkeys import view as views
@@ -59,7 +53,6 @@ from domain.games.canyon_donkeys.state import (
     CARD_VALUES,
     CONTRACT,
     FAVOURS,
-    HIDDEN,
     LATE_FAVOURS,
     LOAD,
     LOOKS,
@@ -70,13 +63,12 @@ from domain.games.canyon_donkeys.state import (
     ROUND_END,
     SCORE,
     SET_ASIDE,
-    SETUP,
     CanyonState,
     clockwise,
-    replaced,
     seats_to_act,
     standings,
 )
+from domain.games.kit import HIDDEN, Play, replaced
 
 GAME_ID = "canyon-donkeys"
 TITLE = "Donkey loads up the Grand Canyon"
@@ -130,8 +122,8 @@ RULES = (
     "(a set-aside lost round does not count).",
     "Decision (difficult): each player plays one card in turn, clockwise from the first "
     "player; the first and the last card lie face up.",
-    "Decision: the final ranking is dense: the highest total wins, then the most won "
-    "cards; players still tied share the place.",
+    "Decision: the highest total wins, then the most won cards; players still tied share "
+    f"the place: {kit.TIES_SHARE}.",
 )
 
 OPTIONS = (
@@ -162,10 +154,7 @@ class CanyonDonkeys:
     # -- the start -------------------------------------------------------------------------
 
     def new_state(self, options: Mapping[str, Any], players: int) -> CanyonState:
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise BadOptions(f"{GAME_ID} is for {MIN_PLAYERS}–{MAX_PLAYERS} players",
-                             code="bad_player_count")
+        kit.check_player_count(self, players)
         raw = options.get("donkey_deck")
         deck = _checked_deck(raw) if isinstance(raw, list | tuple) else None
         composition = _checked_composition(raw) if deck is None else dk.DEFAULT_COMPOSITION
@@ -184,9 +173,11 @@ class CanyonDonkeys:
         first = state.first_option if state.first_option is not None \
             else rng.randrange(state.players)
         # The deck is face down: its order is a private part no seat receives (HIDDEN).
-        started = event("donkeys_drawn", players=state.players, first_player=first,
-                        donkeys=len(deck), private={HIDDEN: {"deck": deck}})
-        return [started, *self._automatic(self.evolve(state, started), rng)]
+        play = Play(state, self.evolve)
+        play.emit(event("donkeys_drawn", players=state.players, first_player=first,
+                        donkeys=len(deck), private={HIDDEN: {"deck": deck}}))
+        _automatic(play, rng)
+        return play.events
 
     # -- legal actions, decide, evolve -----------------------------------------------------
 
@@ -200,41 +191,27 @@ class CanyonDonkeys:
 
     def decide(self, state: CanyonState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
-        if state.phase == OVER:
-            raise GameOver("the game is over")
-        if state.phase == SETUP:
-            raise GameNotStarted("the game has not started")
+        kit.check_turn(self, state, seat)
         if not isinstance(action, ACTION_CLASSES):
             raise BadAction(f"not a {GAME_ID} action: {action!r}")
-        if seat not in seats_to_act(state):
-            raise NotYourTurn(f"seat {seat} may not act now")
-        events = _DECIDE[state.phase](state, seat, action)
-        for ev in events:
-            state = self.evolve(state, ev)
-        return events + self._automatic(state, rng)
+        play = Play(state, self.evolve)
+        play.emit(*_DECIDE[state.phase](state, seat, action))
+        _automatic(play, rng)
+        return play.events
 
     def evolve(self, state: CanyonState, ev: Event) -> CanyonState:
         apply = _EVOLVE.get(ev.type)
         # Events of other kinds (timeouts, notes) leave the game as it is.
         return state if apply is None else apply(state, ev)
 
-    def _automatic(self, state: CanyonState, rng: random.Random) -> list[Event]:
-        """The events nobody chooses, until a player must act or the game is over."""
-        out: list[Event] = []
-        while state.phase in AUTOMATIC_PHASES:
-            for ev in _AUTOMATIC[state.phase](state, rng):
-                state = self.evolve(state, ev)
-                out.append(ev)
-        return out
-
     # -- terminal, returns -----------------------------------------------------------------
 
     def outcome(self, state: CanyonState) -> Outcome | None:
         if state.phase != OVER:
             return None
-        totals, _, places = standings(state)
-        return Outcome(places=places, scores=[float(t) for t in totals],
-                       score_name="points", lower_is_better=False)
+        totals, counts, _ = standings(state)
+        return kit.outcome(totals, score_name="points", lower_is_better=False,
+                           ranked_by=list(zip(totals, counts, strict=True)))
 
     # -- what a seat may see ---------------------------------------------------------------
 
@@ -242,10 +219,16 @@ class CanyonDonkeys:
              reveal_all: bool = False) -> dict[str, Any]:
         return views.view(state, viewer, reveal_all)
 
-    def determinize(self, view: dict[str, Any], seat: int,
+    def determinize(self, view: Mapping[str, Any], seat: int,
                     rng: random.Random) -> CanyonState:
         """A full state consistent with what `seat` sees in `view` (for search bots)."""
         return views.determinize(view, seat, rng)
+
+
+def _automatic(play: Play[CanyonState], rng: random.Random) -> None:
+    """The events nobody chooses, until a player must act or the game is over."""
+    while play.state.phase in AUTOMATIC_PHASES:
+        play.emit(*_AUTOMATIC[play.state.phase](play.state, rng))
 
 
 # -- decide, phase by phase ----------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.games.canyon_donkeys import donkeys as dk
@@ -93,7 +93,7 @@ def view(state: CanyonState, viewer: int | None, reveal_all: bool = False) -> di
     return out
 
 
-def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonState:
+def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> CanyonState:
     """A full state that agrees with `view` (seat's view): hidden cards and donkeys are
     dealt at random from what the seat cannot place."""
     n = view["players"]
@@ -241,7 +241,7 @@ def known_cards(state: CanyonState, me: int | None) -> set[Card]:
     return known
 
 
-def _donkeys(view: dict[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
+def _donkeys(view: Mapping[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
                                                                 tuple[str, ...]]:
     """The deck and the removed donkeys: known from an explicit deck, else sampled from
     the composition minus every donkey seen."""
