@@ -51,16 +51,11 @@ from typing import Any, Literal, Union
 import msgspec
 from msgspec.structs import replace
 
-from domain.errors import (
-    BadAction,
-    BadOptions,
-    GameNotStarted,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-)
+from domain.errors import BadAction, IllegalAction
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
+from domain.games import kit
+from domain.games.kit import Play, replaced
 
 # ---------------------------------------------------------------------------------------
 # Constants
@@ -216,9 +211,7 @@ class TrickGame:
     # -- start ------------------------------------------------------------------------
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrickEngineState:
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(f"{self.title} is for {self.min_players}-{self.max_players} players",
-                             code="bad_players")
+        kit.check_player_count(self, players)
         first = options.get("first_player", "random")
         return TrickEngineState(
             players=players,
@@ -272,18 +265,14 @@ class TrickGame:
 
     def decide(self, state: TrickEngineState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
-        if state.over:
-            raise GameOver("the game is over")
-        if state.round == 0:
-            raise GameNotStarted("the cards have not been dealt")
+        kit.check_turn(self, state, seat)
         self._check_shape(action)
-        if seat != state.turn:
-            raise NotYourTurn(f"it is seat {state.turn}'s turn")
-        ev = self._play_event(state, seat, action)
-        if _next_in_trick(state, seat, state.hands) >= 0:
-            return [ev]
-        # Everyone acted once: the trick ends; automatic follow-ups.
-        return self._end_trick(self.evolve(state, ev), [ev], rng)
+        play = Play(state, self.evolve)
+        play.emit(self._play_event(state, seat, action))
+        if _next_in_trick(state, seat, state.hands) < 0:
+            # Everyone acted once: the trick ends; automatic follow-ups.
+            self._end_trick(play, rng)
+        return play.events
 
     def evolve(self, state: TrickEngineState, ev: Event) -> TrickEngineState:
         d = ev.data
@@ -315,15 +304,15 @@ class TrickGame:
                 cards = _table(state.plays)
                 return _next_trick(
                     state, seat,
-                    hands=_put(state.hands, seat, _sorted(state.hands[seat] + cards)),
-                    known=_put(state.known, seat, _sorted(state.known[seat] + cards)),
+                    hands=replaced(state.hands, seat, _sorted(state.hands[seat] + cards)),
+                    known=replaced(state.known, seat, _sorted(state.known[seat] + cards)),
                     donkey_from=d["trick"] + 2)
             case "ox_trick_taken":
                 # The taker puts all cards, ox included, face down as a penalty pile.
                 seat = d["seat"]
                 cards = _table(state.plays)
-                return _next_trick(
-                    state, seat, piles=_put(state.piles, seat, _sorted(state.piles[seat] + cards)))
+                pile = _sorted(state.piles[seat] + cards)
+                return _next_trick(state, seat, piles=replaced(state.piles, seat, pile))
             case "ox_taken":
                 # Received at the end of trick T: locked in trick T+1.
                 return replace(_from_centre(state, d["seat"], OX), ox_from=d["trick"] + 2)
@@ -345,9 +334,7 @@ class TrickGame:
     def outcome(self, state: TrickEngineState) -> Outcome | None:
         if not state.over:
             return None
-        totals = _totals(state)
-        return Outcome(places=_places(totals), scores=[float(t) for t in totals],
-                       score_name="penalty", lower_is_better=True)
+        return kit.outcome(_totals(state), score_name="penalty", lower_is_better=True)
 
     # -- observation ------------------------------------------------------------------
 
@@ -589,9 +576,9 @@ class TrickGame:
         hands, known = state.hands, state.known
         if play.numbers or play.jokers or play.special:
             cards = play.cards()
-            hands = _put(hands, seat, _take(hands[seat], cards))
+            hands = replaced(hands, seat, _take(hands[seat], cards))
             if known[seat]:
-                known = _put(known, seat, _forget(known[seat], cards))
+                known = replaced(known, seat, _forget(known[seat], cards))
         kind, count, high, high_seat = state.kind, state.count, state.high, state.high_seat
         if play.special:
             kind = DONKEY_TRICK if play.special == DONKEY else OX_TRICK
@@ -609,46 +596,43 @@ class TrickGame:
 
     # -- helpers: end of trick, round, game -------------------------------------------
 
-    def _end_trick(self, state: TrickEngineState, events: list[Event],
-                   rng: random.Random) -> list[Event]:
+    def _end_trick(self, play: Play[TrickEngineState], rng: random.Random) -> None:
+        state = play.state
         trick, winner = state.trick, state.high_seat
         if state.kind == NORMAL:
             # The highest set (always the last one played) wins; the winner leads next.
-            ev = event("trick_won", trick=trick, seat=winner)
+            play.emit(event("trick_won", trick=trick, seat=winner))
         elif state.kind == DONKEY_TRICK:
-            ev = event("donkey_trick_taken", trick=trick, seat=winner,
-                       cards=_names(_table(state.plays)))
+            play.emit(event("donkey_trick_taken", trick=trick, seat=winner,
+                            cards=_names(_table(state.plays))))
         else:
-            ev = event("ox_trick_taken", trick=trick, seat=winner,
-                       count=len(_table(state.plays)))
-        events.append(ev)
-        state = self.evolve(state, ev)
+            play.emit(event("ox_trick_taken", trick=trick, seat=winner,
+                            count=len(_table(state.plays))))
         # Ox variant: the winner of trick 1 takes the ox, of trick 2 the donkey.
         for card, when in ((OX, 1), (DONKEY, 2)):
-            if trick == when and card in state.centre:
-                ev = event(f"{CARD_NAMES[card]}_taken", trick=trick, seat=winner)
-                events.append(ev)
-                state = self.evolve(state, ev)
+            if trick == when and card in play.state.centre:
+                play.emit(event(f"{CARD_NAMES[card]}_taken", trick=trick, seat=winner))
         # End of a round: once the cards are handed out, someone has an empty hand.
-        if any(not h for h in state.hands):
-            events += self._end_round(state, rng)
-        return events
+        if any(not h for h in play.state.hands):
+            self._end_round(play, rng)
 
-    def _end_round(self, state: TrickEngineState, rng: random.Random) -> list[Event]:
+    def _end_round(self, play: Play[TrickEngineState], rng: random.Random) -> None:
+        state = play.state
         in_hand = [sum(h) for h in state.hands]  # a card's id is its penalty in hand
         in_pile = [sum(_pile_penalty(c) for c in p) for p in state.piles]
         penalties = [h + p for h, p in zip(in_hand, in_pile, strict=True)]
-        scored = event("round_scored", round=state.round, hand_penalties=in_hand,
-                       pile_penalties=in_pile, penalties=penalties,
-                       out=[s for s, h in enumerate(state.hands) if not h])
-        state = self.evolve(state, scored)
+        state = play.emit(event("round_scored", round=state.round, hand_penalties=in_hand,
+                                pile_penalties=in_pile, penalties=penalties,
+                                out=[s for s, h in enumerate(state.hands) if not h]))
         if state.round >= state.rounds:
             totals = _totals(state)
-            return [scored, event("game_ended", totals=totals, places=_places(totals))]
+            play.emit(event("game_ended", totals=totals,
+                            places=kit.places(totals, lower_is_better=True)))
+            return
         # The donkey's holder leads the next round; if nobody holds it (ox variant), the
         # winner of the last trick does.
         holder = next((s for s, h in enumerate(state.hands) if DONKEY in h), state.leader)
-        return [scored, self._deal(state, state.round + 1, holder, rng)]
+        play.emit(self._deal(state, state.round + 1, holder, rng))
 
     def _specials_view(self, state: TrickEngineState) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -741,8 +725,8 @@ def _next_in_trick(state: TrickEngineState, seat: int, hands: tuple[tuple[int, .
 def _from_centre(state: TrickEngineState, seat: int, card: int) -> TrickEngineState:
     """Ox variant: `seat` takes `card` from the centre into their hand, in view of all."""
     return replace(state, centre=tuple(c for c in state.centre if c != card),
-                   hands=_put(state.hands, seat, _sorted((*state.hands[seat], card))),
-                   known=_put(state.known, seat, _sorted((*state.known[seat], card))))
+                   hands=replaced(state.hands, seat, _sorted((*state.hands[seat], card))),
+                   known=replaced(state.known, seat, _sorted((*state.known[seat], card))))
 
 
 def _next_trick(state: TrickEngineState, winner: int, **changes: Any) -> TrickEngineState:
@@ -770,11 +754,6 @@ def _totals(state: TrickEngineState) -> list[int]:
     return [sum(r[s] for r in state.scores) for s in range(state.players)]
 
 
-def _places(totals: Sequence[int]) -> list[int]:
-    """Fewest penalty points first; tied players share the place (1, 1, 3 ...)."""
-    return [1 + sum(other < t for other in totals) for t in totals]
-
-
 def _play_view(play: TrickEnginePlay) -> dict[str, Any]:
     if play.special:
         return {"seat": play.seat, "action": "lead", "card": CARD_NAMES[play.special]}
@@ -790,10 +769,6 @@ def _play_from_view(p: Mapping[str, Any]) -> TrickEnginePlay:
     if p["action"] == "pass":
         return TrickEnginePlay(p["seat"])
     return TrickEnginePlay(p["seat"], p["value"], p["numbers"], p["jokers"])
-
-
-def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1:])
 
 
 def _take(hand: tuple[int, ...], cards: Iterable[int]) -> tuple[int, ...]:
