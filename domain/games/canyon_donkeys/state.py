@@ -7,6 +7,8 @@ copy with `msgspec.structs.replace` and survives a JSON round trip unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 import msgspec
 
 from domain.games.canyon_donkeys.donkeys import DEFAULT_COMPOSITION, DIFFICULT, Card, loads_each
@@ -101,7 +103,38 @@ def seats_to_act(state: CanyonState) -> frozenset[int]:
 def standings(state: CanyonState) -> tuple[list[int], list[int], list[int]]:
     """Totals of won values, won card counts, and places: the highest total first, then the
     most won cards; still tied seats share the place (competition ranking, 1, 1, 3)."""
-    totals = [sum(v for _, v in pile) for pile in state.won]
-    counts = [len(pile) for pile in state.won]
+    totals = [sum(v for _, v in won) for won in state.won]
+    counts = [len(won) for won in state.won]
     keys = list(zip(totals, counts, strict=True))
     return totals, counts, places(keys, lower_is_better=False)
+
+
+def look_targets(state: CanyonState, seat: int) -> list[tuple[int, int]]:
+    """Other players' face-down load cards this seat has not looked at yet."""
+    seen = {(t, s) for t, s, _ in state.looks[seat]}
+    return [(t, s) for t in range(state.players) if t != seat
+            for s, card in enumerate(state.loads[t])
+            if card not in state.shown and (t, s) not in seen]
+
+
+def pile(state: CanyonState) -> list[Card]:
+    """The overloaded donkey's pile: every load card still on the table that counts."""
+    return [c for load in state.loads for c in load if c not in state.removed]
+
+
+def swaps(state: CanyonState, seat: int) -> list[tuple[Card, Card]]:
+    """Favour 8 for an accepter: (own counted card, another player's counted card)."""
+    mine = [c for c in state.loads[seat] if c not in state.removed]
+    theirs = [c for s, load in enumerate(state.loads) if s != seat
+              for c in load if c not in state.removed]
+    return [(g, t) for g in mine for t in theirs]
+
+
+
+def as_card(raw: Sequence[int]) -> Card:
+    """A card from the wire (`[owner, value]`)."""
+    return (int(raw[0]), int(raw[1]))
+
+
+def as_cards(raw: Iterable[Sequence[int]]) -> list[Card]:
+    return [as_card(c) for c in raw]
