@@ -32,7 +32,7 @@ from domain.games.trash import (
     TrashDraw,
     TrashPlaceWild,
     TrashState,
-    turn,
+    automatic,
 )
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
 from domain.games.trash.state import placeable
@@ -266,8 +266,8 @@ def test_a_wild_with_no_face_down_slot_left_is_discarded() -> None:
     # complete, and the round was won the moment its last slot turned face up. So the
     # rule is checked on the step itself, with a wild in hand over a full layout.
     state = table("AS* 2C* 3D* 4S*", "5C 6C 7C 8C", hand="JH")
-    step = turn.begin(state)
-    turn.play_on(step, 0, random.Random(0))
+    step = automatic.begin(state)
+    automatic.play_on(step, 0, random.Random(0))
     assert steps(step.events)[:3] == [("discarded", "JH", "layout_complete"),
                                       ("round_won", 0, 3), ("round_dealt",)]
     assert not placeable(state, 0, CARD["JS"])  # nor may it be drawn from the discard

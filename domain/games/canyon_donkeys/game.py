@@ -31,8 +31,9 @@ from domain.errors import BadAction, BadOptions
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
 from domain.games import kit
-from domain.games.canyon_donkeys import automatic, rules
+from domain.games.canyon_donkeys import automatic
 from domain.games.canyon_donkeys import donkeys as dk
+from domain.games.canyon_donkeys import rules as play_rules
 from domain.games.canyon_donkeys import view as views
 from domain.games.canyon_donkeys.actions import ACTION_CLASSES, CanyonAction
 from domain.games.canyon_donkeys.evolve import evolve
@@ -156,7 +157,7 @@ class CanyonDonkeys:
     def legal_actions(self, state: CanyonState, seat: int) -> list[Any]:
         if seat not in seats_to_act(state):
             return []
-        return rules.legal_actions(state, seat)
+        return play_rules.legal_actions(state, seat)
 
     def decide(self, state: CanyonState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
@@ -164,7 +165,7 @@ class CanyonDonkeys:
         if not isinstance(action, ACTION_CLASSES):
             raise BadAction(f"not a {GAME_ID} action: {action!r}")
         play = Play(state, self.evolve)
-        play.emit(*rules.decide(state, seat, action))
+        play.emit(*play_rules.decide(state, seat, action))
         automatic.run(play, rng)
         return play.events
 

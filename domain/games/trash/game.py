@@ -2,7 +2,7 @@
 
 The spec is `rules/trash.md` (source: the French rulebook `seeds/003_…`); comments cite
 its rules and its Decision lines. A turn is a chain of choices made by actions, with every
-forced step an automatic event (see `turn.py`):
+forced step an automatic event (see `automatic.py`):
 
     draw: stock, or the discard's top when placeable     action `draw`        card_drawn
     with the card in hand, repeatedly:
@@ -33,25 +33,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import BadAction, BadOptions, IllegalAction
-from domain.events import Event, event
+from domain.errors import BadOptions
+from domain.events import Event
 from domain.game import OptionSpec, Outcome, resolve_options
 from domain.games import kit
-from domain.games.trash import turn
-from domain.games.trash.cards import CODES, DECK_SIZE, RANK
-from domain.games.trash.state import (
-    START_SLOTS,
-    TrashAction,
-    TrashDiscard,
-    TrashDisplace,
-    TrashDraw,
-    TrashPlaceWild,
-    TrashState,
-    evolve,
-    face_down_slots,
-    phase,
-    placeable,
-)
+from domain.games.trash import automatic
+from domain.games.trash import rules as play_rules
+from domain.games.trash.actions import TrashAction
+from domain.games.trash.cards import DECK_SIZE
+from domain.games.trash.evolve import evolve
+from domain.games.trash.state import START_SLOTS, TrashState
 from domain.games.trash.view import determinize, table_view
 
 DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
@@ -90,17 +81,6 @@ RULES = (
     f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
 )
 
-# The pending choice each action answers, and what to tell a player who answers another.
-_ACTION_PHASE: dict[type, str] = {TrashDraw: "draw", TrashPlaceWild: "place_wild",
-                                  TrashDisplace: "displace", TrashDiscard: "displace"}
-_PHASE_ERROR = {
-    "draw": ("must_draw_first", "draw a card first"),
-    "place_wild": ("must_place_wild", "place the wild in hand on a face-down slot"),
-    "displace": ("must_choose_displace",
-                 "displace the face-up wild with the number in hand, or discard the number"),
-}
-
-
 class Trash:
     id = "trash"
     title = "Trash"
@@ -123,9 +103,9 @@ class Trash:
                           slots=(START_SLOTS,) * players)
 
     def setup(self, state: TrashState, rng: random.Random) -> list[Event]:
-        play = turn.begin(state)
+        play = automatic.begin(state)
         # Decision: the first round's first player is chosen at random (recorded in the log).
-        turn.deal(play, rng.randrange(state.players), "random", rng)
+        automatic.deal(play, rng.randrange(state.players), "random", rng)
         return play.events
 
     # --- legal actions / apply / terminal / returns --------------------------------------
@@ -135,66 +115,12 @@ class Trash:
         return frozenset((state.turn,))
 
     def legal_actions(self, state: TrashState, seat: int) -> list[TrashAction]:
-        if seat != state.turn or state.round == 0 or state.ended:
-            return []
-        now = phase(state)
-        if now == "draw":
-            actions: list[TrashAction] = []
-            if state.stock:
-                actions.append(TrashDraw(source="stock"))
-            if state.discard and placeable(state, seat, state.discard[-1]):
-                actions.append(TrashDraw(source="discard"))
-            return actions
-        if now == "place_wild":
-            return [TrashPlaceWild(slot=slot) for slot in face_down_slots(state, seat)]
-        return [TrashDisplace(), TrashDiscard()]
+        return play_rules.legal_actions(state, seat)
 
     def decide(self, state: TrashState, seat: int, action: TrashAction,
                rng: random.Random) -> list[Event]:
         kit.check_turn(self, state, seat)
-        answers = _ACTION_PHASE.get(type(action))
-        if answers is None:
-            raise BadAction(f"not a Trash action: {action!r}")
-        now = phase(state)
-        if answers != now:
-            code, message = _PHASE_ERROR[now]
-            raise IllegalAction(message, code=code)
-        play = turn.begin(state)
-        match action:
-            case TrashDraw(source="stock"):
-                # Rule 1: draw the top card of the stock...
-                if not state.stock:
-                    raise IllegalAction("the stock is empty", code="stock_empty")
-                play.emit(event("card_drawn", seat, seat=seat, source="stock",
-                                card=CODES[state.stock[-1]]))
-            case TrashDraw(source="discard"):
-                # ...or the top card of the discard pile.
-                if not state.discard:
-                    raise IllegalAction("the discard pile is empty", code="discard_empty")
-                # Decision: the discard may be taken only when it is placeable.
-                if not placeable(state, seat, state.discard[-1]):
-                    raise IllegalAction(f"{CODES[state.discard[-1]]} cannot be placed",
-                                        code="discard_not_placeable")
-                play.emit(event("card_drawn", seat, seat=seat, source="discard",
-                                card=CODES[state.discard[-1]]))
-            case TrashPlaceWild(slot=int(slot)):
-                # A wild goes face up on a face-down slot of the player's choice.
-                if not 1 <= slot <= len(state.layout[seat]):
-                    raise IllegalAction(f"there is no slot {slot}", code="no_such_slot")
-                if state.face_up[seat][slot - 1]:
-                    raise IllegalAction(f"slot {slot} is face up", code="slot_not_face_down")
-                turn.place(play, seat, slot)
-            case TrashDisplace():
-                # A number whose slot holds a face-up wild displaces it; the wild goes on.
-                turn.place(play, seat, RANK[state.hand])
-            case TrashDiscard():
-                # ...or the player keeps the wild there: discard the number, turn over.
-                turn.discard_and_end_turn(play, seat, "kept_wild", rng)
-                return play.events
-            case _:
-                raise BadAction(f"malformed Trash action: {action!r}")
-        turn.play_on(play, seat, rng)
-        return play.events
+        return play_rules.decide(state, seat, action, rng)
 
     def evolve(self, state: TrashState, ev: Event) -> TrashState:
         return evolve(state, ev)

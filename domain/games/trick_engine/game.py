@@ -12,7 +12,8 @@ from domain.events import Event, event
 from domain.game import Outcome
 from domain.games import kit
 from domain.games.kit import Play
-from domain.games.trick_engine import automatic, rules
+from domain.games.trick_engine import automatic
+from domain.games.trick_engine import rules as play_rules
 from domain.games.trick_engine import view as views
 from domain.games.trick_engine.actions import (
     TrickAction,
@@ -79,14 +80,14 @@ class TrickGame:
         return frozenset((state.turn,))
 
     def legal_actions(self, state: TrickEngineState, seat: int) -> list[TrickAction]:
-        return rules.legal_actions(self.config, state, seat)
+        return play_rules.legal_actions(self.config, state, seat)
 
     def decide(self, state: TrickEngineState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
         kit.check_turn(self, state, seat)
-        rules.check_shape(self.config, self._classes, action)
+        play_rules.check_shape(self.config, self._classes, action)
         play = Play(state, evolve)
-        play.emit(rules.play_event(self.config, state, seat, action))
+        play.emit(play_rules.play_event(self.config, state, seat, action))
         if next_in_trick(state, seat, state.hands) < 0:
             # Everyone acted once: the trick ends; automatic follow-ups.
             automatic.end_trick(self.config, play, rng)
