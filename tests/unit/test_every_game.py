@@ -1,9 +1,9 @@
 """The contract every registered game keeps, checked by random playouts (as OpenSpiel does
 for all its games): a game gets these tests by being in the registry.
 
-Each game plays several seeds at its smallest and largest player counts, with its default
-options and with each option set apart (a bool flipped, each other choice, an int at its
-bounds), and at every step:
+Each game plays several seeds with its default options at its smallest, a middle and its
+largest player count, and one seed with each option set apart (a bool flipped, each other
+choice, an int at its bounds) at the smallest and largest counts; at every step:
 - the seats to act have legal actions, the others none; every legal action is accepted;
   a few actions that are not legal for the seat that sends them are refused with a
   `GameRuleError` (never another exception, never accepted);
@@ -51,9 +51,12 @@ def cases() -> Iterator[Any]:
     for game_id, game in sorted(games().items()):
         variants: list[dict[str, Any]] = [{}]
         variants += [{spec.name: value} for spec in game.options for value in option_values(spec)]
-        for players in sorted({game.min_players, game.max_players}):
+        middle = (game.min_players + game.max_players) // 2
+        for players in sorted({game.min_players, middle, game.max_players}):
             default = initial_state(game, players, {})
             for n, options in enumerate(variants):
+                if options and players == middle:
+                    continue  # the options at the bounds only
                 if options and initial_state(game, players, options) == default:
                     continue  # the same game as with the default options (decks=1 for 2)
                 label = ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
