@@ -125,6 +125,9 @@ def test_bad_options() -> None:
     with pytest.raises(BadOptions) as err:
         GAME.new_state({"decks": 1}, 6)  # 60 face-down cards from 52
     assert err.value.code == "not_enough_cards"
+    with pytest.raises(BadOptions) as err:
+        GAME.new_state({"decks": 1}, 5)  # 50 face-down cards: 2 left for the stock
+    assert err.value.code == "not_enough_cards"
     with pytest.raises(BadOptions):
         GAME.new_state({}, 7)
 
@@ -139,12 +142,13 @@ SPEC_DECISIONS = (
     "the first round's first player is chosen at random (recorded in the log).",
     "places follow the slots left, fewest first; tied players share the place and the "
     "places after them are skipped (competition ranking: 1, 1, 3)",
+    "at least one deck per four players, so 5 or 6 players need 2 decks or more",
 )
 
 
 def test_rules_list_every_decision_of_the_spec() -> None:
     decisions = [r for r in GAME.rules if r.startswith("Decision:")]
-    assert len(decisions) == 6  # the first two lines above are one Decision
+    assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
     assert all(r.startswith(("Decision:", "Assumption:")) for r in GAME.rules)
@@ -574,8 +578,8 @@ options_strategy = st.fixed_dictionaries({}, optional={
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=options_strategy)
 def test_random_playouts(seed: int, players: int, options: dict[str, Any]) -> None:
-    if options.get("decks") == 1 and players == 6:
-        options = {**options, "decks": 2}
+    if options.get("decks") == 1 and players >= 5:
+        options = {**options, "decks": 2}  # one deck serves four players at most
     if not options.get("max_rounds") and options.get("target_slots", 0) in (0, 1, 2):
         options = {**options, "max_rounds": 3}  # keep each example short
     rng = random.Random(seed)
@@ -681,6 +685,18 @@ def test_standard_games_end(players: int) -> None:
     state, _ = random_playout(GAME, players, {}, seed=players, check_every=500)
     assert GAME.outcome(state) is not None and state.ended == "one_slot_won"
     assert min(state.slots) == 0 and time.perf_counter() - began < 10
+
+
+@pytest.mark.parametrize(("players", "decks"), [(4, 1), (5, 2), (6, 2)])
+def test_with_the_fewest_decks_allowed_rounds_are_not_void(players: int, decks: int) -> None:
+    # One deck for five players left 2 cards outside the layouts: rounds ended void again
+    # and again (about 140 times a game). One deck per four players is the least allowed.
+    assert GAME.new_state({"decks": decks}, players).decks == decks
+    for seed in range(3):
+        state, log = random_playout(GAME, players, {"decks": decks}, seed=seed,
+                                    check_every=10**9, max_steps=3000)
+        assert state.ended == "one_slot_won"
+        assert not [ev for ev in log if ev.type == "round_void"]
 
 
 # --- bots ----------------------------------------------------------------------------------

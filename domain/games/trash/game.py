@@ -40,17 +40,17 @@ from domain.games import kit
 from domain.games.trash import automatic
 from domain.games.trash import rules as play_rules
 from domain.games.trash.actions import TrashAction
-from domain.games.trash.cards import DECK_SIZE
 from domain.games.trash.evolve import evolve
 from domain.games.trash.state import START_SLOTS, TrashState
 from domain.games.trash.view import determinize, table_view
 
-DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # the rulebook's material
+PLAYERS_PER_DECK = 4  # at most: with fewer cards, rounds end void without end (Decision)
 
 OPTIONS = (
     OptionSpec(name="decks", type="int", default=None, minimum=1, maximum=3, nullable=True,
                description="52-card decks shuffled together; null = by players "
-                           "(1 for 2, 2 for 3-4, 3 for 5-6)"),
+                           "(1 for 2, 2 for 3-4, 3 for 5-6); 5-6 players need at least 2"),
     OptionSpec(name="wild", type="str", default="J", choices=["J", "JQK"],
                description="the wild ranks: jacks, or jacks, queens and kings (variant 3)"),
     OptionSpec(name="target_slots", type="int", default=0, minimum=0, maximum=9,
@@ -77,7 +77,11 @@ RULES = (
     "Assumption: when no card outside the layouts can be placed by anyone, the round can "
     "never be won: it is void (nobody's layout shrinks, it counts as a round played) and "
     "the cards are dealt again, led by the same player.",
-    "Assumption: the decks must hold every layout: 6 players need at least 2 decks.",
+    "Decision: at least one deck per four players, so 5 or 6 players need 2 decks or more "
+    "(the rulebook's material is 3). With one deck for five players the layouts take 50 of "
+    "its 52 cards and rounds end void again and again, about 140 times a game with no "
+    "bound; the rulebook sizes the decks by the number of players, so the ruling is a "
+    "minimum number of decks, not a cap on void rounds, which the rulebook never mentions.",
     f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
 )
 
@@ -95,9 +99,12 @@ class Trash:
         kit.check_player_count(self, players)
         opts = resolve_options(self.options, options, players)
         decks = opts["decks"] or DEFAULT_DECKS[players]
-        if START_SLOTS * players > DECK_SIZE * decks:
-            raise BadOptions(f"{decks} deck(s) cannot deal {players} layouts of "
-                             f"{START_SLOTS} cards", code="not_enough_cards")
+        # Decision: at least one deck per four players (more than one deck holds, too).
+        least = -(-players // PLAYERS_PER_DECK)
+        if decks < least:
+            raise BadOptions(f"{players} players need at least {least} decks (one per "
+                             f"{PLAYERS_PER_DECK} players), not {decks}",
+                             code="not_enough_cards")
         return TrashState(players=players, decks=decks, wild=opts["wild"],
                           target_slots=opts["target_slots"], max_rounds=opts["max_rounds"],
                           slots=(START_SLOTS,) * players)
