@@ -48,17 +48,18 @@ def check_player_count(game: Game[Any, Any], players: Any) -> None:
 def check_turn(game: Game[S, Any], state: S, seat: int) -> None:
     """The game is on and `seat` is one to act, or the matching `GameRuleError`.
 
-    Read from the game's own `outcome` and `to_act`: a game that is not over always has
-    someone to act once it has started (the automatic steps run inside `decide`), so
-    nobody to act means the cards are not dealt yet."""
+    Read from the game's own `to_act` and `outcome`: a finished game has nobody to act, and
+    one that is not over always has someone once it has started (the automatic steps run
+    inside `decide`), so nobody to act and no outcome means the cards are not dealt yet."""
+    acting = game.to_act(state)
+    if seat in acting:
+        return
     if game.outcome(state) is not None:
         raise GameOver("the game is over")
-    acting = game.to_act(state)
     if not acting:
         raise GameNotStarted("the game has not started")
-    if seat not in acting:
-        raise NotYourTurn(f"seat {seat} may not act now"
-                          + (f": it is seat {min(acting)}'s turn" if len(acting) == 1 else ""))
+    raise NotYourTurn(f"seat {seat} may not act now"
+                      + (f": it is seat {min(acting)}'s turn" if len(acting) == 1 else ""))
 
 
 # --- Emit and fold -----------------------------------------------------------------------

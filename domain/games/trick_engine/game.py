@@ -86,11 +86,13 @@ class TrickGame:
                rng: random.Random) -> list[Event]:
         kit.check_turn(self, state, seat)
         play_rules.check_shape(self.config, self._classes, action)
+        ev = play_rules.play_event(self.config, state, seat, action)
+        if next_in_trick(state, seat, state.hands) >= 0:
+            return [ev]  # the trick goes on: nothing follows, nothing to fold
+        # Everyone acted once: the trick ends; automatic follow-ups.
         play = Play(state, evolve)
-        play.emit(play_rules.play_event(self.config, state, seat, action))
-        if next_in_trick(state, seat, state.hands) < 0:
-            # Everyone acted once: the trick ends; automatic follow-ups.
-            automatic.end_trick(self.config, play, rng)
+        play.emit(ev)
+        automatic.end_trick(self.config, play, rng)
         return play.events
 
     def evolve(self, state: TrickEngineState, ev: Event) -> TrickEngineState:
