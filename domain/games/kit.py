@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain.errors import BadOptions, GameNotStarted, GameOver, NotYourTurn
@@ -96,7 +96,7 @@ def places(keys: Sequence[Any], *, lower_is_better: bool) -> list[int]:
 
 
 def outcome(scores: Sequence[float], *, score_name: str, lower_is_better: bool,
-            ranked_by: Sequence[Hashable] | None = None) -> Outcome:
+            ranked_by: Sequence[Any] | None = None) -> Outcome:
     """The result of a finished game: places by `ranked_by` (default: the scores)."""
     return Outcome(places=places(scores if ranked_by is None else ranked_by,
                                  lower_is_better=lower_is_better),

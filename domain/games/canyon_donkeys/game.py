@@ -92,8 +92,8 @@ RULES = (
     "(a set-aside lost round does not count).",
     "Decision (difficult): each player plays one card in turn, clockwise from the first "
     "player; the first and the last card lie face up.",
-    "Decision: the highest total wins, then the most won cards; players still tied share "
-    f"the place: {kit.TIES_SHARE}.",
+    "Decision: the highest total wins, then the most won cards; still "
+    f"{kit.TIES_SHARE}.",
 )
 
 OPTIONS = (
