@@ -16,7 +16,7 @@ from api.routes import games, health, stream, types, webhooks
 from domain import registry
 from domain.connection import connect
 from domain.service import FanOutHooks, GameService, Hooks
-from domain.store import RedisEventStore
+from domain.store import RedisEventStore, RedisWebhookStore
 from domain.webhooks.targets import TargetPolicy
 
 API_VERSION = "0.1.0"
@@ -80,7 +80,8 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
     api.register_blueprint(stream.make_blueprint(
         service, EventHub(service.store), app.config["SSE_KEEPALIVE_S"], app.config["SSE_MAX_S"]))
     api.register_blueprint(webhooks.make_blueprint(
-        service, TargetPolicy.allowing(app.config["WEBHOOK_ALLOWED_NETWORKS"])))
+        service, RedisWebhookStore(client),
+        TargetPolicy.allowing(app.config["WEBHOOK_ALLOWED_NETWORKS"])))
     app.register_blueprint(_swagger_assets())
     return app
 

@@ -29,6 +29,7 @@ from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
 from domain import registry
+from domain.connection import connect
 from domain.service import GameService
 from domain.table import Table, to_act
 from workers.arena import percentile
@@ -59,6 +60,7 @@ def _rq_hooks(url: str) -> Any:
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
+    client = connect(ctx.redis.url)  # the run's Redis, for the RQ primitives and the index
     hooks = _rq_hooks(ctx.redis.url)
     game = registry.get_game(GAME)
     rng = random.Random(cfg.seed)
@@ -66,7 +68,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     timer_ms: list[float] = []  # the whole deadline work of a move
     schedule_ms: list[float] = []  # primitives only: enqueue_at
     cancel_ms: list[float] = []  # primitives only: cancel the previous job
-    queue = Queue("deadlines", connection=service.store.redis) if hooks is None else None
+    queue = Queue("deadlines", connection=client) if hooks is None else None
     index_ms: list[float] = []  # the sorted-set alternative
     table = _new_game(service)
     previous: str | None = None
@@ -90,7 +92,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 took_cancel = 0.0
                 t0 = time.perf_counter()
                 if previous is not None:
-                    cancel_job(previous, connection=service.store.redis)
+                    cancel_job(previous, connection=client)
                     took_cancel = (time.perf_counter() - t0) * 1000.0
                     cancel_ms.append(took_cancel)
                 waiting = min(to_act(table, game))
@@ -106,7 +108,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 waiting = min(to_act(table, game))
                 member = f"{table.id}:{waiting}"
                 t0 = time.perf_counter()
-                pipe = service.store.redis.pipeline(transaction=False)
+                pipe = client.pipeline(transaction=False)
                 if previous_member is not None and previous_member != member:
                     pipe.zrem(DEADLINE_INDEX, previous_member)
                 pipe.zadd(DEADLINE_INDEX, {member: table.deadline(waiting) or 0})

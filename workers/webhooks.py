@@ -31,6 +31,7 @@ from rq import Queue, get_current_job
 
 from domain.connection import connect
 from domain.events import Event
+from domain.store import RedisWebhookStore, WebhookStore
 from domain.table import Table
 from domain.webhooks.deliveries import (
     PENDING,
@@ -41,7 +42,6 @@ from domain.webhooks.deliveries import (
     new_delivery_id,
 )
 from domain.webhooks.signing import delivery_headers
-from domain.webhooks.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy, TargetRefused, TargetUnresolvable
 from domain.webhooks.triggers import delivery_body, notifications_for
 from workers import webhook_sender
@@ -69,7 +69,7 @@ class WebhookHooks:
     @classmethod
     def from_urls(cls, redis_url: str, rq_redis_url: str | None = None) -> WebhookHooks:
         queue_client = redis.Redis.from_url(rq_redis_url or redis_url)
-        return cls(WebhookStore(connect(redis_url)), Queue(QUEUE, connection=queue_client))
+        return cls(RedisWebhookStore(connect(redis_url)), Queue(QUEUE, connection=queue_client))
 
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
         try:
@@ -100,7 +100,7 @@ class WebhookHooks:
 def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
     """RQ job: attempt number `attempt` of a delivery; returns the delivery's status."""
     job = get_current_job()
-    store = WebhookStore(_store_client(job.connection if job else None))
+    store = RedisWebhookStore(_store_client(job.connection if job else None))
     settings = os.environ
     delivery = store.delivery(game_id, delivery_id)
     if delivery is None or delivery.status != PENDING or len(delivery.attempts) >= attempt:

@@ -18,7 +18,7 @@ from rq import Queue, SimpleWorker
 
 from api.app import create_app
 from domain import registry
-from domain.webhooks.store import WebhookStore
+from domain.store import RedisWebhookStore
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
 from tests.support import high_card
@@ -46,7 +46,7 @@ def queue(redis_client) -> Queue:
 
 @pytest.fixture
 def app(redis_url, redis_client, queue):
-    hooks = WebhookHooks(WebhookStore(redis_client), queue)
+    hooks = WebhookHooks(RedisWebhookStore(redis_client), queue)
     return create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=hooks)
 
 
