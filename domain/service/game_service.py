@@ -11,14 +11,19 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import domain.service.act as acting
+import domain.service.create as creating
+import domain.service.creator as creator
+import domain.service.loading as loading
+import domain.service.queries as queries
+import domain.service.replay as replay
+import domain.service.seats as seating
 from domain import registry
-from domain.service import creator, loading, queries, replay
-from domain.service.act import ActResult, act
-from domain.service.create import DEFAULT_DEADLINE_S, create
+from domain.service.act import ActResult
+from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
 from domain.service.hooks import Hooks, NoHooks
 from domain.service.remembered import Remembered
-from domain.service.seats import come_back, join
 from domain.service.views import table_view
 from domain.store.port import EventStore
 from domain.table import Table
@@ -65,20 +70,20 @@ class GameService:
                seats: Sequence[Mapping[str, Any]],
                deadline_s: float | None = DEFAULT_DEADLINE_S,
                on_timeout: str = "autoplay", bot_delay_s: float = 0.0) -> Table:
-        return create(self.deps, game_type, options, seats, deadline_s=deadline_s,
-                      on_timeout=on_timeout, bot_delay_s=bot_delay_s)
+        return creating.create(self.deps, game_type, options, seats, deadline_s=deadline_s,
+                               on_timeout=on_timeout, bot_delay_s=bot_delay_s)
 
     def join(self, game_id: str, name: str) -> tuple[int, str, Table]:
-        return join(self.deps, game_id, name)
+        return seating.join(self.deps, game_id, name)
 
     def come_back(self, game_id: str, seat: int) -> Table:
-        return come_back(self.deps, game_id, seat)
+        return seating.come_back(self.deps, game_id, seat)
 
     def act(self, game_id: str, seat: int, action: Any, if_match: int | None = None,
             idempotency_key: str | None = None, by: str = "player",
             loaded: loading.Loaded | None = None) -> ActResult:
-        return act(self.deps, game_id, seat, action, if_match=if_match,
-                   idempotency_key=idempotency_key, by=by, loaded=loaded)
+        return acting.act(self.deps, game_id, seat, action, if_match=if_match,
+                          idempotency_key=idempotency_key, by=by, loaded=loaded)
 
     def issue_creator_token(self, game_id: str) -> str:
         """The creator's token of a game just created (shown once)."""

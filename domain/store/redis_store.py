@@ -14,10 +14,10 @@ from typing import Any
 
 import redis
 
+import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store import keys
 from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
 
 # The longest single blocking read: below the Redis client's socket timeout.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import redis
 
-from domain.store import keys
+import domain.store.keys as keys
 from domain.store.port import DELIVERIES_KEPT, DELIVERY_TTL_S
 from domain.webhooks.deliveries import (
     Delivery,
