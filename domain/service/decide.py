@@ -16,14 +16,12 @@ from domain.rng import rng_for
 from domain.service.folding import Batch, finish, fold
 from domain.table import Table, to_act
 
-# Who acted: the seat's owner, its bot, or the server for an absent player.
-ACTORS = ("player", "bot", "timeout", "away")
-
 
 def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int | None,
                   by: str, clock: Callable[[], float]) -> tuple[Game[Any, Any], Table, Batch]:
-    """The game, the table the action leads to and the batch to append. Raises the
-    domain's errors (PreconditionFailed when `if_match` is not the table's version)."""
+    """The game, the table the action leads to and the batch to append. `by`: the seat's
+    owner ("player"), its bot, or the server for an absent player ("timeout", "away").
+    Raises the domain's errors (PreconditionFailed when `if_match` is not the version)."""
     if if_match is not None and if_match != table.version:
         raise PreconditionFailed(if_match, table.version)
     game = registry.get_game(table.type)
