@@ -49,17 +49,14 @@ def _new_game(service: GameService) -> Table:
     return table
 
 
-def _rq_hooks(url: str) -> Any:
-    try:
-        from workers.hooks import RqHooks
-    except ImportError:
-        return None
-    return RqHooks.from_url(url)
+def _rq_hooks(ctx: BenchContext) -> Any:
+    """The RQ hooks the composition root wires (on the run's Redis)."""
+    return ctx.components.rq_hooks
 
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
-    hooks = _rq_hooks(ctx.redis.url)
+    hooks = _rq_hooks(ctx)
     game = registry.get_game(GAME)
     rng = random.Random(cfg.seed)
     move_ms: list[float] = []
