@@ -9,6 +9,8 @@ import time
 
 import msgspec
 import pytest
+from rq import SimpleWorker
+from rq.job import Job
 
 from domain import bots, registry
 from domain.errors import SeatNotAway
@@ -207,3 +209,14 @@ def test_a_worker_starting_rearms_lost_timers_once(service, rq_hooks):
     assert (counts.duties, counts.enqueued, counts.armed) == (1, 0, 1)
     assert rq_hooks.timers() == {_job_id("deadline", table, 0): table.deadline(0)}
     assert rq_hooks.rebuild(service.active_games()).armed == 0
+
+
+def test_a_job_run_by_a_plain_rq_worker_fails_saying_what_to_run(components, redis_client):
+    """The jobs' objects come from `donkeypost worker`; a plain RQ worker has none to give."""
+    table = human_and_bots(components.service, first=1)
+    queue = components.rq_hooks.queues["bots"]
+    SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+    job = Job.fetch(_job_id("bot", table, 1), connection=redis_client)
+    assert job.is_failed
+    assert "run it on `donkeypost worker`" in (job.latest_result().exc_string or "")
+    assert components.service.load(table.id)[0].version == table.version
