@@ -29,7 +29,6 @@ from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
 from domain import registry
-from domain.connection import connect
 from domain.service import GameService
 from domain.table import Table, to_act
 from workers.arena import percentile
@@ -50,18 +49,15 @@ def _new_game(service: GameService) -> Table:
     return table
 
 
-def _rq_hooks(url: str) -> Any:
-    try:
-        from workers.hooks import RqHooks
-    except ImportError:
-        return None
-    return RqHooks.from_url(url)
+def _rq_hooks(ctx: BenchContext) -> Any:
+    """The RQ hooks the composition root wires (on the run's Redis)."""
+    return ctx.components.rq_hooks
 
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
-    client = connect(ctx.redis.url)  # the run's Redis, for the RQ primitives and the index
-    hooks = _rq_hooks(ctx.redis.url)
+    client = ctx.components.queue_redis  # the run's Redis, for the RQ primitives and the index
+    hooks = _rq_hooks(ctx)
     game = registry.get_game(GAME)
     rng = random.Random(cfg.seed)
     move_ms: list[float] = []

@@ -56,7 +56,7 @@ def away_turn(game_id: str, version: int, seat: int) -> str:
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
-    service = context.service()
+    service = context.current().service
     try:
         table, _ = service.load(game_id)
     except UnknownGame:
