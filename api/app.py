@@ -19,6 +19,7 @@ from flask_smorest import Api
 from api import errors
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
+from api.outage import OutageWatch
 from api.routes import games, health, stream, types, webhooks
 from domain import registry
 from domain.service import GameService
@@ -73,6 +74,9 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     app.extensions["donkeypost"] = service
 
     api = DonkeyApi(app)
+    outage = OutageWatch(health_redis.ping)
+    errors.register_outages(app, outage)
+    app.extensions["donkeypost.outage"] = outage
     api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
     api.register_blueprint(health.make_blueprint(health_redis))
     api.register_blueprint(types.make_blueprint())

@@ -69,10 +69,13 @@ class Gunicorn:
     over the workers; without it one worker may hold most of the keep-alive connections."""
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
-                 reuse_port: bool = True) -> None:
+                 reuse_port: bool = True, app: str = "bench.wsgi:app",
+                 env: dict[str, str] | None = None) -> None:
         self.redis_url = redis_url
         self.workers = workers
         self.reuse_port = reuse_port
+        self.app = app
+        self.env = env or {}
         self.port = free_port()
         self.log_dir = log_dir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -82,13 +85,13 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Gunicorn:
-        env = {**os.environ, "REDIS_URL": self.redis_url}
+        env = {**os.environ, "REDIS_URL": self.redis_url, **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
              str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "5",
              *(["--reuse-port"] if self.reuse_port else []),
-             "--log-level", "warning", "bench.wsgi:app"],
+             "--log-level", "warning", self.app],
             env=env, stdout=log, stderr=log)
         self._wait_ready()
         return self

@@ -19,6 +19,10 @@ DEFAULT_DATA_DIR = "data"
 def connect(url: str, **kwargs: Any) -> redis.Redis:
     # Long-polls and streams each hold a connection: the default cap of 100 is too low.
     kwargs.setdefault("max_connections", 1000)
+    # A Redis that hangs (stopped, swapping) must become an error, not a request that
+    # waits forever: the API answers it with 503. (Blocking reads block for less.)
+    kwargs.setdefault("socket_connect_timeout", 5)
+    kwargs.setdefault("socket_timeout", 10)
     return redis.Redis.from_url(url, **kwargs)
 
 
