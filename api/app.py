@@ -9,7 +9,7 @@ from them; it reads no environment and builds no client. The composition root
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
@@ -47,8 +47,12 @@ class DonkeyApi(Api):  # type: ignore[misc]
 def create_app(service: GameService, *, health_redis: redis.Redis,
                webhook_store: WebhookStore, webhook_targets: TargetPolicy,
                sse_keepalive_s: float, sse_max_s: float,
+               worker_beats: health.WorkerBeats | None = None,
+               required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
                config: Mapping[str, Any] | None = None) -> Flask:
-    """The API of `service`. `health_redis` answers `/healthz`; `webhook_store` keeps the
+    """The API of `service`. `health_redis` answers `/healthz`, with the workers' last
+    heartbeats read by `worker_beats` (the kinds in `required_workers` must have beaten
+    within `stale_after_s`); `webhook_store` keeps the
     webhook registrations; `webhook_targets` says which URLs webhooks may be registered for;
     event streams send a keep-alive comment every `sse_keepalive_s` and close after
     `sse_max_s`. `config` adds to Flask's (e.g. TESTING)."""
@@ -78,7 +82,8 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
     api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
-    api.register_blueprint(health.make_blueprint(health_redis))
+    api.register_blueprint(health.make_blueprint(health_redis, worker_beats, required_workers,
+                                                 stale_after_s))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(

@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     data = folder.name
     redis_server = start_embedded(data)
     port = _free_port()
-    env = {**os.environ, "REDIS_URL": embedded_url(redis_server)}
+    # No workers run here: /healthz requires none.
+    env = {**os.environ, "REDIS_URL": embedded_url(redis_server),
+           "DONKEYPOST_HEALTH_WORKERS": "none"}
     log = open(Path(data) / "gunicorn.log", "w")  # noqa: SIM115 - closed at the end
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
                             "--workers", str(args.web_workers), "--worker-connections", "2000",

@@ -85,7 +85,9 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Gunicorn:
-        env = {**os.environ, "REDIS_URL": self.redis_url, **self.env}
+        # No workers run beside the benchmark's server: /healthz requires none.
+        env = {**os.environ, "REDIS_URL": self.redis_url, "DONKEYPOST_HEALTH_WORKERS": "none",
+               **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",

@@ -37,6 +37,7 @@ from domain.game import Game
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import RedisEventStore, RedisWebhookStore, WebhookStore
 from donkeypost.settings import Settings
+from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
 from workers.runner import GameWorker, make_worker
@@ -87,11 +88,14 @@ def game_service(store_redis: redis.Redis, hooks: Hooks, clock: Clock) -> GameSe
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:
     """The Flask application (`config` adds to Flask's, e.g. `{"TESTING": True}`)."""
     settings = components.settings
+    queue_redis = components.queue_redis
     return create_app(components.service, health_redis=components.store_redis,
                       webhook_store=components.webhook_store,
                       webhook_targets=settings.webhook_targets,
                       sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
-                      config=config)
+                      worker_beats=lambda: heartbeats.last_beats(queue_redis),
+                      required_workers=settings.health_workers,
+                      stale_after_s=settings.health_stale_s, config=config)
 
 
 def job_context(components: Components) -> JobContext:

@@ -17,6 +17,10 @@ Variable → setting (default):
   `webhook_retry` (6, 10, 4)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
+  comma-separated, or `none` (all: bots, deadlines, notifications, timers, scheduler)
+- `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
+  stale (30)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
@@ -33,6 +37,8 @@ from typing import TypeVar
 
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
+from workers.heartbeats import KINDS as WORKER_KINDS
+from workers.heartbeats import STALE_AFTER_S
 
 T = TypeVar("T")
 
@@ -52,6 +58,8 @@ class Settings:
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
     sweep_s: int = 60
     log_level: str = "INFO"
+    health_workers: tuple[str, ...] = WORKER_KINDS
+    health_stale_s: float = STALE_AFTER_S
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
@@ -100,8 +108,22 @@ class Settings:
             webhook_retry=retry,
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
+            health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
+                                default.health_workers),
+            health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
         )
+
+
+def _worker_kinds(raw: str) -> tuple[str, ...]:
+    if raw.lower() == "none":
+        return ()
+    kinds = tuple(k.strip() for k in raw.split(",") if k.strip())
+    unknown = sorted(set(kinds) - set(WORKER_KINDS))
+    if unknown:
+        raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
+                         "or none")
+    return kinds

@@ -10,7 +10,8 @@ connections would cost as much again. It also runs RQ's scheduler, for jobs othe
 with `enqueue_in` / `enqueue_at`.
 
 Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
-(`RqHooks.release_due`; any number of workers may pump). When the worker starts, and then
+(`RqHooks.release_due`; any number of workers may pump) and says that the worker is alive
+(`workers.heartbeats`, read by `/healthz`). When the worker starts, and then
 at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker sweeps per period), it
 rebuilds the jobs and timers the active games need (`RqHooks.rebuild`): deadlines derive
 from the stored state, so no timer is lost for good with a worker or a queue.
@@ -20,12 +21,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
+from workers import heartbeats
 from workers.context import JobContext, running
 from workers.hooks import QUEUES, RqHooks
 
@@ -65,9 +68,14 @@ class GameWorker(SimpleWorker):
                 pump.join(timeout=5)
 
     def _pump(self) -> None:
+        next_beat = 0.0
         while not self._stop_pump.wait(PUMP_EVERY_S):
             try:
                 self.rq_hooks.release_due()
+                now = time.time()
+                if now >= next_beat:  # what `/healthz` reads (`workers.heartbeats`)
+                    heartbeats.beat(self.connection, self.queue_names(), now)
+                    next_beat = now + heartbeats.BEAT_EVERY_S
             except Exception:
                 log.exception("releasing due timers failed; retrying")
 

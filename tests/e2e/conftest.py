@@ -10,7 +10,8 @@ from tests.e2e.api_client import ApiClient
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    return web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()),
+    # No worker runs beside these tests: /healthz requires none.
+    return web_app(bootstrap(Settings(redis_url=redis_url, health_workers=()), hooks=NoHooks()),
                    {"TESTING": True})
 
 

@@ -48,6 +48,11 @@ def test_requests_during_a_redis_outage_get_503_with_retry_after_then_200(tmp_pa
             assert int(answer.headers["Retry-After"]) > 0
             assert str(server.socket) not in answer.text  # no path reaches a client
 
+        health = client.get("/healthz")
+        assert health.status_code == 503 and health.json()["redis"] == "unavailable"
+        assert health.json()["web"] == "ok" and str(server.socket) not in health.text
+        assert client.get("/healthz/live").status_code == 200
+
         server.start()
         wait_until(lambda: client.get(f"/games/{game_id}", headers=seat).status_code == 200,
                    10, "the game to be served again")
