@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +114,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     folder = ctx.folder / "peer"
     folder.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
+        stack.enter_context(terminate_unwinds())
         with steps.step("peer: starting donkeypost and boardgame.io", total=3) as step:
             dp = stack.enter_context(DonkeypostStack(folder / DONKEYPOST, cfg.web_workers,
                                                      cfg.reuse_port))
@@ -158,6 +161,24 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
         "warmup_s": cfg.warmup_s,
         "rows": rows,
     }
+
+
+@contextlib.contextmanager
+def terminate_unwinds() -> Iterator[None]:
+    """SIGTERM unwinds like Ctrl-C, so that every process the section started is stopped
+    on the way out."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def unwind(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, unwind)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, Any]:

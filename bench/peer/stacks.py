@@ -12,6 +12,7 @@ section uses; `roots` are the pids whose process trees make up the stack.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -66,8 +67,7 @@ class DonkeypostStack:
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.redis = EmbeddedRedis(self.folder / "redis").__enter__()
-            self.web = Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                                reuse_port=self.reuse_port).__enter__()
+            # The workers import and register while gunicorn starts.
             env = {**os.environ, "REDIS_URL": self.redis.url}
             for n, queues in enumerate((f"{DEADLINES},{BOTS}", NOTIFICATIONS)):
                 log = open(self.folder / f"worker-{n}.log", "wb")
@@ -75,6 +75,8 @@ class DonkeypostStack:
                 self.workers.append(subprocess.Popen(
                     [*donkeypost_command(), "worker", "--queues", queues],
                     env=env, stdout=log, stderr=log))
+            self.web = Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
+                                reuse_port=self.reuse_port).__enter__()
             connection = redis.Redis.from_url(self.redis.url)
             wait_for(lambda: Worker.count(connection=connection) >= len(self.workers)
                      or any(w.poll() is not None for w in self.workers), 60, "RQ workers up")
@@ -88,12 +90,15 @@ class DonkeypostStack:
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
+        for worker in self.workers:  # all told at once: each takes a second to stop
+            with contextlib.suppress(ProcessLookupError):
+                worker.terminate()
+        if self.web is not None:
+            self.web.__exit__(None, None, None)
         for worker in self.workers:
             stop(worker)
         for log in self._logs:
             log.close()
-        if self.web is not None:
-            self.web.__exit__(None, None, None)
         if self.redis is not None and self.redis.server is not None:
             self.redis.__exit__()
 
