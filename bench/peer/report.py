@@ -18,23 +18,21 @@ def peer_table(sec: dict[str, Any]) -> Table:
         line.add_row(f"{TITLE}: skipped ({sec['skipped']})")
         return line
     v = sec["versions"]
-    t = _table(f"{TITLE} {v.get('boardgame.io')} (node {v.get('node')}), every stack pinned "
-               f"to CPU {sec['cpus']['servers']}, in {_f(sec['slice_s'])} s turns; "
-               "ms = a move's latency, CPU = the stack's per move",
-               ["clients", "donkeypost moves/s", "ms p50/p99", "CPU ms",
-                "bgio memory moves/s", "ms p50/p99", "CPU ms",
-                "bgio FlatFile moves/s", "ms p50/p99", "CPU ms",
-                "donkeypost / memory: moves/s, CPU", "donkeypost / FlatFile: moves/s, CPU",
-                "errors"])
+    t = _table(f"{TITLE} {v.get('boardgame.io')} (node {v.get('node')}): each stack pinned to "
+               f"CPU {sec['cpus']['servers']}, the systems in {_f(sec['slice_s'])} s turns; "
+               "per system: moves/s, a move's latency ms p50/p99, the stack's CPU ms per move",
+               ["clients", "donkeypost (GET + POST)", "boardgame.io in memory",
+                "boardgame.io FlatFile", "donkeypost / memory: moves/s, CPU",
+                "donkeypost / FlatFile: moves/s, CPU", "errors"])
     for r in sec["rows"]:
         cells = [str(r["clients"])]
         for key in (DONKEYPOST, MEMORY, FLATFILE):
             s = r["systems"][key]
-            cells += [_f(s["moves_per_s"], 0), _lat(s["latency_ms"], ("p50", "p99")),
-                      _f(s["server_cpu_ms_per_move"], 2)]
+            cells.append(f"{_f(s['moves_per_s'], 0)}, {_lat(s['latency_ms'], ('p50', 'p99'))},"
+                         f" {_f(s['server_cpu_ms_per_move'], 2)}")
         for key in (MEMORY, FLATFILE):
             q = r["ratios"][key]
             cells.append(f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
-        cells.append(str(sum(sum(s["errors"].values()) for s in r["systems"].values())))
+        cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
         t.add_row(*cells)
     return t

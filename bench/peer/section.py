@@ -48,6 +48,12 @@ class System:
     key: str
     roots: list[int]
     generator: Callable[[int], Generator]  # clients -> a generator not started yet
+    failure: Callable[[], str | None]  # why the server stopped serving, None while it runs
+
+    def check(self) -> None:
+        why = self.failure()
+        if why:
+            raise RuntimeError(f"{TITLES[self.key]} stopped serving: {why}")
 
 
 @dataclass
@@ -126,10 +132,10 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 step.advance()
         logs = folder / "generators.log"
         systems = [System(DONKEYPOST, dp.roots, lambda c: donkeypost_generator(
-            dp.url, c, loadgen_cpu, logs, cfg.game, cfg.players))]
+            dp.url, c, loadgen_cpu, logs, cfg.game, cfg.players), dp.failure)]
         for key, server in servers.items():
             systems.append(System(key, server.roots, lambda c, k=key, s=server: peer_generator(
-                k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed)))
+                k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed), server.failure))
         rows = []
         with steps.step("peer: donkeypost and boardgame.io, in turns",
                         total=len(cfg.clients)) as step:
@@ -195,6 +201,7 @@ def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, 
             gen.command("stop")
         for r in range(slices):
             for s in systems[r % len(systems):] + systems[:r % len(systems)]:
+                s.check()
                 gen = gens[s.key]
                 gen.command("go")
                 time.sleep(cfg.peer_guard_s)
@@ -203,8 +210,9 @@ def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, 
                 time.sleep(cfg.peer_slice_s)
                 cpu1, busy1, t1 = cpu_seconds(s.roots), machine_busy_seconds(), time.perf_counter()
                 tallies[s.key].add(gen.command("stop"), cpu1 - cpu0, busy1 - busy0, t1 - t0)
-        for key, gen in gens.items():
-            finals[key] = gen.command("quit")
+        for s in systems:
+            s.check()
+            finals[s.key] = gens[s.key].command("quit")
     figures = {key: t.figures(finals[key]) for key, t in tallies.items()}
     return {"clients": clients, "systems": figures, "ratios": ratios(figures)}
 

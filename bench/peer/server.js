@@ -20,6 +20,14 @@ const port = Number(option('port', '8000'));
 const storage = option('storage', 'memory');
 let db; // undefined: boardgame.io's default, InMemory
 if (storage === 'flatfile') {
+  // FlatFile keeps each match in files through node-persist, which by default reads every
+  // file of its folder every 2 minutes to drop expired keys. Moves write their files
+  // meanwhile: a file read half-written fails to parse, the rejection goes unhandled and
+  // the process dies (it did at 32 clients). Nothing expires here (ttl: false), so the
+  // sweep is switched off: FlatFile's call init({dir, logging, ttl}) gets one more option.
+  const persist = require('node-persist');
+  const init = persist.init;
+  persist.init = (options) => init({ ...options, expiredInterval: 0 });
   db = new FlatFile({ dir: option('dir', 'peer-flatfile'), logging: false, ttl: false });
 } else if (storage !== 'memory') {
   process.stderr.write(`unknown storage ${storage}: memory or flatfile\n`);
@@ -29,6 +37,11 @@ if (storage === 'flatfile') {
 // `origins` only matters to browsers (CORS); the benchmark's clients are not.
 const server = Server({ games: [OchsUndEsel], db, origins: [] });
 server.run({ port, callback: () => process.stdout.write(`ready ${port}\n`) }).then((running) => {
+  const storage = db && require('node-persist').defaultInstance;
+  if (storage && (storage.options.expiredInterval || storage._expiredKeysInterval)) {
+    process.stderr.write('node-persist still sweeps for expired keys\n');
+    process.exit(3);
+  }
   const stop = () => {
     server.kill(running);
     process.exit(0);

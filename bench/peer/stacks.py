@@ -88,6 +88,20 @@ class DonkeypostStack:
             raise
         return self
 
+    def failure(self) -> str | None:
+        """Why the stack no longer serves, or None while every process runs."""
+        assert self.redis is not None and self.web is not None and self.web.proc is not None
+        if not Path(f"/proc/{self.redis.pid}").exists():
+            return "Redis exited"
+        if self.web.proc.poll() is not None:
+            return f"gunicorn exited with {self.web.proc.returncode}: " + tail(
+                self.folder / "gunicorn.log")
+        for n, worker in enumerate(self.workers):
+            if worker.poll() is not None:
+                return f"an RQ worker exited with {worker.returncode}: " + tail(
+                    self.folder / f"worker-{n}.log")
+        return None
+
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         for worker in self.workers:  # all told at once: each takes a second to stop
@@ -150,10 +164,26 @@ class PeerServer:
             raise
         return self
 
+    def failure(self) -> str | None:
+        """Why the server no longer serves, or None while it runs."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            return None
+        return f"node exited with {self.proc.returncode}: " + tail(
+            self.folder / f"server-{self.storage}.log")
+
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         if self.proc is not None:
             stop(self.proc)
+
+
+def tail(log: Path, chars: int = 600) -> str:
+    """The end of a log, on one line (the temporary folder goes away with the run)."""
+    try:
+        return " ".join(log.read_text(errors="replace")[-chars:].split())
+    except OSError:
+        return f"(no {log.name})"
 
 
 def node_env(node_modules: Path) -> dict[str, str]:
