@@ -31,11 +31,12 @@ from bench.loadgen import HttpConnection, Run, play_client
 
 
 class Window:
-    """The moves that end while a window is open, and their latencies."""
+    """The moves that end while a window is open, and their latencies; the games finished."""
 
     def __init__(self) -> None:
         self.recording = False
         self.latencies_ms: list[float] = []
+        self.games_finished = 0
 
     def record(self, seconds: float) -> None:
         if self.recording:
@@ -59,6 +60,8 @@ class MoveTimingConnection(HttpConnection):
         if method == "POST" and path.endswith("/actions"):
             if status == 200 and self.view_started is not None:
                 self.window.record(time.perf_counter() - self.view_started)
+            if status == 200 and b'"to_act":[]' in data:  # nobody left to act: game over
+                self.window.games_finished += 1
             self.view_started = None
         return status, data
 
@@ -114,7 +117,7 @@ async def drive(url: str, clients: int, game: str, players: int) -> None:
                               for t in done if not t.cancelled() and t.exception())
             with contextlib.suppress(Exception):
                 await asyncio.gather(*(c.close() for c in conns))
-            answer({"games_finished": run.games_finished,
+            answer({"games_finished": window.games_finished,
                     "errors": {**run.errors, **crashes},
                     "expected_refusals": dict(run.refusals)})
             return
