@@ -1,4 +1,6 @@
-"""The `peer` section's table (or its one line when it was skipped)."""
+"""The `peer` section's table (or its one line when it was skipped). `bench.report` lists
+it among the sections' tables; the cells are formatted here as `bench.report` formats its
+own (this module may not import that one back)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ from typing import Any
 from rich.table import Table
 
 from bench.peer.section import DONKEYPOST, FLATFILE, MEMORY
-from bench.report import _f, _lat, _table
 
 TITLE = "7. Peer: donkeypost vs boardgame.io"
 
@@ -36,3 +37,20 @@ def peer_table(sec: dict[str, Any]) -> Table:
         cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
         t.add_row(*cells)
     return t
+
+
+def _f(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _lat(lat: dict[str, Any] | None, keys: tuple[str, ...]) -> str:
+    return " / ".join(_f((lat or {}).get(k)) for k in keys) if lat else "–"
+
+
+def _table(title: str, columns: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for n, col in enumerate(columns):
+        table.add_column(col, justify="left" if n == 0 else "right")
+    return table
