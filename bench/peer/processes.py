@@ -1,5 +1,6 @@
-"""A server's whole stack as a tree of processes: pinned to one CPU, and the CPU time it
-used, children it already reaped included (a Redis background save, a respawned worker)."""
+"""A server's whole stack as a tree of processes: pinned to one CPU, the CPU time it used
+(children it already reaped included: a Redis background save, a respawned worker), and
+the time its threads waited for a CPU while runnable (the machine's other jobs)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,18 @@ def cpu_seconds(roots: Iterable[int]) -> float:
             continue
         reaped += int(fields[13]) + int(fields[14])  # cutime, cstime
     return process_seconds(pids) + reaped / _TICKS
+
+
+def wait_seconds(roots: Iterable[int]) -> float:
+    """Seconds the live threads of the trees have spent runnable but waiting for a CPU
+    (the scheduler's run delay, /proc/<pid>/task/<tid>/schedstat)."""
+    total = 0
+    for pid in tree(roots):
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 def pinned_to(cpu: int | None) -> Callable[[], None] | None:

@@ -36,6 +36,13 @@ def peer_table(sec: dict[str, Any]) -> Table:
             cells.append(f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
         cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
         t.add_row(*cells)
+    systems = [s for r in sec["rows"] for s in r["systems"].values()]
+    if systems:
+        others = [s["others_cores"] for s in systems]
+        waiting = [s.get("server_waiting_cores", 0.0) for s in systems]
+        t.caption = (f"While measured, the machine's other jobs used {min(others):.2f}–"
+                     f"{max(others):.2f} cores and the stacks waited for their CPU "
+                     f"{min(waiting):.2f}–{max(waiting):.2f} cores' worth: read the ratios.")
     return t
 
 

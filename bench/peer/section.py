@@ -34,7 +34,7 @@ from bench.cpu import machine_busy_seconds
 from bench.loadgen import latency_summary
 from bench.peer.generators import Generator, donkeypost_generator, peer_generator
 from bench.peer.install import PeerUnavailable, ensure_installed, versions
-from bench.peer.processes import cpu_seconds, pin
+from bench.peer.processes import cpu_seconds, pin, wait_seconds
 from bench.peer.stacks import DonkeypostStack, PeerServer
 from bench.progress import Steps
 
@@ -64,13 +64,16 @@ class Tally:
     seconds: float = 0.0  # the generator's windows
     cpu_seconds: float = 0.0  # the stack's CPU inside the slices
     cpu_wall_s: float = 0.0  # wall time the CPU was read over
+    wait_seconds: float = 0.0  # the stack's threads runnable but waiting for the CPU
+    generator_wait_s: float = 0.0
     generator_cpu_s: float = 0.0
     machine_busy_s: float = 0.0
     slices: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
 
-    def add(self, answer: dict[str, Any], cpu_s: float, busy_s: float, wall_s: float) -> None:
+    def add(self, answer: dict[str, Any], cpu_s: float, busy_s: float, wall_s: float,
+            wait_s: float, generator_wait_s: float) -> None:
         self.moves += int(answer["moves"])
         self.seconds += float(answer["seconds"])
         self.latencies_ms.extend(answer["latencies_ms"])
@@ -80,6 +83,8 @@ class Tally:
         self.cpu_seconds += cpu_s
         self.machine_busy_s += busy_s
         self.cpu_wall_s += wall_s
+        self.wait_seconds += wait_s
+        self.generator_wait_s += generator_wait_s
         self.slices += 1
 
     def figures(self, final: dict[str, Any]) -> dict[str, Any]:
@@ -91,7 +96,11 @@ class Tally:
             "server_cpu_ms_per_move": (1000.0 * self.cpu_seconds / self.moves
                                        if self.moves else None),
             "server_cores": self.cpu_seconds / wall,
+            # Cores' worth of time the stack (the generator) was ready to run but another
+            # job held the CPU: how much the machine's neighbours held it back.
+            "server_waiting_cores": self.wait_seconds / wall,
             "generator_cores": self.generator_cpu_s / wall,
+            "generator_waiting_cores": self.generator_wait_s / wall,
             "others_cores": max(0.0, self.machine_busy_s - self.cpu_seconds
                                 - self.generator_cpu_s) / wall,
             "slices": self.slices,
@@ -206,15 +215,25 @@ def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, 
                 gen.command("go")
                 time.sleep(cfg.peer_guard_s)
                 gen.command("start")
-                cpu0, busy0, t0 = cpu_seconds(s.roots), machine_busy_seconds(), time.perf_counter()
+                before = marks(s, gen)
                 time.sleep(cfg.peer_slice_s)
-                cpu1, busy1, t1 = cpu_seconds(s.roots), machine_busy_seconds(), time.perf_counter()
-                tallies[s.key].add(gen.command("stop"), cpu1 - cpu0, busy1 - busy0, t1 - t0)
+                after = marks(s, gen)
+                cpu, busy, wall, wait, gen_wait = (b - a for a, b in zip(before, after,
+                                                                         strict=True))
+                tallies[s.key].add(gen.command("stop"), cpu, busy, wall, wait, gen_wait)
         for s in systems:
             s.check()
             finals[s.key] = gens[s.key].command("quit")
     figures = {key: t.figures(finals[key]) for key, t in tallies.items()}
     return {"clients": clients, "systems": figures, "ratios": ratios(figures)}
+
+
+def marks(system: System, gen: Generator) -> tuple[float, float, float, float, float]:
+    """The counters a slice is measured between: the stack's CPU seconds, the machine's
+    busy seconds, the time, the stack's and the generator's seconds waiting for a CPU."""
+    assert gen.proc is not None
+    return (cpu_seconds(system.roots), machine_busy_seconds(), time.perf_counter(),
+            wait_seconds(system.roots), wait_seconds([gen.proc.pid]))
 
 
 def ratios(figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, float | None]]:
