@@ -39,6 +39,8 @@ from bench.peer.stacks import DonkeypostStack, PeerServer
 from bench.progress import Steps
 
 DONKEYPOST, MEMORY, FLATFILE = "donkeypost", "bgio_memory", "bgio_flatfile"
+# The game bench/peer/game.js ports, whatever the other sections play.
+GAME, SEATS = "ochs-und-esel", 3
 TITLES = {DONKEYPOST: "donkeypost (Redis AOF, GET + POST)",
           MEMORY: "boardgame.io in memory", FLATFILE: "boardgame.io FlatFile"}
 
@@ -141,7 +143,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 step.advance()
         logs = folder / "generators.log"
         systems = [System(DONKEYPOST, dp.roots, lambda c: donkeypost_generator(
-            dp.url, c, loadgen_cpu, logs, cfg.game, cfg.players), dp.failure)]
+            dp.url, c, loadgen_cpu, logs, GAME, SEATS), dp.failure)]
         for key, server in servers.items():
             systems.append(System(key, server.roots, lambda c, k=key, s=server: peer_generator(
                 k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed), server.failure))
@@ -153,7 +155,6 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                     pin(system.roots, server_cpu)
                 rows.append(measure(systems, clients, cfg))
                 step.advance()
-    slices = max(1, round(cfg.peer_duration_s / cfg.peer_slice_s))
     return {
         "systems": TITLES,
         "versions": versions(node_modules),
@@ -167,11 +168,11 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
         "boardgame.io": "one node process (bench/peer/server.js, NODE_ENV=production) "
                         "pinned to the servers' CPU; a move = socket.io `update` with the "
                         "stateID, done when the seat to act next has the pushed state",
-        "game": f"{cfg.game}, {cfg.players} seats, 5 rounds; each client plays its own "
+        "game": f"{GAME}, {SEATS} seats, 5 rounds; each client plays its own "
                 "games, all seats in turn, choosing at random among the legal moves its "
                 "view lists",
         "slice_s": cfg.peer_slice_s,
-        "slices_per_system": slices,
+        "slices_per_system": slices(cfg),
         "guard_s": cfg.peer_guard_s,
         "warmup_s": cfg.warmup_s,
         "rows": rows,
@@ -196,8 +197,12 @@ def terminate_unwinds() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def slices(cfg: BenchConfig) -> int:
+    """Each system's measured slices per number of clients."""
+    return max(1, round(cfg.peer_duration_s / cfg.peer_slice_s))
+
+
 def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, Any]:
-    slices = max(1, round(cfg.peer_duration_s / cfg.peer_slice_s))
     tallies = {s.key: Tally() for s in systems}
     finals: dict[str, dict[str, Any]] = {}
     with contextlib.ExitStack() as stack:
@@ -208,7 +213,7 @@ def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, 
             time.sleep(cfg.warmup_s)
             gen.command("start")
             gen.command("stop")
-        for r in range(slices):
+        for r in range(slices(cfg)):
             for s in systems[r % len(systems):] + systems[:r % len(systems)]:
                 s.check()
                 gen = gens[s.key]
