@@ -60,8 +60,8 @@ def ensure_installed(may_install: bool) -> tuple[Path, float | None]:
     if is_installed(folder):
         return folder / "node_modules", None
     if not may_install:
-        raise PeerUnavailable(f"boardgame.io is not installed in {folder} (quick runs do not "
-                              "install it: `donkeypost bench --sections peer` does, once)")
+        raise PeerUnavailable(f"boardgame.io is not installed in {folder}; a run without "
+                              "--quick installs it")
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(PACKAGE, folder / "package.json.new")
     os.replace(folder / "package.json.new", folder / "package.json")
