@@ -11,6 +11,7 @@ from domain import registry
 from domain.errors import BadOptions
 from domain.events import event
 from domain.game import resolve_options
+from domain.games.kit import check_player_count
 from domain.rng import commitment, new_seed
 from domain.service.appending import append
 from domain.service.deps import Deps
@@ -26,10 +27,7 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
            seats: Sequence[Mapping[str, Any]], deadline_s: float | None = DEFAULT_DEADLINE_S,
            on_timeout: str = "autoplay", bot_delay_s: float = 0.0) -> Table:
     game = registry.get_game(game_type)
-    if not game.min_players <= len(seats) <= game.max_players:
-        raise BadOptions(f"{game.title} is played by {game.min_players} to "
-                         f"{game.max_players} players, not {len(seats)}",
-                         code="bad_player_count")
+    check_player_count(game, len(seats))
     for seat in seats:
         if seat.get("kind") == "bot" and seat.get("level", "basic") not in BOT_LEVELS:
             raise BadOptions(f"bot level must be one of {', '.join(BOT_LEVELS)}",
