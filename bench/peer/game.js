@@ -1,5 +1,5 @@
 // Ochs & Esel for boardgame.io: the peer the `peer` benchmark section measures donkeypost
-// against. A port of the base game as domain/games/trick_engine.py plays it (rules:
+// against. A port of the base game as domain/games/trick_engine/ plays it (rules:
 // the project's ochs-und-esel rules file), written for boardgame.io's Game API so that its
 // server does per move the work donkeypost does per move: check the turn and validate the
 // play against the hand and the trick, apply it, end the trick (winner, or the donkey
