@@ -36,11 +36,12 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from bench import bots, engine, logs, moves, timers
+    from bench import aof, bots, engine, logs, moves, timers
     from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
-            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run}
+            "engine": engine.run, "bots": bots.run, "timers": timers.run,
+            "aof": aof.run, "peer": peer.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -83,6 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--strong-ms", type=float, default=None,
                    help="the strong bot's budget per move (default: its own)")
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
+    p.add_argument("--aof-moves", type=int, default=None,
+                   help="moves per mode in the aof section (default 2000)")
     p.add_argument("--peer-slice", dest="peer_slice_s", type=float, default=None,
                    help="seconds of each system's turn in the peer section (default 5)")
     p.add_argument("--peer-duration", dest="peer_duration_s", type=float, default=None,

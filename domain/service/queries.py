@@ -6,12 +6,11 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from domain import registry
 from domain.redaction import redact
 from domain.service.deps import Deps
-from domain.service.loading import load
+from domain.service.loading import load, stored_table
 from domain.store.port import EventStore
-from domain.table import Table, decode_table
+from domain.table import Table
 
 
 def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
@@ -30,17 +29,17 @@ def list_games(store: EventStore, status: str | None, game_type: str | None, off
                limit: int) -> tuple[list[Table], int]:
     """One page of games, newest first, and how many match: two reads of the store."""
     ids, total = store.list_ids(status, game_type, offset=offset, limit=limit)
-    games = registry.games()
-    return [decode_table(raw, games) for raw in store.snapshots(ids) if raw is not None], total
+    return [stored_table(store, i, stored) for i, stored in zip(ids, store.snapshots(ids),
+                                                                strict=True)
+            if stored is not None], total
 
 
 def active_games(store: EventStore, batch: int = 500) -> Iterator[Table]:
     """Every game being played, loaded from its snapshot `batch` games at a time."""
-    games = registry.games()
     ids = store.scan_ids("active", batch)
     while chunk := list(islice(ids, batch)):
-        for raw in store.snapshots(chunk):
-            if raw is not None:
-                table = decode_table(raw, games)
+        for game_id, stored in zip(chunk, store.snapshots(chunk), strict=True):
+            if stored is not None:
+                table = stored_table(store, game_id, stored)
                 if table.status == "active":  # the index is written after the append
                     yield table

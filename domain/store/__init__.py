@@ -12,9 +12,11 @@ from domain.store.memory import MemoryEventStore
 from domain.store.memory_webhooks import MemoryWebhookStore
 from domain.store.port import (
     CHECKPOINT_EVERY,
+    SNAPSHOT_EVERY,
     AppendResult,
     EventLog,
     EventStore,
+    Stored,
     WebhookStore,
 )
 from domain.store.redis_store import RedisEventStore
@@ -22,6 +24,7 @@ from domain.store.redis_webhooks import RedisWebhookStore
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "SNAPSHOT_EVERY",
     "AppendResult",
     "EventLog",
     "EventStore",
@@ -29,5 +32,6 @@ __all__ = [
     "MemoryWebhookStore",
     "RedisEventStore",
     "RedisWebhookStore",
+    "Stored",
     "WebhookStore",
 ]

@@ -16,13 +16,20 @@ from dataclasses import dataclass, field
 
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    STATUSES,
+    AppendResult,
+    Stored,
+)
 
 
 @dataclass
 class _Game:
     events: list[Event] = field(default_factory=list)  # events[i] has seq i + 1
     snapshot: bytes | None = None
+    snapshot_version: int = 0
     checkpoints: dict[int, bytes] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
     answers: dict[str, tuple[float, bytes]] = field(default_factory=dict)  # key -> expiry
@@ -44,8 +51,8 @@ class MemoryEventStore:
         return self._games.setdefault(game_id, _Game())
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
-               checkpoint: tuple[int, bytes] | None = None,
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: tuple[str, bytes] | None = None) -> AppendResult:
         with self._changed:
@@ -58,7 +65,8 @@ class MemoryEventStore:
             if version != expected_version:
                 raise VersionConflict(expected_version, version)
             game.events.extend(events)
-            game.snapshot = snapshot
+            if snapshot is not None:
+                game.snapshot, game.snapshot_version = snapshot, version + len(events)
             if checkpoint is not None:
                 game.checkpoints[checkpoint[0]] = checkpoint[1]
             if token is not None:
@@ -79,11 +87,17 @@ class MemoryEventStore:
 
     # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
         with self._changed:
             game = self._games.get(game_id) or _Game()
             seat = game.tokens.get(token_hash) if token_hash is not None else None
-            return game.snapshot, seat, game.seed if with_seed else None
+            return self._stored(game), seat, game.seed if with_seed else None
+
+    @staticmethod
+    def _stored(game: _Game | None) -> Stored | None:
+        if game is None or game.snapshot is None:
+            return None
+        return Stored(game.snapshot, game.events[game.snapshot_version:])
 
     def seed(self, game_id: str) -> str | None:
         with self._changed:
@@ -141,9 +155,9 @@ class MemoryEventStore:
             return len(game.events) if game else 0
 
     # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
         with self._changed:
-            return [g.snapshot if (g := self._games.get(i)) else None for i in game_ids]
+            return [self._stored(self._games.get(i)) for i in game_ids]
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
         with self._changed:

@@ -18,7 +18,14 @@ import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    SNAPSHOT_EVERY,
+    STATUSES,
+    AppendResult,
+    Stored,
+)
 
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
@@ -36,7 +43,7 @@ local n = tonumber(ARGV[2])
 for i = 1, n do
   redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[9 + i])
 end
-redis.call('SET', KEYS[2], ARGV[3])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
@@ -52,15 +59,15 @@ class RedisEventStore:
         self._append = client.register_script(_APPEND)
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
-               checkpoint: tuple[int, bytes] | None = None,
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: tuple[str, bytes] | None = None) -> AppendResult:
         """See `EventStore.append`: one EVALSHA, whatever the batch."""
         stream = keys.events(game_id)
         idem_key = keys.idempotency(game_id, idempotency[0]) if idempotency else stream
         args: list[Any] = [
-            expected_version, len(events), snapshot,
+            expected_version, len(events), snapshot or b"",
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
             token[0] if token else "", token[1] if token else 0,
             idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
@@ -83,21 +90,19 @@ class RedisEventStore:
 
     # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
-        """See `EventStore.read_table`: one GET, or one pipeline when more is asked."""
-        if token_hash is None and not with_seed:
-            return self.redis.get(keys.snapshot(game_id)), None, None
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
+        """See `EventStore.read_table`: one pipeline (one round trip)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.get(keys.snapshot(game_id))
+        _read_stored(pipe, game_id)
         if token_hash is not None:
             pipe.hget(keys.tokens(game_id), token_hash)
         if with_seed:
             pipe.get(keys.secret(game_id))
         found = iter(pipe.execute())
-        snap = next(found)
+        stored = _stored(next(found), next(found))
         seat = next(found) if token_hash is not None else None
         seed = next(found) if with_seed else None
-        return (snap, int(seat) if seat is not None else None,
+        return (stored, int(seat) if seat is not None else None,
                 seed.decode() if seed is not None else None)
 
     def seed(self, game_id: str) -> str | None:
@@ -147,12 +152,13 @@ class RedisEventStore:
         return int(last[0][0].split(b"-")[1]) if last else 0
 
     # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """The snapshots of several games in one round trip (None for an unknown game)."""
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """The stored tables of several games in one round trip (None: unknown game)."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.get(keys.snapshot(game_id))
-        return list(pipe.execute())
+            _read_stored(pipe, game_id)
+        found = pipe.execute()
+        return [_stored(snap, tail) for snap, tail in zip(found[::2], found[1::2], strict=True)]
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
         pipe = self.redis.pipeline(transaction=False)
@@ -193,6 +199,19 @@ class RedisEventStore:
             return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
+
+
+def _read_stored(pipe: Any, game_id: str) -> None:
+    """Queue the reads of a stored table: the snapshot, and the log's last events (the
+    snapshot is never more than SNAPSHOT_EVERY - 1 events behind the log)."""
+    pipe.get(keys.snapshot(game_id))
+    pipe.xrevrange(keys.events(game_id), count=SNAPSHOT_EVERY - 1)
+
+
+def _stored(snapshot: bytes | None, newest_first: list[Any]) -> Stored | None:
+    if snapshot is None:
+        return None
+    return Stored(snapshot, _decode_entries(reversed(newest_first)))
 
 
 def _decode_entries(entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> list[Event]:

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import VersionConflict
 from domain.events import event, stamp, verify_chain
-from domain.store.port import CHECKPOINT_EVERY, EventStore
+from domain.store.port import CHECKPOINT_EVERY, SNAPSHOT_EVERY, EventStore, Stored
 
 
 def _events(n: int, first: int = 1, prev: str = "") -> list:
@@ -17,7 +17,20 @@ def _events(n: int, first: int = 1, prev: str = "") -> list:
 
 
 def _snapshot(store: EventStore, game_id: str) -> bytes | None:
-    return store.read_table(game_id)[0]
+    stored = store.read_table(game_id)[0]
+    return stored.snapshot if stored is not None else None
+
+
+def _table(store: EventStore, game_id: str, token_hash: str | None = None,
+           with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+    """`read_table` with the snapshot alone in place of the stored table."""
+    stored, seat, seed = store.read_table(game_id, token_hash, with_seed)
+    return (stored.snapshot if stored is not None else None), seat, seed
+
+
+def _after_snapshot(stored: Stored, version: int) -> list:
+    """The tail's events after the snapshot, which was written at `version`."""
+    return [e for e in stored.tail if e.seq > version]
 
 
 class EventStoreContract:
@@ -52,7 +65,7 @@ class EventStoreContract:
         assert err.value.actual == 2 and err.value.expected == 1
         assert len(store.read("g1")) == 2
         assert _snapshot(store, "g1") == b"s2"
-        assert store.read_table("g1", "h")[1] is None
+        assert _table(store, "g1", "h")[1] is None
         assert store.first_answer("g1", "k") is None
 
     def test_racing_appends_at_one_version_exactly_one_wins(self, store):
@@ -102,15 +115,15 @@ class EventStoreContract:
         assert store.checkpoint_at_or_before("g1", at) == (at, b"c128")
         assert store.checkpoint_at_or_before("g1", at - 28) is None
         assert store.checkpoint_at_or_before("g1", 2 * at + 5) is None  # none kept there
-        assert store.read_table("g1", "h") == (b"s1", 2, None)
-        assert store.read_table("g1", "unknown") == (b"s1", None, None)
+        assert _table(store, "g1", "h") == (b"s1", 2, None)
+        assert _table(store, "g1", "unknown") == (b"s1", None, None)
 
     def test_the_table_the_seat_and_the_seed_are_read_together(self, store):
         store.save_secrets("g1", "seed")
         store.append("g1", 0, _events(1), b"s1", token=("h", 0))
-        assert store.read_table("g1") == (b"s1", None, None)
-        assert store.read_table("g1", "h", with_seed=True) == (b"s1", 0, "seed")
-        assert store.read_table("g1", with_seed=True) == (b"s1", None, "seed")
+        assert _table(store, "g1") == (b"s1", None, None)
+        assert _table(store, "g1", "h", with_seed=True) == (b"s1", 0, "seed")
+        assert _table(store, "g1", with_seed=True) == (b"s1", None, "seed")
         assert store.seed("g1") == "seed"
 
     def test_the_creator_token_hash_is_kept(self, store):
@@ -139,8 +152,40 @@ class EventStoreContract:
     def test_snapshots_of_several_games_at_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
         store.append("g2", 0, _events(1), b"s2")
-        assert store.snapshots(["g2", "nope", "g1"]) == [b"s2", None, b"s1"]
+        found = store.snapshots(["g2", "nope", "g1"])
+        assert [s.snapshot if s else None for s in found] == [b"s2", None, b"s1"]
         assert store.snapshots([]) == []
+
+    # --- snapshots written now and then --------------------------------------------------
+    def test_an_append_without_a_snapshot_keeps_the_last_and_the_tail_covers_the_rest(
+            self, store):
+        first = _events(2)
+        store.append("g1", 0, first, b"s2")
+        later = []
+        for version in range(2, 2 + SNAPSHOT_EVERY - 1):
+            batch = _events(1, first=version + 1, prev=(later or first)[-1].hash)
+            store.append("g1", version, batch, None)
+            later += batch
+        stored, _seat, _seed = store.read_table("g1")
+        assert stored is not None and stored.snapshot == b"s2"
+        assert _after_snapshot(stored, 2) == later  # every event after it, in order
+        assert [e.seq for e in stored.tail] == sorted(e.seq for e in stored.tail)
+        assert store.snapshots(["g1"]) == [stored]
+        # The next snapshot replaces it; the tail after it is empty.
+        last = _events(1, first=len(later) + 3, prev=later[-1].hash)
+        store.append("g1", len(later) + 2, last, b"s-new")
+        stored = store.read_table("g1")[0]
+        assert stored is not None and stored.snapshot == b"s-new"
+        assert _after_snapshot(stored, len(later) + 3) == []
+        assert last[0] in stored.tail or stored.tail == []
+
+    def test_a_conflicting_append_without_a_snapshot_writes_nothing(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        with pytest.raises(VersionConflict):
+            store.append("g1", 0, _events(1), None)
+        stored = store.read_table("g1")[0]
+        assert stored is not None and stored.snapshot == b"s1"
+        assert _after_snapshot(stored, 1) == []
 
     def test_listing_is_newest_first_filtered_and_paged(self, store):
         store.index("a", "high-card", "open", 1.0)

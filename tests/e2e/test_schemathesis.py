@@ -17,7 +17,9 @@ from donkeypost.settings import Settings
 @pytest.fixture(scope="module")
 def live_app(redis_url):
     connect(redis_url).flushdb()
-    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
+    # No worker runs beside it: /healthz requires none.
+    app = web_app(bootstrap(Settings(redis_url=redis_url, health_workers=()), hooks=NoHooks()),
+                  {"TESTING": True})
     # A started game, so generated requests also reach the paths of a real game.
     client = app.test_client()
     game = client.post("/games", json={"type": "ochs-und-esel",
