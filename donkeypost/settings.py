@@ -16,6 +16,9 @@ Variable → setting (default):
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
+- `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
+  is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
+  games (500)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
   comma-separated, or `none` (all: bots, deadlines, notifications, timers, scheduler)
@@ -35,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from workers.heartbeats import KINDS as WORKER_KINDS
@@ -57,6 +61,7 @@ class Settings:
     webhook_timeout_s: float = 10.0
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
     sweep_s: int = 60
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
     health_workers: tuple[str, ...] = WORKER_KINDS
     health_stale_s: float = STALE_AFTER_S
@@ -107,6 +112,10 @@ class Settings:
             webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", float, default.webhook_timeout_s),
             webhook_retry=retry,
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
+            retention=RetentionPolicy(
+                unstarted_ttl_s=read("DONKEYPOST_UNSTARTED_TTL_S", _positive(float),
+                                     default.retention.unstarted_ttl_s),
+                batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
@@ -116,6 +125,15 @@ class Settings:
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
         )
+
+
+def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:
+    def positive(raw: str) -> T:
+        value = parse(raw)
+        if not value > 0:  # type: ignore[operator]
+            raise ValueError("must be more than 0")
+        return value
+    return positive
 
 
 def _worker_kinds(raw: str) -> tuple[str, ...]:

@@ -14,7 +14,8 @@ Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
 (`workers.heartbeats`, read by `/healthz`). When the worker starts, and then
 at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker sweeps per period), it
 rebuilds the jobs and timers the active games need (`RqHooks.rebuild`): deadlines derive
-from the stored state, so no timer is lost for good with a worker or a queue.
+from the stored state, so no timer is lost for good with a worker or a queue. The same
+sweep deletes games nobody started in time (`domain.service.retention`, bounded per run).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
+from domain.service.retention import sweep_unstarted
 from workers import heartbeats
 from workers.context import JobContext, running
 from workers.hooks import QUEUES, RqHooks
@@ -94,6 +96,21 @@ class GameWorker(SimpleWorker):
         self.rebuilt = True
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
+        self.sweep_unstarted()
+
+    def sweep_unstarted(self) -> None:
+        """Delete the games nobody started in time (`domain.service.retention`), a
+        bounded number per sweep."""
+        context = self.job_context
+        try:
+            swept = sweep_unstarted(context.service.store, context.webhooks.store,
+                                    context.retention, time.time())
+        except Exception:
+            log.exception("sweeping the games never started failed; the next sweep retries")
+            return
+        if swept.looked_at:
+            log.info("retention: %s games never started deleted, %s relisted, %s changed "
+                     "meanwhile", swept.deleted, swept.relisted, swept.raced)
 
 
 def make_worker(context: JobContext, rq_hooks: RqHooks, sweep_s: int,

@@ -172,6 +172,30 @@ class MemoryEventStore:
             ids = list(self._indexes.get(f"status:{status}", {}))
         yield from ids
 
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        with self._changed:
+            index = self._indexes.get(f"status:{status}", {})
+            found = sorted((at, i) for i, at in index.items() if at < before)
+        return [i for _at, i in found[:limit]]
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None or len(game.events) != version:
+                return False
+            del self._games[game_id]
+            self.unlist(game_id, game_type)
+            return True
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        with self._changed:
+            names = [f"status:{s}" for s in STATUSES] + ["all"]
+            if game_type is not None:
+                names.append(f"type:{game_type}")
+            for name in names:
+                self._indexes.get(name, {}).pop(game_id, None)
+
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
                  limit: int) -> tuple[list[str], int]:
         with self._changed:

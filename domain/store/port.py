@@ -133,6 +133,21 @@ class EventStore(EventLog, Protocol):
         """One page of game ids, newest first, filtered; and how many match in all."""
         ...
 
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        """At most `limit` ids listed under `status` and created before `before`, oldest
+        first (the retention sweep's candidates)."""
+        ...
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        """Delete every key of the game and its listing entries, if its log is still at
+        `version` (atomically: an append racing the delete makes it refuse, False)."""
+        ...
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        """Remove the game's listing entries (of its type too, when given)."""
+        ...
+
 
 class WebhookStore(Protocol):
     """Webhook registrations of a game, and their deliveries (kept for a while)."""

@@ -51,12 +51,23 @@ return {'ok', tostring(version + n)}
 """
 
 
+# Delete a game's keys (KEYS[2..]) if its stream (KEYS[1]) is still at version ARGV[1].
+_DELETE = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 then return 0 end
+if tonumber(string.sub(last[1][1], 3)) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', unpack(KEYS))
+return 1
+"""
+
+
 class RedisEventStore:
     """The `EventStore` port in Redis."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND)
+        self._delete = client.register_script(_DELETE)
 
     # --- writing -------------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, events: list[Event],
@@ -199,6 +210,31 @@ class RedisEventStore:
             return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
+
+
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        found = self.redis.zrangebyscore(keys.by_status(status), "-inf", f"({before}",
+                                         start=0, num=limit)
+        return [i.decode() for i in found]
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        """One script over the game's keys (its idempotency records expire on their own),
+        then the listing entries, which live outside the game's slot."""
+        deleted = self._delete(keys=[keys.events(game_id), *keys.of_game(game_id)],
+                               args=[version])
+        if deleted:
+            self.unlist(game_id, game_type)
+        return bool(deleted)
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for s in STATUSES:
+            pipe.zrem(keys.by_status(s), game_id)
+        if game_type is not None:
+            pipe.zrem(keys.by_type(game_type), game_id)
+        pipe.zrem(keys.ALL_GAMES, game_id)
+        pipe.execute()
 
 
 def _read_stored(pipe: Any, game_id: str) -> None:

@@ -207,3 +207,45 @@ class EventStoreContract:
         assert store.list_ids("open", None, 0, 30) == (["g1"], 1)
         # An offset beyond what Redis can take (a huge page number) is just past the end.
         assert store.list_ids("open", None, 2**70, 30) == ([], 1)
+
+    # --- retention -----------------------------------------------------------------------
+    def test_listed_before_gives_the_oldest_of_a_status_first_and_at_most_limit(self, store):
+        store.index("c", "trash", "open", 3.0)
+        store.index("a", "high-card", "open", 1.0)
+        store.index("b", "high-card", "open", 2.0)
+        store.index("d", "high-card", "active", 0.5)
+        assert store.listed_before("open", 2.5, 10) == ["a", "b"]
+        assert store.listed_before("open", 10.0, 2) == ["a", "b"]
+        assert store.listed_before("open", 1.0, 10) == []  # strictly before
+        assert store.listed_before("active", 10.0, 10) == ["d"]
+
+    def test_a_game_is_deleted_whole_only_at_the_version_it_was_read(self, store):
+        at = CHECKPOINT_EVERY
+        store.save_secrets("g1", "seed")
+        store.save_creator("g1", "creator")
+        store.append("g1", 0, _events(2), b"s2", checkpoint=(at, b"c"), token=("h", 0))
+        store.index("g1", "high-card", "open", 1.0)
+        store.append("g2", 0, _events(1), b"other", token=("h", 1))
+        store.index("g2", "high-card", "open", 2.0)
+        assert not store.delete("g1", 1, "high-card")  # the game moved on: kept
+        assert _table(store, "g1", "h", with_seed=True) == (b"s2", 0, "seed")
+        assert not store.delete("nope", 0, "high-card")
+        assert store.delete("g1", 2, "high-card")
+        assert store.read_table("g1", "h", with_seed=True) == (None, None, None)
+        assert (store.read("g1"), store.version("g1")) == ([], 0)
+        assert store.seed("g1") is None and store.creator("g1") is None
+        assert store.checkpoint_at_or_before("g1", at) is None
+        for status, game_type in ((None, None), ("open", None), (None, "high-card")):
+            assert store.list_ids(status, game_type, 0, 10) == (["g2"], 1)
+        assert _table(store, "g2", "h") == (b"other", 1, None)  # the other game is whole
+
+    def test_unlist_removes_the_listing_entries_only(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.index("g1", "high-card", "open", 1.0)
+        store.unlist("g1", None)
+        assert store.list_ids(None, None, 0, 10) == ([], 0)
+        assert store.list_ids("open", None, 0, 10) == ([], 0)
+        assert _snapshot(store, "g1") == b"s1"
+        store.index("g1", "high-card", "open", 1.0)
+        store.unlist("g1", "high-card")
+        assert store.list_ids(None, "high-card", 0, 10) == ([], 0)
