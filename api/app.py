@@ -85,9 +85,10 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(health.make_blueprint(health_redis, worker_beats, required_workers,
                                                  stale_after_s))
     api.register_blueprint(types.make_blueprint())
-    api.register_blueprint(games.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(
-        service, EventHub(service.store), sse_keepalive_s, sse_max_s))
+    # One hub per process: long-polls and event streams wait on it, not on Redis.
+    hub = EventHub(service.store)
+    api.register_blueprint(games.make_blueprint(service, hub))
+    api.register_blueprint(stream.make_blueprint(service, hub, sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
     return app

@@ -40,7 +40,8 @@ def describe(err: BaseException) -> str:
     """What kind of outage, in a few words (no address: this may reach a client)."""
     if isinstance(err, redis.exceptions.BusyLoadingError):
         return "loading its data"
-    if isinstance(err, redis.exceptions.MaxConnectionsError):
+    if isinstance(err, redis.exceptions.MaxConnectionsError) or \
+            "No connection available" in str(err):
         return "no free connection in this process"
     if isinstance(err, redis.TimeoutError):
         return "not answering in time"

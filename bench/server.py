@@ -70,12 +70,13 @@ class Gunicorn:
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
                  reuse_port: bool = True, app: str = "bench.wsgi:app",
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, connections: int = 1000) -> None:
         self.redis_url = redis_url
         self.workers = workers
         self.reuse_port = reuse_port
         self.app = app
         self.env = env or {}
+        self.connections = connections  # per worker (gunicorn's --worker-connections)
         self.port = free_port()
         self.log_dir = log_dir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -92,8 +93,9 @@ class Gunicorn:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
              str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "5",
+             "--worker-connections", str(self.connections),
              *(["--reuse-port"] if self.reuse_port else []),
-             "--log-level", "warning", self.app],
+             "--log-level", os.environ.get("GUNICORN_LOG_LEVEL", "warning"), self.app],
             env=env, stdout=log, stderr=log)
         self._wait_ready()
         return self

@@ -15,8 +15,8 @@ What follows an append, in the web application and in the workers alike (a move 
 is followed like a player's): the RQ hooks (bot turns, deadlines, away seats) and the webhook
 hooks, fanned out. The games' Redis (`REDIS_URL`) holds the event store and the webhook
 registrations; the queues' Redis (`RQ_REDIS_URL`, else the same server) holds the queues and
-timers, on a client of its own, so that long-polls holding store connections never starve
-the hooks.
+timers, on a client of its own. Each client opens at most `REDIS_MAX_CONNECTIONS`: nothing
+holds one while it waits (streams and long-polls wait on the API's event hub).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
               clock: Clock = time.time) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
     RQ and webhook hooks); `clock` is the service's and the hooks' time."""
-    store_redis = connect(settings.store_url)
-    queue_redis = connect(settings.queue_url)
+    store_redis = connect(settings.store_url, settings.redis_max_connections)
+    queue_redis = connect(settings.queue_url, settings.redis_max_connections)
     # Loaded now, so that a game that cannot be imported stops the process as it starts.
     games = registry.games()
     rq_hooks = RqHooks(queue_redis, clock=clock)

@@ -8,6 +8,8 @@ Variable → setting (default):
 - `REDIS_URL` → `redis_url`, the games' Redis (none: `donkeypost serve` starts an embedded
   one; every other process needs it)
 - `RQ_REDIS_URL` → `rq_redis_url`, the queues and timers (`REDIS_URL`)
+- `REDIS_MAX_CONNECTIONS` → `redis_max_connections`, per Redis client of a process; a
+  command waits for a free one (10)
 - `SSE_KEEPALIVE_S` → `sse_keepalive_s`, a comment on a quiet event stream every … (15)
 - `SSE_MAX_S` → `sse_max_s`, an event stream ends after …; its client resumes (3600)
 - `WEBHOOK_ALLOWED_NETWORKS` → `webhook_targets`, CIDRs that webhooks may call although
@@ -38,6 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from domain.connection import MAX_CONNECTIONS
 from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
@@ -55,6 +58,7 @@ class SettingsError(ValueError):
 class Settings:
     redis_url: str | None = None
     rq_redis_url: str | None = None
+    redis_max_connections: int = MAX_CONNECTIONS
     sse_keepalive_s: float = 15.0
     sse_max_s: float = 3600.0
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
@@ -105,6 +109,8 @@ class Settings:
         return cls(
             redis_url=read("REDIS_URL", str, None),
             rq_redis_url=read("RQ_REDIS_URL", str, None),
+            redis_max_connections=read("REDIS_MAX_CONNECTIONS", _positive(int),
+                                       default.redis_max_connections),
             sse_keepalive_s=read("SSE_KEEPALIVE_S", float, default.sse_keepalive_s),
             sse_max_s=read("SSE_MAX_S", float, default.sse_max_s),
             webhook_targets=read("WEBHOOK_ALLOWED_NETWORKS", TargetPolicy.allowing,

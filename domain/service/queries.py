@@ -14,12 +14,10 @@ from domain.table import Table
 
 
 def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
-               wait_s: float = 0.0, limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-    """The log after `after` as `viewer` may see it (waiting up to `wait_s` for the first
-    new event), and the table as it is now."""
+               limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
+    """The log after `after` as `viewer` may see it, and the table as it is now. (Waiting
+    for new events is the API's event hub's job: one connection per process.)"""
     events = deps.store.read(game_id, after=after, count=limit)
-    if not events and wait_s > 0:
-        events = deps.store.wait(game_id, after, wait_s, count=limit)
     table, _ = load(deps, game_id)
     reveal = table.status == "finished"
     return [redact(e, viewer, reveal) for e in events], table

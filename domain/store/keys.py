@@ -72,6 +72,9 @@ def of_game(game_id: str) -> list[str]:
             creator(game_id)]
 
 
+# Not a key: the channel on which the append script publishes "<game id> <version>".
+APPENDED = "donkeypost:appended"
+
 ALL_GAMES = "games:all"
 
 

@@ -9,6 +9,7 @@ are woken by every append.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,6 +47,7 @@ class MemoryEventStore:
         # index name ("all", "status:<s>", "type:<t>") -> game id -> created_at
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
+        self._subscribers: set[_MemoryNotices] = set()
 
     def _game(self, game_id: str) -> _Game:
         return self._games.setdefault(game_id, _Game())
@@ -75,6 +77,8 @@ class MemoryEventStore:
                 game.answers[idempotency[0]] = (self.clock() + IDEMPOTENCY_TTL_S,
                                                 idempotency[1])
             self._changed.notify_all()
+            for subscriber in self._subscribers:
+                subscriber.queue.put((game_id, len(game.events)))
             return AppendResult(version=len(game.events))
 
     def save_secrets(self, game_id: str, seed: str) -> None:
@@ -154,6 +158,12 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return len(game.events) if game else 0
 
+    def appends(self) -> _MemoryNotices:
+        with self._changed:
+            notices = _MemoryNotices(self)
+            self._subscribers.add(notices)
+            return notices
+
     # --- many games ----------------------------------------------------------------------
     def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
         with self._changed:
@@ -208,3 +218,28 @@ class MemoryEventStore:
         # Newest first; equal times in reverse id order, as Redis's ZREVRANGE has them.
         ordered = sorted(found, key=lambda i: (found[i], i), reverse=True)
         return ordered[offset:offset + limit], len(ordered)
+
+
+class _MemoryNotices:
+    """A subscription to a `MemoryEventStore`'s appends."""
+
+    def __init__(self, store: MemoryEventStore) -> None:
+        self.store = store
+        self.queue: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._started = False
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        if not self._started:
+            self._started = True
+            return None
+        try:
+            found = [self.queue.get(timeout=max(timeout_s, 0.0))]
+        except queue.Empty:
+            return []
+        while not self.queue.empty():
+            found.append(self.queue.get_nowait())
+        return found
+
+    def close(self) -> None:
+        with self.store._changed:
+            self.store._subscribers.discard(self)

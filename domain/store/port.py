@@ -49,6 +49,21 @@ class AppendResult(msgspec.Struct, frozen=True):
     duplicate: bytes | None = None  # the first answer, when an idempotency key was re-used
 
 
+class AppendNotices(Protocol):
+    """A subscription to the appends of every game: (game id, version) as they happen.
+
+    One per process is enough to wake every stream and long-poll waiting in it, whatever
+    the number of games they watch, without holding a store connection per waiter."""
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        """The appends since the last call, waiting up to `timeout_s` for the first ([]:
+        none came). None: the subscription (re)started and may have missed some, so look
+        at every game of interest again."""
+        ...
+
+    def close(self) -> None: ...
+
+
 class EventLog(Protocol):
     """A game's log, read from any seq on (what the event streams need)."""
 
@@ -64,6 +79,10 @@ class EventLog(Protocol):
 
     def version(self, game_id: str) -> int:
         """The seq of the log's last event (0 for no log)."""
+        ...
+
+    def appends(self) -> AppendNotices:
+        """Subscribe to the notices of appends (each append gives one, after it landed)."""
         ...
 
 

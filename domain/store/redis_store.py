@@ -41,12 +41,13 @@ end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
 local n = tonumber(ARGV[2])
 for i = 1, n do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[9 + i])
+  redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[11 + i])
 end
 if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
+redis.call('PUBLISH', ARGV[10], ARGV[11] .. ' ' .. (version + n))
 return {'ok', tostring(version + n)}
 """
 
@@ -82,6 +83,7 @@ class RedisEventStore:
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
             token[0] if token else "", token[1] if token else 0,
             idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
+            keys.APPENDED, game_id,
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
@@ -162,6 +164,9 @@ class RedisEventStore:
         last = self.redis.xrevrange(keys.events(game_id), count=1)
         return int(last[0][0].split(b"-")[1]) if last else 0
 
+    def appends(self) -> RedisAppendNotices:
+        return RedisAppendNotices(self.redis)
+
     # --- many games ----------------------------------------------------------------------
     def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
         """The stored tables of several games in one round trip (None: unknown game)."""
@@ -235,6 +240,34 @@ class RedisEventStore:
             pipe.zrem(keys.by_type(game_type), game_id)
         pipe.zrem(keys.ALL_GAMES, game_id)
         pipe.execute()
+
+
+class RedisAppendNotices:
+    """The append script's notices, through one pub/sub connection. (PUBLISH is not
+    written to the AOF, so the notices cost the log nothing.)"""
+
+    MAX_BATCH = 1000
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._pubsub = client.pubsub()
+        self._pubsub.subscribe(keys.APPENDED)
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        found: list[tuple[str, int]] = []
+        message = self._pubsub.get_message(timeout=timeout_s)
+        while message is not None:
+            if message["type"] == "subscribe":
+                return None  # (re)subscribed: what happened before is unknown
+            if message["type"] == "message":
+                game_id, _, version = message["data"].decode().rpartition(" ")
+                found.append((game_id, int(version)))
+            if len(found) >= self.MAX_BATCH:
+                break
+            message = self._pubsub.get_message(timeout=0)
+        return found
+
+    def close(self) -> None:
+        self._pubsub.close()
 
 
 def _read_stored(pipe: Any, game_id: str) -> None:

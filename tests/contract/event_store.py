@@ -4,6 +4,7 @@ tokens, secrets, listing indexes and the blocking wait. A subclass provides `sto
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -249,3 +250,24 @@ class EventStoreContract:
         store.index("g1", "high-card", "open", 1.0)
         store.unlist("g1", "high-card")
         assert store.list_ids(None, "high-card", 0, 10) == ([], 0)
+
+    # --- notices of appends --------------------------------------------------------------
+    def test_a_subscription_starts_with_look_again_then_tells_each_append(self, store):
+        notices = store.appends()
+        try:
+            assert notices.next(2.0) is None  # subscribed: look at everything once
+            assert notices.next(0.05) == []
+            store.append("g1", 0, _events(2), b"s2")
+            store.append("g2", 0, _events(1), b"s1")
+            with pytest.raises(VersionConflict):
+                store.append("g1", 0, _events(1), b"x")  # nothing landed: no notice
+            store.append("g1", 2, _events(1, first=3), None, idempotency=("k", b"a"))
+            store.append("g1", 2, _events(1, first=3), None, idempotency=("k", b"b"))  # dup
+            got: list = []
+            deadline = time.monotonic() + 5
+            while len(got) < 3 and time.monotonic() < deadline:
+                got += notices.next(1.0) or []
+            assert got == [("g1", 2), ("g2", 1), ("g1", 3)]
+            assert notices.next(0.1) == []
+        finally:
+            notices.close()

@@ -71,6 +71,7 @@ def test_requests_during_a_redis_outage_get_503_with_retry_after_then_200(tmp_pa
      "loading its data"),
     (redis.exceptions.MaxConnectionsError("Too many connections"),
      "no free connection in this process"),
+    (redis.ConnectionError("No connection available."), "no free connection in this process"),
     (redis.ConnectionError("max number of clients reached"), "out of client connections"),
     (redis.TimeoutError("Timeout reading from socket"), "not answering in time"),
     (redis.exceptions.OutOfMemoryError("OOM command not allowed"), "out of memory"),
