@@ -6,11 +6,10 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+from domain.table import STATUSES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
 from domain.webhooks.targets import MAX_URL_LENGTH
-
-STATUSES = ("open", "active", "finished")
 
 
 class SeatSpecSchema(ma.Schema):
