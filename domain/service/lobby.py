@@ -7,7 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import registry
-from domain.errors import BadCredentials, BadOptions, GameStarted, NotAllowed, VersionConflict
+from domain.errors import (
+    BadCredentials,
+    BadOptions,
+    GameStarted,
+    NotAllowed,
+    UnknownPlayer,
+    VersionConflict,
+)
 from domain.events import event
 from domain.players.credentials import is_player_key
 from domain.players.records import Player
@@ -43,7 +50,10 @@ def seats_for(deps: Deps, seats: Sequence[Mapping[str, Any]],
                                      "(Authorization: Bearer pk.…)", code="needs_player_key")
             spec["player"] = by
         elif seat.get("invite") is not None:
-            spec["invited"] = find_by_name(deps, seat["invite"])
+            try:
+                spec["invited"] = find_by_name(deps, seat["invite"])
+            except UnknownPlayer as err:
+                raise BadOptions(err.message, code="unknown_player") from None
         out.append(spec)
     return out
 

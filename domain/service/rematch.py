@@ -40,19 +40,19 @@ class Rematch:
     table: Table  # the new game
     seat: int  # the caller's seat in it
     token: str | None  # a new seat token for an anonymous caller (shown once)
+    created: bool  # this request created the game (others found it)
 
 
 def rematch(deps: Deps, game_id: str, seat: int) -> Rematch:
     """The rematch of finished game `game_id`, asked for by its seat `seat`."""
     old = with_retries(LINK_ATTEMPTS, lambda _n: _link(deps, game_id), "linking a rematch")
     assert old.rematch is not None
-    table = _created(deps, old, old.rematch)
-    new_seat = (seat - 1) % old.players
+    table, created = _created(deps, old, old.rematch)
     holder = old.seats[seat]
     if holder.kind == "human" and holder.player is None:
         new_seat, token, table = claim_kept_seat(deps, table.id, seat, holder.name)
-        return Rematch(table, new_seat, token)
-    return Rematch(table, new_seat, None)
+        return Rematch(table, new_seat, token, created)
+    return Rematch(table, (seat - 1) % old.players, None, created)
 
 
 def rotated(table: Table) -> list[dict[str, Any]]:
@@ -89,10 +89,10 @@ def _link(deps: Deps, game_id: str) -> Table | None:
     return linked
 
 
-def _created(deps: Deps, old: Table, new_id: str) -> Table:
-    """The rematch game, created now unless someone else did."""
+def _created(deps: Deps, old: Table, new_id: str) -> tuple[Table, bool]:
+    """The rematch game, and whether it was created now (else someone else did)."""
     try:
-        return load(deps, new_id)[0]
+        return load(deps, new_id)[0], False
     except UnknownGame:
         pass
     players = {p.id: p for p in deps.players.players(
@@ -102,6 +102,6 @@ def _created(deps: Deps, old: Table, new_id: str) -> Table:
     try:
         return create(deps, old.type, old.options, seats, deadline_s=old.deadline_s,
                       on_timeout=old.on_timeout, bot_delay_s=old.bot_delay_s,
-                      created_by=old.created_by, game_id=new_id, rematch_of=old.id)
+                      created_by=old.created_by, game_id=new_id, rematch_of=old.id), True
     except VersionConflict:
-        return load(deps, new_id)[0]
+        return load(deps, new_id)[0], False

@@ -131,8 +131,9 @@ def test_seats_of_players_are_checked(service):
     ann, _ = _player(service, "Ann")
     with pytest.raises(BadCredentials):
         service.create("high-card", None, [{"kind": "human", "me": True}] * 2)
-    with pytest.raises(UnknownPlayer):
+    with pytest.raises(BadOptions, match="no player named") as err:
         service.create("high-card", None, [{"kind": "human", "invite": "nobody"}] * 2, by=ann)
+    assert err.value.code == "unknown_player"
     with pytest.raises(BadOptions, match="at most once"):
         service.create("high-card", None, [{"kind": "human", "me": True},
                                            {"kind": "human", "invite": "ann"}], by=ann)
@@ -192,7 +193,7 @@ def test_the_inbox_puts_my_turn_first_by_deadline_then_the_others(service, clock
     service.act(games[1], 0, {"type": "play", "card": table.game.hands[0][0]})
     assert _ids(service.inbox(ann, "active", True, 0, 10)[0]) == by_deadline[1:]
     assert _ids(service.inbox(ann, "active", False, 0, 10)[0]) == [games[1]]
-    assert _ids(service.inbox(ann, "active", None, 0, 10)[0]) == by_deadline[1:] + [games[1]]
+    assert _ids(service.inbox(ann, "active", None, 0, 10)[0]) == [*by_deadline[1:], games[1]]
     assert _ids(service.inbox(bob, "active", True, 0, 10)[0]) == [games[1]]
     # Paged like the listings; "my turn" means nothing for a game not being played.
     assert _ids(service.inbox(ann, "active", True, 1, 2)[0]) == by_deadline[2:4]
@@ -211,7 +212,7 @@ def test_a_rematch_rotates_the_seats_and_is_one_game_however_often_asked(service
     table = service.create("high-card", None, [
         {"kind": "human", "me": True}, {"kind": "bot", "level": "random"},
         {"kind": "human"}], deadline_s=600, by=ann)
-    anon_seat, anon_token, _ = service.join(table.id, "anon")
+    anon_seat, _token, _ = service.join(table.id, "anon")
     assert anon_seat == 2
     with pytest.raises(GameNotFinished):
         service.rematch(table.id, 0)
