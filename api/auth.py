@@ -52,9 +52,14 @@ def optional_player(service: GameService) -> Player | None:
     return service.authenticate(token)
 
 
-def require_player(service: GameService) -> Player:
-    player = optional_player(service)
-    if player is None:
+def player_key() -> str:
+    """The player key the request carries (checked by what it is used for)."""
+    token = bearer_token()
+    if token is None or not is_player_key(token):
         raise ApiError(401, "missing_player_key",
                        "this needs your player key: Authorization: Bearer pk.…")
-    return player
+    return token
+
+
+def require_player(service: GameService) -> Player:
+    return service.authenticate(player_key())

@@ -1,4 +1,5 @@
-"""A blueprint whose paginated listings document their `X-Pagination` header properly."""
+"""A blueprint whose paginated listings document their `X-Pagination` header properly and
+write it without a schema dump."""
 
 from __future__ import annotations
 
@@ -15,3 +16,21 @@ class PagedBlueprint(Blueprint):  # type: ignore[misc]
             "content": {"application/json": {"schema": {
                 "$ref": "#/components/schemas/PaginationMetadata"}}},
         }
+
+    @staticmethod
+    def _make_pagination_metadata(page: int, page_size: int,
+                                  item_count: int) -> dict[str, int]:
+        """The documented `PaginationMetadata` object, built directly: flask-smorest's
+        own dumps it through a new schema instance, which cost more than the rest of a
+        player's inbox page (a test holds the two to the same answers)."""
+        pages = -(-item_count // page_size)
+        meta = {"total": item_count, "total_pages": pages}
+        if pages:
+            meta.update(first_page=1, last_page=pages)
+            if page <= pages:
+                meta["page"] = page
+                if page > 1:
+                    meta["previous_page"] = page - 1
+                if page < pages:
+                    meta["next_page"] = page + 1
+        return meta

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 
-from api.auth import require_player
+from api.auth import player_key, require_player
+from api.encoding import encode_inbox
 from api.errors import ErrorSchema
 from api.paging import PagedBlueprint
 from api.player_schemas import (
@@ -67,12 +69,12 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
 
     @blp.route("/me/games")
     class Inbox(MethodView):
-        @blp.arguments(InboxArgsSchema, location="query")
+        @blp.arguments(InboxArgsSchema(), location="query")
         @blp.response(200, InboxEntrySchema(many=True))
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad player key")
         @blp.paginate()
         @blp.doc(security=KEY_ONLY)
-        def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
+        def get(self, args: dict[str, Any], pagination_parameters: Any) -> Response:
             """Your games: where it is your turn, soonest deadline first
 
             `status=active` (the default) lists the games being played: those where it is
@@ -81,12 +83,11 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
             `status=open` lists the games waiting for players that you sit at or are
             invited to, `status=finished` the finished ones with your place and what each
             did to your rating (once rated); both newest first."""
-            player = require_player(service)
-            entries, total = service.inbox(player, args["status"], args.get("my_turn"),
+            entries, total = service.inbox(player_key(), args["status"], args.get("my_turn"),
                                            offset=pagination_parameters.first_item,
                                            limit=pagination_parameters.page_size)
             pagination_parameters.item_count = total
-            return entries
+            return Response(encode_inbox(entries), status=200, mimetype="application/json")
 
     @blp.route("/<string:player_id>")
     class Profile(MethodView):

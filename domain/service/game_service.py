@@ -150,9 +150,10 @@ class GameService:
     def profile(self, player_id: str) -> dict[str, Any]:
         return players.profile(self.deps, player_id)
 
-    def inbox(self, player: Player, status: str, my_turn: bool | None, offset: int,
+    def inbox(self, key: str, status: str, my_turn: bool | None, offset: int,
               limit: int) -> tuple[list[dict[str, Any]], int]:
-        return inbox.page(self.deps, player, status, my_turn, offset, limit)
+        """A page of the inbox of the player whose key this is (BadCredentials if none)."""
+        return inbox.page(self.deps, key, status, my_turn, offset, limit)
 
     def leaderboard(self, game_type: str, offset: int,
                     limit: int) -> tuple[list[dict[str, Any]], int]:

@@ -3,8 +3,9 @@
 After an append, the games' positions that changed move in their players' indexes
 (`domain.players.inbox`), and a game that just finished with players at the table is noted
 as awaiting its rating (the rating job takes it from there). A page is one read of the
-index and one of the page's snapshots, decoded without their game state; a game gone from
-the store (expired) is dropped from the index when a page meets it.
+player's slot (their key's hash and the index, so the key costs no round trip of its own)
+and one of the page's snapshots, decoded without their game state; a game gone from the
+store (expired) is dropped from the index when a page meets it.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from domain.errors import BadCredentials
 from domain.events import Event
 from domain.players import inbox
-from domain.players.records import Player
+from domain.players.credentials import player_of
 from domain.service.deps import Deps
+from domain.service.players import checked
 from domain.table import Table, decode_envelope
 
 
@@ -30,15 +33,20 @@ def follow_append(deps: Deps, before: Table | None, after: Table,
         deps.ratings.await_rating(after.id, after.ended_at or after.updated_at)
 
 
-def page(deps: Deps, player: Player, status: str, my_turn: bool | None, offset: int,
+def page(deps: Deps, key: str, status: str, my_turn: bool | None, offset: int,
          limit: int) -> tuple[list[dict[str, Any]], int]:
-    """One page of the player's games with `status` (and, for active games, `my_turn`),
-    in the inbox's order; and how many there are."""
-    if my_turn is not None and status != "active":
-        return [], 0  # only an active game is anyone's turn
-    low, high = inbox.turn_range(my_turn) if status == "active" else inbox.turn_range(None)
-    ids, total = deps.players.inbox_ids(player.id, status, offset, limit, low, high,
-                                        newest_first=status in inbox.NEWEST_FIRST)
+    """One page of the games of the player whose key this is, with `status` (and, for
+    active games, `my_turn`), in the inbox's order; and how many there are."""
+    player_id = player_of(key)
+    if player_id is None:
+        raise BadCredentials("this is not a player key")
+    if status == "active" or my_turn is None:
+        low, high = inbox.turn_range(my_turn if status == "active" else None)
+    else:
+        low, high = 0.0, 0.0  # only an active game is anyone's turn: an empty range
+    ids, total, found = deps.players.inbox_ids(player_id, status, offset, limit, low, high,
+                                               newest_first=status in inbox.NEWEST_FIRST)
+    player = checked(found, key)
     snapshots = deps.store.snapshots(ids)
     changes = deps.ratings.changes(player.id, ids) if status == "finished" else [None] * len(ids)
     entries: list[dict[str, Any]] = []

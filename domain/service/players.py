@@ -27,7 +27,11 @@ def register(deps: Deps, name: str) -> tuple[Player, str]:
 def authenticate(deps: Deps, key: str) -> Player:
     """The player whose current key this is (one read), or BadCredentials."""
     player_id = player_of(key)
-    found = deps.players.with_key_hash(player_id) if player_id is not None else None
+    return checked(deps.players.with_key_hash(player_id) if player_id else None, key)
+
+
+def checked(found: tuple[Player, str] | None, key: str) -> Player:
+    """The player read with their key hash, if `key` is their current key."""
     if found is None or not matches(found[1], key):
         raise BadCredentials("this player key is not valid (unknown, or replaced by a newer "
                              "one)")

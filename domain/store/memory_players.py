@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from domain.players.inbox import InboxMove
 from domain.players.records import Player
+from domain.store.port import InboxPage
 
 
 class MemoryPlayerStore:
@@ -64,10 +65,12 @@ class MemoryPlayerStore:
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),
-                  newest_first: bool = False) -> tuple[list[str], int]:
+                  newest_first: bool = False) -> InboxPage:
         with self._lock:
             games = self._inboxes.get((player_id, bucket), {})
             found = {g: s for g, s in games.items() if low <= s < high}
+            player = self._players.get(player_id)
+            record = (player, self._keys[player_id]) if player is not None else None
         # By score, equal scores by id (as a Redis sorted set orders them).
         ordered = sorted(found, key=lambda g: (found[g], g), reverse=newest_first)
-        return ordered[offset:offset + limit], len(ordered)
+        return InboxPage(ordered[offset:offset + limit], len(ordered), record)

@@ -11,7 +11,7 @@ memory (`memory*`), and one contract test per port runs on both (tests/contract/
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
@@ -151,6 +151,12 @@ class WebhookStore(Protocol):
         ...
 
 
+class InboxPage(NamedTuple):
+    ids: list[str]
+    total: int
+    player: tuple[Player, str] | None  # the player and their key hash (None: unknown)
+
+
 class PlayerStore(Protocol):
     """Players, their unique names and key hashes, and their inboxes."""
 
@@ -183,9 +189,11 @@ class PlayerStore(Protocol):
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),
-                  newest_first: bool = False) -> tuple[list[str], int]:
+                  newest_first: bool = False) -> InboxPage:
         """One page of the game ids of a bucket with low <= score < high, by score
-        (highest first with `newest_first`); and how many are in that range."""
+        (highest first with `newest_first`), how many are in that range, and the player
+        with their key hash (`with_key_hash`): one read, so that checking the key costs
+        no round trip of its own."""
         ...
 
 

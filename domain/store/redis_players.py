@@ -16,6 +16,7 @@ import redis
 import domain.store.keys as keys
 from domain.players.inbox import BUCKETS, InboxMove
 from domain.players.records import Player
+from domain.store.port import InboxPage
 
 # Replace the key hash of a player who exists.
 _SET_KEY = """
@@ -58,11 +59,7 @@ class RedisPlayerStore:
         return raw.decode() if raw is not None else None
 
     def with_key_hash(self, player_id: str) -> tuple[Player, str] | None:
-        name, created, key = self.redis.hmget(keys.player(player_id), "name", "created_at",
-                                              "key")
-        if name is None or created is None or key is None:
-            return None
-        return Player(id=player_id, name=name.decode(), created_at=float(created)), key.decode()
+        return _with_key_hash(player_id, self.redis.hmget(keys.player(player_id), *_RECORD))
 
     def set_key_hash(self, player_id: str, key_hash: str) -> bool:
         return bool(self._set_key(keys=[keys.player(player_id)], args=[key_hash]))
@@ -82,16 +79,28 @@ class RedisPlayerStore:
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),
-                  newest_first: bool = False) -> tuple[list[str], int]:
+                  newest_first: bool = False) -> InboxPage:
         key = keys.inbox(player_id, bucket)
         lo = "-inf" if low == float("-inf") else repr(low)
         hi = "+inf" if high == float("inf") else f"({high!r}"
         start = min(offset, _MAX_OFFSET)
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.redis.pipeline(transaction=False)  # one slot: the player's
+        pipe.hmget(keys.player(player_id), *_RECORD)
         pipe.zcount(key, lo, hi)
         if newest_first:
             pipe.zrevrangebyscore(key, hi, lo, start=start, num=limit)
         else:
             pipe.zrangebyscore(key, lo, hi, start=start, num=limit)
-        total, ids = pipe.execute()
-        return [i.decode() for i in ids], int(total)
+        record, total, ids = pipe.execute()
+        return InboxPage([i.decode() for i in ids], int(total),
+                         _with_key_hash(player_id, record))
+
+
+_RECORD = ("name", "created_at", "key")
+
+
+def _with_key_hash(player_id: str, record: list[bytes | None]) -> tuple[Player, str] | None:
+    name, created, key = record
+    if name is None or created is None or key is None:
+        return None
+    return Player(id=player_id, name=name.decode(), created_at=float(created)), key.decode()

@@ -67,30 +67,36 @@ class PlayerStoreContract:
     # --- inboxes -------------------------------------------------------------------------
     def test_a_game_sits_in_one_bucket_at_a_time(self, store):
         store.place([InboxMove("p1", "g1", _at("open", 1.0))])
-        assert store.inbox_ids("p1", "open", 0, 30) == (["g1"], 1)
+        assert store.inbox_ids("p1", "open", 0, 30)[:2] == (["g1"], 1)
         store.place([InboxMove("p1", "g1", _at("active", 5.0))])
-        assert store.inbox_ids("p1", "open", 0, 30) == ([], 0)
-        assert store.inbox_ids("p1", "active", 0, 30) == (["g1"], 1)
+        assert store.inbox_ids("p1", "open", 0, 30)[:2] == ([], 0)
+        assert store.inbox_ids("p1", "active", 0, 30)[:2] == (["g1"], 1)
         store.place([InboxMove("p1", "g1", None)])
-        assert store.inbox_ids("p1", "active", 0, 30) == ([], 0)
+        assert store.inbox_ids("p1", "active", 0, 30)[:2] == ([], 0)
+
+    def test_an_inbox_page_comes_with_the_player_and_key_hash(self, store):
+        store.add(_player(1), "ann", "h1")
+        store.place([InboxMove("p1", "g1", _at("active", 1.0))])
+        assert store.inbox_ids("p1", "active", 0, 30) == (["g1"], 1, (_player(1), "h1"))
+        assert store.inbox_ids("p2", "active", 0, 30) == ([], 0, None)
 
     def test_inbox_pages_by_score_within_a_range(self, store):
         store.place([InboxMove("p1", g, _at("active", score)) for g, score in
                      (("late", 300.0), ("soon", 100.0), ("mid", 200.0), ("other", 1e12))]
                     + [InboxMove("p2", "theirs", _at("active", 50.0))])
-        assert store.inbox_ids("p1", "active", 0, 30) == (["soon", "mid", "late", "other"], 4)
-        assert store.inbox_ids("p1", "active", 0, 2, high=1e12) == (["soon", "mid"], 3)
-        assert store.inbox_ids("p1", "active", 2, 2, high=1e12) == (["late"], 3)
-        assert store.inbox_ids("p1", "active", 0, 30, low=1e12) == (["other"], 1)
+        assert store.inbox_ids("p1", "active", 0, 30)[:2] == (["soon", "mid", "late", "other"], 4)
+        assert store.inbox_ids("p1", "active", 0, 2, high=1e12)[:2] == (["soon", "mid"], 3)
+        assert store.inbox_ids("p1", "active", 2, 2, high=1e12)[:2] == (["late"], 3)
+        assert store.inbox_ids("p1", "active", 0, 30, low=1e12)[:2] == (["other"], 1)
         assert store.inbox_ids("p1", "active", 0, 30, newest_first=True)[0] == \
             ["other", "late", "mid", "soon"]
-        assert store.inbox_ids("p1", "active", 2**70, 30) == ([], 4)
-        assert store.inbox_ids("p3", "active", 0, 30) == ([], 0)
+        assert store.inbox_ids("p1", "active", 2**70, 30)[:2] == ([], 4)
+        assert store.inbox_ids("p3", "active", 0, 30)[:2] == ([], 0)
 
     def test_moves_of_several_players_at_once(self, store):
         store.place([InboxMove("p1", "g1", _at("active", 10.0)),
                      InboxMove("p2", "g1", _at("active", 1e12))])
         store.place([InboxMove("p1", "g1", _at("active", 1e12)),
                      InboxMove("p2", "g1", _at("active", 20.0))])
-        assert store.inbox_ids("p1", "active", 0, 30, high=1e12) == ([], 0)
-        assert store.inbox_ids("p2", "active", 0, 30, high=1e12) == (["g1"], 1)
+        assert store.inbox_ids("p1", "active", 0, 30, high=1e12)[:2] == ([], 0)
+        assert store.inbox_ids("p2", "active", 0, 30, high=1e12)[:2] == (["g1"], 1)

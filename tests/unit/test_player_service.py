@@ -150,12 +150,12 @@ def test_only_the_creator_cancels_and_only_before_the_start(service):
         service.cancel(table.id, bob_key)
     with pytest.raises(NotAllowed):
         service.cancel(table.id, "a-stranger's-token")
-    assert service.inbox(bob, "open", None, 0, 10)[1] == 1
+    assert service.inbox(bob_key, "open", None, 0, 10)[1] == 1
     cancelled = service.cancel(table.id, ann_key)
     assert cancelled.status == "cancelled" and service.cancel(table.id, ann_key).version == \
         cancelled.version  # twice is once
-    assert service.inbox(ann, "open", None, 0, 10) == ([], 0)
-    assert service.inbox(bob, "open", None, 0, 10) == ([], 0)
+    assert service.inbox(ann_key, "open", None, 0, 10) == ([], 0)
+    assert service.inbox(bob_key, "open", None, 0, 10) == ([], 0)
     assert service.list_games("open", None, 0, 10)[1] == 0
     assert service.list_games("cancelled", None, 0, 10)[1] == 1
     with pytest.raises(GameOver, match="cancelled"):
@@ -171,8 +171,8 @@ def test_only_the_creator_cancels_and_only_before_the_start(service):
 
 # --- the inbox ---------------------------------------------------------------------------
 def test_the_inbox_puts_my_turn_first_by_deadline_then_the_others(service, clock):
-    ann, _ = _player(service, "Ann")
-    bob, _ = _player(service, "Bob")
+    ann, ann_key = _player(service, "Ann")
+    bob, bob_key = _player(service, "Bob")
     games = []
     for deadline in (300.0, 100.0, 200.0, None):
         clock.now += 1
@@ -182,28 +182,32 @@ def test_the_inbox_puts_my_turn_first_by_deadline_then_the_others(service, clock
         service.join(table.id, None, bob)
         games.append(table.id)
     by_deadline = [games[1], games[2], games[0], games[3]]  # the one without comes last
-    entries, total = service.inbox(ann, "active", True, 0, 10)
+    entries, total = service.inbox(ann_key, "active", True, 0, 10)
     assert _ids(entries) == by_deadline and total == 4
     assert all(e["my_turn"] and e["seat"] == 0 for e in entries)
     assert entries[0]["deadline"] == pytest.approx(clock.now - 3 + 100.0, abs=1)
     assert [s["name"] for s in entries[0]["seats"]] == ["Ann", "Bob"]
-    assert service.inbox(bob, "active", True, 0, 10) == ([], 0)
+    assert service.inbox(bob_key, "active", True, 0, 10) == ([], 0)
     # Ann plays in the soonest one: it leaves her turn and becomes Bob's.
     table, _ = service.load(games[1])
     service.act(games[1], 0, {"type": "play", "card": table.game.hands[0][0]})
-    assert _ids(service.inbox(ann, "active", True, 0, 10)[0]) == by_deadline[1:]
-    assert _ids(service.inbox(ann, "active", False, 0, 10)[0]) == [games[1]]
-    assert _ids(service.inbox(ann, "active", None, 0, 10)[0]) == [*by_deadline[1:], games[1]]
-    assert _ids(service.inbox(bob, "active", True, 0, 10)[0]) == [games[1]]
+    assert _ids(service.inbox(ann_key, "active", True, 0, 10)[0]) == by_deadline[1:]
+    assert _ids(service.inbox(ann_key, "active", False, 0, 10)[0]) == [games[1]]
+    assert _ids(service.inbox(ann_key, "active", None, 0, 10)[0]) == [*by_deadline[1:], games[1]]
+    assert _ids(service.inbox(bob_key, "active", True, 0, 10)[0]) == [games[1]]
     # Paged like the listings; "my turn" means nothing for a game not being played.
-    assert _ids(service.inbox(ann, "active", True, 1, 2)[0]) == by_deadline[2:4]
-    assert service.inbox(ann, "active", True, 1, 2)[1] == 3
-    assert service.inbox(ann, "open", True, 0, 10) == ([], 0)
+    assert _ids(service.inbox(ann_key, "active", True, 1, 2)[0]) == by_deadline[2:4]
+    assert service.inbox(ann_key, "active", True, 1, 2)[1] == 3
+    assert service.inbox(ann_key, "open", True, 0, 10) == ([], 0)
     # The finished game moves to the finished bucket, with its place.
     _play_to_end(service, games[1])
-    finished, total = service.inbox(ann, "finished", None, 0, 10)
+    finished, total = service.inbox(ann_key, "finished", None, 0, 10)
     assert _ids(finished) == [games[1]] and finished[0]["place"] in (1, 2)
     assert finished[0]["rating"] is None  # not rated yet: the rating job does that
+    with pytest.raises(BadCredentials):
+        service.inbox(f"pk.{ann.id}.guessed", "active", None, 0, 10)
+    with pytest.raises(BadCredentials):
+        service.inbox("a-seat-token", "active", None, 0, 10)
 
 
 # --- the rematch -------------------------------------------------------------------------
@@ -242,8 +246,8 @@ def test_a_rematch_rotates_the_seats_and_is_one_game_however_often_asked(service
 
 # --- ratings -----------------------------------------------------------------------------
 def test_a_finished_game_is_rated_once_however_often_its_job_runs(service):
-    ann, _ = _player(service, "Ann")
-    bob, _ = _player(service, "Bob")
+    ann, ann_key = _player(service, "Ann")
+    bob, bob_key = _player(service, "Bob")
     table = service.create("high-card", None, [
         {"kind": "human", "me": True}, {"kind": "human", "invite": "Bob"},
         {"kind": "bot", "level": "basic"}, {"kind": "human"}], deadline_s=None, by=ann)
@@ -256,11 +260,11 @@ def test_a_finished_game_is_rated_once_however_often_its_job_runs(service):
     assert service.awaiting_rating(2000.0) == []
     done, _ = service.load(table.id)
     places = done.outcome["places"]
-    for player, seat in ((ann, 0), (bob, 1)):
+    for player, key, seat in ((ann, ann_key, 0), (bob, bob_key, 1)):
         games = service.profile(player.id)["games"]
         assert [(g["type"], g["played"], g["won"]) for g in games] == [
             ("high-card", 1, int(places[seat] == 1))]
-        entry = service.inbox(player, "finished", None, 0, 10)[0][0]
+        entry = service.inbox(key, "finished", None, 0, 10)[0][0]
         assert entry["rating"]["after"] == pytest.approx(games[0]["rating"])
         assert entry["rating"]["before"] == 1500.0
         # Above the newcomers' 1500 when ahead of everyone, below when behind everyone.
