@@ -9,10 +9,14 @@ never starts with `pk.`, so one `Authorization: Bearer` header carries either.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 PREFIX = "pk."
 ID_BYTES = 9  # 12 URL-safe characters
+# What an id may look like: a key naming anything else names nobody, and never reaches
+# the store (a brace would even move the lookup out of the player's hash-tag slot).
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_player_id() -> str:
@@ -21,6 +25,10 @@ def new_player_id() -> str:
 
 def new_player_key(player_id: str) -> str:
     return f"{PREFIX}{player_id}.{secrets.token_urlsafe(24)}"
+
+
+def is_player_id(text: str) -> bool:
+    return _ID.fullmatch(text) is not None
 
 
 def is_player_key(token: str) -> bool:
@@ -32,6 +40,6 @@ def player_of(key: str) -> str | None:
     if not is_player_key(key):
         return None
     player_id, dot, secret = key[len(PREFIX):].partition(".")
-    if not dot or not player_id or not secret or len(player_id) > 64:
+    if not dot or not secret or not is_player_id(player_id):
         return None
     return player_id

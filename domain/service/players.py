@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import BadCredentials, BadName, NameTaken, UnknownPlayer
-from domain.players.credentials import new_player_id, new_player_key, player_of
+from domain.players.credentials import (
+    is_player_id,
+    new_player_id,
+    new_player_key,
+    player_of,
+)
 from domain.players.names import clean_name, name_key
 from domain.players.records import Player
 from domain.ratings.standing import Standing
@@ -61,7 +66,7 @@ def find_by_name(deps: Deps, name: str) -> Player:
 def profile(deps: Deps, player_id: str) -> dict[str, Any]:
     """The public profile: name, since when, and per game type the games played and won
     and the rating."""
-    player = deps.players.player(player_id)
+    player = deps.players.player(player_id) if is_player_id(player_id) else None
     if player is None:
         raise UnknownPlayer(f"no player {player_id!r}")
     return {"id": player.id, "name": player.name, "created_at": player.created_at,

@@ -60,4 +60,5 @@ def test_a_player_key_names_its_player():
     assert new_player_key("abc_-123") != key
     assert player_of("pk.nosecret") is None
     assert player_of("pk..secret") is None
+    assert player_of("pk.a}b{.secret") is None and player_of("pk.a.b.c") == "a"
     assert player_of("a-seat-token") is None and not is_player_key("a-seat-token")
