@@ -11,36 +11,38 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.engine import players_for
 from bench.progress import Steps
+from bench.stats import percentile
 from domain import registry
 from domain.bots import LEVELS, observe
+from domain.bots.kit import Budget
 from domain.bots.levels import DEFAULT_BUDGET, make_bot
-from domain.bots.mcts import Budget
-from domain.game import Game, resolve_options
-from workers.arena import percentile
+from domain.game import Game
+from domain.play import begin, play_on
 
 
 def positions(game: Game[Any, Any], players: int, count: int,
               rng: random.Random) -> list[tuple[Any, int]]:
     """`count` (state, seat) pairs with a choice, spread over random games."""
     found: list[tuple[Any, int]] = []
-    options = resolve_options(game.options, None, players)
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
+        if len(legal) > 1:
+            found.append((state, seat))
+        return rng.choice(legal)
+
     while len(found) < count * 4:
-        state = game.new_state(options, players)
-        for ev in game.setup(state, rng):
-            state = game.evolve(state, ev)
-        while game.outcome(state) is None:
-            seat = rng.choice(sorted(game.to_act(state)))
-            legal = game.legal_actions(state, seat)
-            if len(legal) > 1:
-                found.append((state, seat))
-            for ev in game.decide(state, seat, rng.choice(legal), rng):
-                state = game.evolve(state, ev)
+        state, _ = begin(game, None, players, rng)
+        _, _, end = play_on(game, state, choose, rng)
+        if end != "over":
+            raise RuntimeError(f"a random game is {end}: a seat to act has no legal "
+                               "action, or nobody is to act, in an unfinished game")
     return rng.sample(found, count)
 
 

@@ -12,8 +12,6 @@ length), replay, engine (random games in process), bots (move time per level), t
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import shlex
 import sys
 import time
@@ -25,7 +23,7 @@ from typing import Any
 
 from rich.console import Console
 
-from bench import report
+from bench import jsonfile, report
 from bench.config import SECTIONS, BenchConfig
 from bench.context import BenchContext, load_average, machine
 from bench.progress import Steps
@@ -147,7 +145,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     console.print(report.targets_table(doc["targets"]))
     path = args.json_file or RESULTS / f"bench-{datetime.now():%Y%m%d-%H%M%S}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n")
+    jsonfile.write(path, doc)
     console.print(f"results: {path}")
     return 0
 
@@ -155,17 +153,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def command_line(argv: Sequence[str]) -> str:
     args = list(argv[1:])
     return " ".join(shlex.quote(a) for a in ["donkeypost", *args])
-
-
-def _finite(obj: Any) -> Any:
-    """JSON has no NaN or infinity: such figures become null."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {str(k): _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,10 +28,10 @@ from rq.job import cancel_job
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
+from bench.stats import percentile
 from domain import registry
 from domain.service import GameService
 from domain.table import Table, to_act
-from workers.arena import percentile
 
 GAME = "ochs-und-esel"
 SEATS = 3

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots import Observation
-from domain.bots.mcts import Kit
+from domain.bots.kit import Kit
+from domain.bots.observation import Observation
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys import favours as fv
 from domain.games.canyon_donkeys.actions import (

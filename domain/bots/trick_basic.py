@@ -24,8 +24,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots import Observation
-from domain.bots.mcts import Kit
+from domain.bots.kit import Kit
+from domain.bots.observation import Observation
 from domain.games.trick_engine import (
     CARD_IDS,
     DONKEY,

@@ -13,7 +13,7 @@ import pytest
 from api.app import create_app
 from domain import bots
 from domain.bots import Observation, levels
-from domain.bots.mcts import Budget
+from domain.bots.kit import Budget
 from tests.e2e.api_client import ApiClient
 from tests.support.workers import burst
 from workers import context
