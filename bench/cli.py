@@ -6,7 +6,7 @@
 
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
 length), replay, engine (random games in process), bots (move time per level), timers
-(move deadlines vs a move). The JSON goes to bench/results/ unless --json names a file.
+(the workers' hooks after a move vs the move). The JSON goes to bench/results/ unless --json names a file.
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--strong-ms", type=float, default=None,
                    help="the strong bot's budget per move (default: its own)")
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
+    p.add_argument("--rebuild-games", type=int, default=None,
+                   help="games whose timers a worker's rebuild re-arms (default 1000)")
     p.add_argument("--profile", action="store_true",
                    help="after the HTTP runs, profile the web workers with py-spy")
     p.add_argument("--profile-seconds", dest="profile_s", type=float, default=None)
@@ -94,7 +96,8 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     overrides = {name: getattr(args, name) for name in (
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
-        "strong_ms", "timer_moves", "profile_s", "seed") if getattr(args, name) is not None}
+        "strong_ms", "timer_moves", "rebuild_games", "profile_s", "seed")
+        if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
     if args.no_reuse_port:

@@ -42,6 +42,7 @@ class BenchConfig:
     strong_ms: float | None = None  # None: the strong bot's own budget
     # 6. timers
     timer_moves: int = 300
+    rebuild_games: int = 1000  # active games created with lost timers, then rebuilt
     seed: int = 1
 
     @classmethod
@@ -51,6 +52,6 @@ class BenchConfig:
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
-            strong_samples=1, strong_ms=10.0, timer_moves=10)
+            strong_samples=1, strong_ms=10.0, timer_moves=10, rebuild_games=20)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

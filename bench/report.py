@@ -100,13 +100,12 @@ def bots_table(sec: dict[str, Any]) -> Table:
 
 def timers_table(sec: dict[str, Any]) -> Table:
     t = _table(f"6. Timers: {sec['measured']}",
-               ["moves", "move ms p50", "deadline ms p50", "share (p50)", "share (mean)"])
-    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["timer_ms"]["p50"], 3),
-              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3))
-    alt = sec.get("alternative")
-    if alt:
-        t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
-                     f"share {_f(alt['share_p50'], 3)}")
+               ["moves", "move ms p50", "hooks ms p50", "share (p50)", "share (mean)",
+                "bare round trip ms p50", "bytes per timer", "rebuild: games", "rebuild ms"])
+    trip, rebuild = sec["round_trip"], sec["rebuild"]
+    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["hooks_ms"]["p50"], 3),
+              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3), _f(trip["ms"]["p50"], 3),
+              _f(sec["timer_bytes"], 0), _f(rebuild["active_games"]), _f(rebuild["ms"], 0))
     return t
 
 
