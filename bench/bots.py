@@ -21,8 +21,9 @@ from bench.progress import Steps
 from bench.stats import percentile
 from domain import registry
 from domain.bots import LEVELS, observe
-from domain.bots.kit import Budget
-from domain.bots.levels import DEFAULT_BUDGET, make_bot
+from domain.bots.kit import Budget, SearchStats
+from domain.bots.levels import DEFAULT_BUDGET, kit_for, make_bot
+from domain.bots.search import search
 from domain.game import Game
 from domain.play import begin, play_on
 
@@ -64,10 +65,33 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 continue
             for level in LEVELS:
                 n = cfg.strong_samples if level == "strong" else cfg.bot_samples
-                rows.append(_time_level(game, game_id, level, budget, spots[:n], players))
+                row = _time_level(game, game_id, level, budget, spots[:n], players)
+                if level == "strong" and "error" not in row:
+                    row["playouts_per_s"] = _playout_rate(game, spots[:n],
+                                                          cfg.search_iterations)
+                rows.append(row)
                 step.advance(n)
     return {"budget_s": budget.seconds, "budget_iterations": budget.iterations,
             "positions": "random-game moments with two legal actions or more", "rows": rows}
+
+
+def _playout_rate(game: Game[Any, Any], spots: list[tuple[Any, int]],
+                  iterations: int) -> float | None:
+    """The strong bot's search speed: playouts (rollouts to the end or the horizon) per
+    second at these positions, each searched with an iteration budget and a fixed seed, so
+    the work is the same from run to run and build to build."""
+    if not hasattr(game, "determinize"):
+        return None
+    kit = kit_for(game)
+    playouts, seconds = 0, 0.0
+    for n, (state, seat) in enumerate(spots):
+        obs = observe(game, state, seat)
+        stats = SearchStats()
+        search(game, obs.view, seat, obs.legal_actions, random.Random(n), kit,
+               Budget(seconds=None, iterations=iterations), stats)
+        playouts += stats.playouts
+        seconds += stats.seconds
+    return playouts / seconds if seconds else None
 
 
 def _time_level(game: Game[Any, Any], game_id: str, level: str, budget: Budget,

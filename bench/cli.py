@@ -5,8 +5,9 @@
     donkeypost bench --sections http,state --clients 8,32 --duration 15 --profile
 
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
-length), replay, engine (random games in process), bots (move time per level), timers
-(the workers' hooks after a move vs the move). The JSON goes to bench/results/ unless --json names a file.
+length), replay, engine (random games in process), bots (move time per level, the strong
+bot's playouts/s), timers (the workers' hooks after a move vs the move). The JSON goes to
+bench/results/ unless --json names a file.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="positions per game for strong (default 10)")
     p.add_argument("--strong-ms", type=float, default=None,
                    help="the strong bot's budget per move (default: its own)")
+    p.add_argument("--search-iterations", type=int, default=None,
+                   help="the search's iteration budget per strong position when counting its "
+                        "playouts per second (default 300)")
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
     p.add_argument("--rebuild-games", type=int, default=None,
                    help="games whose timers a worker's rebuild re-arms (default 1000)")
@@ -96,7 +100,7 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     overrides = {name: getattr(args, name) for name in (
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
-        "strong_ms", "timer_moves", "rebuild_games", "profile_s", "seed")
+        "strong_ms", "search_iterations", "timer_moves", "rebuild_games", "profile_s", "seed")
         if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True

@@ -40,6 +40,7 @@ class BenchConfig:
     bot_samples: int = 40  # positions per game for the random and basic levels
     strong_samples: int = 10  # positions per game for the strong level
     strong_ms: float | None = None  # None: the strong bot's own budget
+    search_iterations: int = 300  # per strong position, to count the search's playouts/s
     # 6. timers
     timer_moves: int = 300
     rebuild_games: int = 1000  # active games created with lost timers, then rebuilt
@@ -52,6 +53,7 @@ class BenchConfig:
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
-            strong_samples=1, strong_ms=10.0, timer_moves=10, rebuild_games=20)
+            strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
+            rebuild_games=20)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

@@ -90,11 +90,13 @@ def engine_table(sec: dict[str, Any]) -> Table:
 
 
 def bots_table(sec: dict[str, Any]) -> Table:
-    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s)",
-               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "error"])
+    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s); the strong "
+               "bot's search speed in playouts/s",
+               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "playouts/s", "error"])
     for r in sec["rows"]:
         t.add_row(r["game"], r["level"], _f(r.get("moves")), _f(r.get("p50_ms"), 2),
-                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2), r.get("error", ""))
+                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2),
+                  _f(r.get("playouts_per_s"), 0), r.get("error", ""))
     return t
 
 

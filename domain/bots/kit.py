@@ -78,4 +78,5 @@ class SearchStats:
     dropped: int = 0
     samples: int = 0
     seconds: float = 0.0
+    playouts: int = 0  # rollouts played to their end (or horizon)
     visits: dict[Any, tuple[int, float]] = field(default_factory=dict)

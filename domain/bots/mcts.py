@@ -71,6 +71,7 @@ def ismcts(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[An
     if stats is not None:
         stats.iterations, stats.dropped, stats.samples = iterations, dropped, sampler.count
         stats.seconds = time.perf_counter() - start
+        stats.playouts = iterations
         stats.visits = {a: (n.visits, n.total / n.visits if n.visits else 0.0)
                         for a, n in root.children.items()}
     return best

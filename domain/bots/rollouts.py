@@ -82,6 +82,7 @@ def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
     if stats is not None:
         stats.iterations, stats.dropped, stats.samples = samples, dropped, sampler.count
         stats.seconds = time.perf_counter() - start
+        stats.playouts = rollouts
         stats.visits = {c.action: (len(c.rewards), _mean(c.rewards.values()))
                         for c in alive}
     return best.action if best is not None else None
