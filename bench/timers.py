@@ -92,17 +92,19 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
             "ms": _summary(round_trip_ms),
             "share_p50": percentile(round_trip_ms, 50) / move_p50 if round_trip_ms else None,
         },
-        "timer_bytes": _timer_bytes(hooks),
         "rebuild": _rebuild(service, hooks, cfg.rebuild_games),
+        **_timer_memory(hooks),
     }
 
 
-def _timer_bytes(hooks: RqHooks) -> float | None:
-    """Redis memory per armed timer (the sorted set's usage over its size)."""
+def _timer_memory(hooks: RqHooks) -> dict[str, Any]:
+    """The timers armed (after the rebuild: at least one per game rebuilt) and the Redis
+    memory each takes (the sorted set's usage over its size)."""
     armed = hooks.redis.zcard(TIMERS)
     if not armed:
-        return None
-    return (hooks.redis.memory_usage(TIMERS, samples=0) or 0) / armed
+        return {"timers": 0, "timer_bytes": None}
+    usage = hooks.redis.memory_usage(TIMERS, samples=0) or 0
+    return {"timers": armed, "timer_bytes": usage / armed}
 
 
 def _rebuild(service: GameService, hooks: RqHooks, games: int) -> dict[str, Any]:
