@@ -45,7 +45,7 @@ def _new_game(service: GameService) -> Table:
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
-    hooks = RqHooks.from_url(ctx.redis.url)
+    hooks = ctx.components.rq_hooks  # the RQ hooks the composition root wires
     game = registry.get_game(GAME)
     rng = random.Random(cfg.seed)
     move_ms: list[float] = []
@@ -70,7 +70,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 waiting = min(to_act(table, game))
                 member = f"{table.id}:{waiting}"
                 t0 = time.perf_counter()
-                pipe = service.store.redis.pipeline(transaction=False)
+                pipe = hooks.redis.pipeline(transaction=False)  # the queues' Redis
                 if previous is not None and previous != member:
                     pipe.zrem(ROUND_TRIP_KEY, previous)
                 pipe.zadd(ROUND_TRIP_KEY, {member: table.deadline(waiting) or 0})

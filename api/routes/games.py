@@ -25,11 +25,9 @@ from api.schemas import (
     ListArgsSchema,
 )
 from domain import registry
-from domain.creator import CreatorTokens
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
-from domain.service import GameService, PreconditionFailed, table_view
-from domain.table import decode_table
+from domain.service import GameService, table_view
 
 
 class GamesBlueprint(Blueprint):  # type: ignore[misc]
@@ -70,7 +68,6 @@ def _if_match_hint() -> int | None:
 def make_blueprint(service: GameService) -> Blueprint:
     blp = GamesBlueprint("games", __name__, url_prefix="/games",
                     description="Create, join and play games; read their logs")
-    creators = CreatorTokens(service.store.redis)
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
         token = bearer_token()
@@ -95,28 +92,20 @@ def make_blueprint(service: GameService) -> Blueprint:
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
                                    bot_delay_s=body["bot_delay_s"])
-            return {**service.view(table, None), "creator_token": creators.issue(table.id)}
+            return {**service.view(table, None),
+                    "creator_token": service.issue_creator_token(table.id)}
 
         @blp.arguments(ListArgsSchema, location="query")
         @blp.response(200, GameViewSchema(many=True))
         @blp.paginate()
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)"""
-            ids, total = service.store.list_ids(
+            tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
                 limit=pagination_parameters.page_size)
             pagination_parameters.item_count = total
-            pipe = service.store.redis.pipeline(transaction=False)
-            for game_id in ids:
-                pipe.get(f"game:{{{game_id}}}:snap")
-            games = registry.games()
-            out = []
-            for raw in pipe.execute():
-                if raw is not None:
-                    out.append(table_view(decode_table(raw, games), games[
-                        msgspec.json.decode(raw)["type"]], None, 0.0))
-            return out
+            return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
 
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
@@ -142,7 +131,9 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.arguments(JoinSchema)
         @blp.response(201, JoinedSchema)
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="no free seat")
+        @blp.alt_response(409, schema=ErrorSchema, description="no free seat, or busy "
+                                                              "(`contention`: retry after "
+                                                              "`Retry-After` seconds)")
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             """Take the next free human seat; the token is shown this once"""
             seat, token, table = service.join(game_id, body["name"])
@@ -153,8 +144,10 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.response(200, GameViewSchema)
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the seat is not away, or "
-                                                              "the game is not active")
+        @blp.alt_response(409, schema=ErrorSchema, description="the seat is not away, the "
+                                                              "game is not active, or busy "
+                                                              "(`contention`: retry after "
+                                                              "`Retry-After` seconds)")
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
 
@@ -181,7 +174,9 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.response(200, ActedSchema)
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="not your turn, game over")
+        @blp.alt_response(409, schema=ErrorSchema, description="not your turn, game over, or "
+                                                              "busy (`contention`: retry "
+                                                              "after `Retry-After` seconds)")
         @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
         @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action")
         def post(self, game_id: str) -> Any:
@@ -202,7 +197,7 @@ def make_blueprint(service: GameService) -> Blueprint:
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
                                      idempotency_key=key, loaded=loaded)
-            except (DomainError, PreconditionFailed) as err:
+            except DomainError as err:
                 if isinstance(err, UnknownGame):
                     raise
                 now, _ = service.load(game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from api.cli import OPENAPI_PATH, openapi_document
+from donkeypost.cli import OPENAPI_PATH, openapi_document
 
 
 def test_committed_openapi_matches_the_code():

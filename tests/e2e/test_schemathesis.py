@@ -8,15 +8,16 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
-from api.app import create_app
 from domain.connection import connect
 from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 
 
 @pytest.fixture(scope="module")
 def live_app(redis_url):
     connect(redis_url).flushdb()
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=NoHooks())
+    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
     # A started game, so generated requests also reach the paths of a real game.
     client = app.test_client()
     game = client.post("/games", json={"type": "ochs-und-esel",

@@ -1,20 +1,20 @@
 """Trash's forced steps, as the rulebook tells them: what follows a choice, card by card.
 
-Each function emits events through a `Play`, which folds them as it goes, so every rule
-reads the state its previous step left. Every placement is its own event, so a replay
-shows the chain card by card.
+Each function emits events through a `Play` (the game kit's), which folds them as it goes,
+so every rule reads the state its previous step left. Every placement is its own event, so
+a replay shows the chain card by card.
 """
 
 from __future__ import annotations
 
 import random
 
-from domain.events import Event, event
+from domain.events import event
+from domain.games.kit import HIDDEN, Play, places
 from domain.games.trash.cards import CODES, DECK_SIZE, RANK, TEN, codes
+from domain.games.trash.evolve import evolve
 from domain.games.trash.state import (
-    HIDDEN,
     TrashState,
-    evolve,
     face_down_slots,
     is_wild,
     placeable,
@@ -22,19 +22,12 @@ from domain.games.trash.state import (
 )
 
 
-class Play:
-    """The events an action causes, with the state they lead to."""
-
-    def __init__(self, state: TrashState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, ev: Event) -> None:
-        self.events.append(ev)
-        self.state = evolve(self.state, ev)
+def begin(state: TrashState) -> Play[TrashState]:
+    """A `Play` from `state`: the events emitted through it are folded by Trash's evolve."""
+    return Play(state, evolve)
 
 
-def deal(play: Play, leader: int, chosen: str, rng: random.Random) -> None:
+def deal(play: Play[TrashState], leader: int, chosen: str, rng: random.Random) -> None:
     """Layout: every player is dealt one card face down per slot; the rest of the
     shuffled cards form the stock, the discard pile starts empty. Nobody may look at
     face-down cards, so the deal goes in the private part no seat receives."""
@@ -52,7 +45,7 @@ def deal(play: Play, leader: int, chosen: str, rng: random.Random) -> None:
     start_turn(play, leader, rng)
 
 
-def place(play: Play, seat: int, slot: int) -> None:
+def place(play: Play[TrashState], seat: int, slot: int) -> None:
     """Put the card in hand face up on `slot` and take the card that was there."""
     state = play.state
     under = state.layout[seat][slot - 1]
@@ -61,7 +54,7 @@ def place(play: Play, seat: int, slot: int) -> None:
                     over="wild" if state.face_up[seat][slot - 1] else "face_down"))
 
 
-def play_on(play: Play, seat: int, rng: random.Random) -> None:
+def play_on(play: Play[TrashState], seat: int, rng: random.Random) -> None:
     """Rule 2, Place: play the card in hand on until a choice is pending or the turn ends."""
     while True:
         state = play.state
@@ -97,7 +90,8 @@ def play_on(play: Play, seat: int, rng: random.Random) -> None:
         return
 
 
-def discard_and_end_turn(play: Play, seat: int, reason: str, rng: random.Random) -> None:
+def discard_and_end_turn(play: Play[TrashState], seat: int, reason: str,
+                         rng: random.Random) -> None:
     """The card in hand is discarded face up; it is the next player's turn."""
     play.emit(event("card_discarded", seat, seat=seat, card=CODES[play.state.hand],
                     reason=reason))
@@ -106,7 +100,7 @@ def discard_and_end_turn(play: Play, seat: int, reason: str, rng: random.Random)
     start_turn(play, following, rng)
 
 
-def start_turn(play: Play, seat: int, rng: random.Random) -> None:
+def start_turn(play: Play[TrashState], seat: int, rng: random.Random) -> None:
     """Before `seat` draws: a stalled round is void; an empty stock is rebuilt from the
     discard pile minus its top card; with nothing to draw the turn passes."""
     for _ in range(play.state.players):
@@ -130,7 +124,7 @@ def start_turn(play: Play, seat: int, rng: random.Random) -> None:
         seat = following
 
 
-def win_round(play: Play, seat: int, rng: random.Random) -> None:
+def win_round(play: Play[TrashState], seat: int, rng: random.Random) -> None:
     """The round winner's layout shrinks by one slot and the winner leads the next round.
     Decision: no one gets a last turn."""
     before = play.state
@@ -139,19 +133,19 @@ def win_round(play: Play, seat: int, rng: random.Random) -> None:
     end_round(play, seat, rng)
 
 
-def void_round(play: Play, rng: random.Random) -> None:
+def void_round(play: Play[TrashState], rng: random.Random) -> None:
     """A stalled round can never be won: nobody's layout shrinks, its leader leads again."""
     state = play.state
     play.emit(event("round_void", round=state.round, reason="no_placeable_card"))
     end_round(play, None, rng)
 
 
-def end_round(play: Play, winner: int | None, rng: random.Random) -> None:
+def end_round(play: Play[TrashState], winner: int | None, rng: random.Random) -> None:
     state = play.state
     reason = game_end(state, winner)
     if reason:
         play.emit(event("game_ended", reason=reason, slots=list(state.slots),
-                        places=dense_places(state.slots)))
+                        places=places(state.slots, lower_is_better=True)))
     elif winner is None:
         deal(play, state.leader, "void_round_leader", rng)
     else:
@@ -169,8 +163,3 @@ def game_end(state: TrashState, winner: int | None) -> str:
         return "max_rounds"  # variant 2: after that many rounds the fewest slots wins
     return ""
 
-
-def dense_places(slots: tuple[int, ...]) -> list[int]:
-    """Fewest slots first; ties share a place."""
-    ranked = sorted(set(slots))
-    return [ranked.index(n) + 1 for n in slots]

@@ -1,4 +1,10 @@
-"""The `donkeypost` command: serve, worker, openapi, verify (and more as the project grows)."""
+"""The `donkeypost` command: serve, worker, openapi, verify (and more as the project grows).
+
+Each command that runs the service reads the settings once (`donkeypost.settings`) and
+wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
+worker; `serve` starts the embedded Redis unless `REDIS_URL` is set, then gunicorn on
+`donkeypost.wsgi:app` and two workers, as separate processes.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from donkeypost.settings import Settings, SettingsError
 from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
@@ -26,14 +33,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     serve = sub.add_parser("serve", help="run the web server and a worker (embedded Redis "
                                          "unless REDIS_URL is set)")
-    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    serve.add_argument("--host", help="default: HOST, else 127.0.0.1")
+    serve.add_argument("--port", type=int, help="default: PORT, else 8000")
     serve.add_argument("--web-workers", type=int, default=2)
     serve.add_argument("--web-connections", type=int,
-                       default=int(os.environ.get("WEB_CONNECTIONS", "2000")),
-                       help="open connections per web worker: each event stream holds one")
-    serve.add_argument("--data", default=os.environ.get("DONKEYPOST_DATA", "data"),
-                       help="folder of the embedded Redis's data (AOF on)")
+                       help="open connections per web worker: each event stream holds one "
+                            "(default: WEB_CONNECTIONS, else 2000)")
+    serve.add_argument("--data", help="folder of the embedded Redis's data, AOF on "
+                                      "(default: DONKEYPOST_DATA, else ./data)")
     commands["serve"] = cmd_serve
 
     worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
@@ -71,31 +78,51 @@ def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Comm
     return found
 
 
+def _settings(needs_redis: bool = False) -> Settings | None:
+    """The settings from the environment, or None after saying what is wrong. With
+    `needs_redis`, `REDIS_URL` must be set."""
+    try:
+        settings = Settings.from_env()
+        if needs_redis:
+            settings.store_url  # noqa: B018 - raises SettingsError when unset
+        return settings
+    except SettingsError as err:
+        print(err, file=sys.stderr)
+        return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    host = args.host or settings.host
+    port = args.port or settings.port
+    data = args.data or settings.data_dir
     env = dict(os.environ)
     embedded = None
-    if not env.get("REDIS_URL"):
+    if not settings.redis_url:
         from domain.connection import embedded_url, start_embedded
 
-        embedded = start_embedded(args.data)
+        embedded = start_embedded(data)
         env["REDIS_URL"] = embedded_url(embedded)
-        print(f"embedded Redis: data in {Path(args.data).resolve()} (AOF on)", flush=True)
+        print(f"embedded Redis: data in {Path(data).resolve()} (AOF on)", flush=True)
     procs = [
         # gevent workers: a waiting long-poll or event stream costs a greenlet, not a worker.
         # --reuse-port: each worker gets the kernel's share of the connections; without it
         # the busiest gevent worker keeps accepting them (measured in docs/benchmarks.md).
         subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
                           "--workers", str(args.web_workers), "--reuse-port",
-                          "--worker-connections", str(args.web_connections), "--bind",
-                          f"{args.host}:{args.port}", "--graceful-timeout", "5",
-                          "api.wsgi:app"], env=env),
+                          "--worker-connections",
+                          str(args.web_connections or settings.web_connections), "--bind",
+                          f"{host}:{port}", "--graceful-timeout", "5",
+                          "donkeypost.wsgi:app"], env=env),
         # Two workers: a slow webhook receiver must not hold up bot turns and deadlines.
-        subprocess.Popen([sys.executable, "-m", "api.cli", "worker",
+        subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
                           "--queues", f"{DEADLINES},{BOTS}"], env=env),
-        subprocess.Popen([sys.executable, "-m", "api.cli", "worker",
+        subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
                           "--queues", NOTIFICATIONS], env=env),
     ]
-    print(f"donkeypost on http://{args.host}:{args.port}/  (API docs: /docs)  Ctrl-C stops",
+    print(f"donkeypost on http://{host}:{port}/  (API docs: /docs)  Ctrl-C stops",
           flush=True)
     stopping = False
 
@@ -132,35 +159,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from api.app import default_hooks
-    from workers.runner import run_worker
+    from donkeypost.bootstrap import bootstrap, rq_worker
+    from workers.runner import setup_logging
 
     queues = [q.strip() for q in args.queues.split(",") if q.strip()]
     unknown = sorted(set(queues) - set(QUEUES))
     if unknown or not queues:
         print(f"unknown queue(s) {unknown}: use some of {','.join(QUEUES)}", file=sys.stderr)
         return 2
-    redis_url = os.environ.get("REDIS_URL")
-    if not redis_url:
-        print("REDIS_URL is not set: the worker needs the games' Redis "
-              "(`donkeypost serve` starts an embedded one)", file=sys.stderr)
+    settings = _settings(needs_redis=True)
+    if settings is None:
         return 2
-    return run_worker(burst=args.burst, queues=queues,
-                      hooks=default_hooks(redis_url, os.environ.get("RQ_REDIS_URL")))
+    setup_logging(settings.log_level)
+    worker = rq_worker(bootstrap(settings), queues)
+    worker.work(burst=args.burst, with_scheduler=True, logging_level=settings.log_level)
+    return 0
 
 
 def openapi_document() -> str:
-    from api.app import create_app
+    """The OpenAPI document of the application (built on a Redis it never reaches)."""
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap, web_app
 
-    app = create_app({"REDIS_URL": "redis://localhost:0/0"}, hooks=_NoHooks())
+    app = web_app(bootstrap(Settings(redis_url="redis://localhost:0/0"), hooks=NoHooks()))
     with app.app_context():
         spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     return json.dumps(spec, indent=2, sort_keys=True) + "\n"
-
-
-class _NoHooks:
-    def after_append(self, table: object, new_events: object) -> None:
-        pass
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:

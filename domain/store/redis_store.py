@@ -1,13 +1,9 @@
-"""The event store: one Redis stream per game, appended by one Lua script.
+"""The event store in Redis (>= 6.2): one stream per game, appended by one Lua script.
 
-Keys of a game share the hash tag `{<id>}` so the script stays legal on Redis Cluster:
-- `game:{id}:events`  stream; entry id `0-<seq>` makes the stream its own version counter
-- `game:{id}:snap`    the table after the last event (written by the same script)
-- `game:{id}:ckpt`    hash seq -> table after that seq, every CHECKPOINT_EVERY events (replay)
-- `game:{id}:idem:<k>` the first answer to an idempotent request (SET NX EX)
-- `game:{id}:tokens`  hash sha256(token) -> seat
-- `game:{id}:secret`  the game's seed until it is revealed
-Listing indexes (`games:*`) live outside the game's slot and are written after the append.
+The script checks the expected version, appends, and writes the snapshot, the replay
+checkpoint, the seat token and the idempotency record in one atomic step (key names:
+`domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
+Cluster). Listing indexes live outside the game's slot and are written after the append.
 """
 
 from __future__ import annotations
@@ -16,15 +12,14 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-import msgspec
 import redis
 
+import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
+from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
 
-CHECKPOINT_EVERY = 128
-IDEMPOTENCY_TTL_S = 24 * 3600
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
 
@@ -49,17 +44,8 @@ return {'ok', tostring(version + n)}
 """
 
 
-def _key(game_id: str, what: str) -> str:
-    return f"game:{{{game_id}}}:{what}"
-
-
-class AppendResult(msgspec.Struct, frozen=True):
-    version: int
-    duplicate: bytes | None = None  # the first answer, when an idempotency key was re-used
-
-
 class RedisEventStore:
-    """Events, snapshots and per-game secrets in Redis (>= 6.2)."""
+    """The `EventStore` port in Redis."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
@@ -70,14 +56,9 @@ class RedisEventStore:
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: tuple[str, bytes] | None = None) -> AppendResult:
-        """Append stamped events if the game is still at `expected_version`.
-
-        In the same atomic step: the snapshot, an optional replay checkpoint, an optional
-        seat token hash (a join), and the idempotency record. Raises VersionConflict when
-        someone else appended first; returns the first answer instead when the idempotency
-        key was already used."""
-        stream = _key(game_id, "events")
-        idem_key = _key(game_id, f"idem:{idempotency[0]}") if idempotency else stream
+        """See `EventStore.append`: one EVALSHA, whatever the batch."""
+        stream = keys.events(game_id)
+        idem_key = keys.idempotency(game_id, idempotency[0]) if idempotency else stream
         args: list[Any] = [
             expected_version, len(events), snapshot,
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
@@ -85,9 +66,9 @@ class RedisEventStore:
             idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
         ]
         args.extend(ev_codec.encode(e) for e in events)
-        keys = [stream, _key(game_id, "snap"), _key(game_id, "ckpt"), _key(game_id, "tokens"),
-                idem_key]
-        status, value = self._append(keys=keys, args=args)
+        script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
+                       keys.tokens(game_id), idem_key]
+        status, value = self._append(keys=script_keys, args=args)
         if status == b"duplicate":
             return AppendResult(version=expected_version, duplicate=value)
         if status == b"conflict":
@@ -95,35 +76,23 @@ class RedisEventStore:
         return AppendResult(version=int(value))
 
     def save_secrets(self, game_id: str, seed: str) -> None:
-        self.redis.set(_key(game_id, "secret"), seed)
+        self.redis.set(keys.secret(game_id), seed)
 
-    def seed(self, game_id: str) -> str | None:
-        raw = self.redis.get(_key(game_id, "secret"))
-        return raw.decode() if raw is not None else None
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        self.redis.set(keys.creator(game_id), token_hash)
 
-    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
-        raw = self.redis.hget(_key(game_id, "tokens"), token_hash)
-        return int(raw) if raw is not None else None
-
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
-        return self.redis.get(_key(game_id, f"idem:{idem_key}"))
-
-    # --- reading -------------------------------------------------------------------------
-    def snapshot(self, game_id: str) -> bytes | None:
-        return self.redis.get(_key(game_id, "snap"))
-
+    # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
                    with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
-        """The snapshot, the seat `token_hash` names and (if asked) the seed, in one round
-        trip: every request starts with this read, and round trips are what a move costs."""
+        """See `EventStore.read_table`: one GET, or one pipeline when more is asked."""
         if token_hash is None and not with_seed:
-            return self.redis.get(_key(game_id, "snap")), None, None
+            return self.redis.get(keys.snapshot(game_id)), None, None
         pipe = self.redis.pipeline(transaction=False)
-        pipe.get(_key(game_id, "snap"))
+        pipe.get(keys.snapshot(game_id))
         if token_hash is not None:
-            pipe.hget(_key(game_id, "tokens"), token_hash)
+            pipe.hget(keys.tokens(game_id), token_hash)
         if with_seed:
-            pipe.get(_key(game_id, "secret"))
+            pipe.get(keys.secret(game_id))
         found = iter(pipe.execute())
         snap = next(found)
         seat = next(found) if token_hash is not None else None
@@ -131,17 +100,29 @@ class RedisEventStore:
         return (snap, int(seat) if seat is not None else None,
                 seed.decode() if seed is not None else None)
 
+    def seed(self, game_id: str) -> str | None:
+        raw = self.redis.get(keys.secret(game_id))
+        return raw.decode() if raw is not None else None
+
+    def creator(self, game_id: str) -> str | None:
+        raw = self.redis.get(keys.creator(game_id))
+        return raw.decode() if raw is not None else None
+
+    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+        return self.redis.get(keys.idempotency(game_id, idem_key))
+
     def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
         at = seq - seq % CHECKPOINT_EVERY
         if at <= 0:
             return None
-        raw = self.redis.hget(_key(game_id, "ckpt"), str(at))
+        raw = self.redis.hget(keys.checkpoints(game_id), str(at))
         return (at, raw) if raw is not None else None
 
+    # --- the log -------------------------------------------------------------------------
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[Event]:
         end = f"0-{until}" if until is not None else "+"
-        entries = self.redis.xrange(_key(game_id, "events"), f"(0-{after}", end, count=count)
+        entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end, count=count)
         return _decode_entries(entries)
 
     def wait(self, game_id: str, after: int, timeout_s: float,
@@ -150,7 +131,7 @@ class RedisEventStore:
 
         The wait is cut into blocks of at most `MAX_BLOCK_S`: the client's socket timeout
         (redis-py's default is 5 s) would otherwise end a longer XREAD with an error."""
-        stream = _key(game_id, "events")
+        stream = keys.events(game_id)
         deadline = time.monotonic() + timeout_s
         while True:
             block_s = min(MAX_BLOCK_S, max(deadline - time.monotonic(), 0.001))
@@ -161,50 +142,50 @@ class RedisEventStore:
             if time.monotonic() >= deadline:
                 return []
 
+    def version(self, game_id: str) -> int:
+        last = self.redis.xrevrange(keys.events(game_id), count=1)
+        return int(last[0][0].split(b"-")[1]) if last else 0
+
+    # --- many games ----------------------------------------------------------------------
     def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
         """The snapshots of several games in one round trip (None for an unknown game)."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.get(_key(game_id, "snap"))
+            pipe.get(keys.snapshot(game_id))
         return list(pipe.execute())
 
-    def exists(self, game_id: str) -> bool:
-        return bool(self.redis.exists(_key(game_id, "snap")))
-
-    # --- listing indexes (outside the game's slot, so written after the append) -----------
     def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
         pipe = self.redis.pipeline(transaction=False)
-        for s in ("open", "active", "finished"):
+        for s in STATUSES:
             if s != status:
-                pipe.zrem(f"games:status:{s}", game_id)
-        pipe.zadd(f"games:status:{status}", {game_id: created_at})
-        pipe.zadd(f"games:type:{game_type}", {game_id: created_at})
-        pipe.zadd("games:all", {game_id: created_at})
+                pipe.zrem(keys.by_status(s), game_id)
+        pipe.zadd(keys.by_status(status), {game_id: created_at})
+        pipe.zadd(keys.by_type(game_type), {game_id: created_at})
+        pipe.zadd(keys.ALL_GAMES, {game_id: created_at})
         pipe.execute()
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
-        """Every game id with `status`, without holding the index: a game that keeps its
-        status during the scan is returned (once or, rarely, twice)."""
-        for raw, _created in self.redis.zscan_iter(f"games:status:{status}", count=batch):
+        for raw, _created in self.redis.zscan_iter(keys.by_status(status), count=batch):
             yield raw.decode()
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
                  limit: int) -> tuple[list[str], int]:
-        keys = []
+        filters = []
         if status:
-            keys.append(f"games:status:{status}")
+            filters.append(keys.by_status(status))
         if game_type:
-            keys.append(f"games:type:{game_type}")
-        if not keys:
-            key = "games:all"
-        elif len(keys) == 1:
-            key = keys[0]
+            filters.append(keys.by_type(game_type))
+        if not filters:
+            key = keys.ALL_GAMES
+        elif len(filters) == 1:
+            key = filters[0]
         else:
             # An intersection cached for a few seconds keeps paging consistent and cheap.
-            key = f"games:q:{status}:{game_type}"
+            assert status and game_type
+            key = keys.by_status_and_type(status, game_type)
             if not self.redis.exists(key):
                 pipe = self.redis.pipeline()
-                pipe.zinterstore(key, keys, aggregate="MIN")
+                pipe.zinterstore(key, filters, aggregate="MIN")
                 pipe.expire(key, 5)
                 pipe.execute()
         total = self.redis.zcard(key)
