@@ -26,10 +26,12 @@ from domain.game import Game, resolve_options
 S = TypeVar("S")
 A = TypeVar("A")
 
-Chooser = Callable[[S, int, Sequence[A]], A]  # (state, mover, its legal actions) -> action
-Pick = Callable[[list[int]], int]  # two or more seats to act, in order -> the mover
-Watch = Callable[[S, int, A, list[Event]], None]  # after a move: (new state, mover, action,
-#                                                    the move's events)
+# (state, the seat that moves, its legal actions) -> the action it plays
+Chooser = Callable[[S, int, Sequence[A]], A]
+# (two or more seats to act, in seat order) -> the one that moves now
+Pick = Callable[[list[int]], int]
+# After a move: (the new state, the seat that moved, its action, the events it caused)
+Watch = Callable[[S, int, A, list[Event]], None]
 
 End = Literal["over", "stopped", "bound", "late", "stuck"]
 CLOCK_EVERY = 64  # moves between two looks at the clock
