@@ -21,7 +21,7 @@ from typing import Any
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Step, Steps
-from workers.arena import percentile
+from bench.stats import percentile
 
 GAME = "ochs-und-esel"
 DAY_S = 24 * 3600
