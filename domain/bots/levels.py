@@ -22,7 +22,7 @@ from typing import Any
 from domain.bots.kit import Budget, Kit
 from domain.bots.observation import Bot, Observation
 from domain.bots.search import search
-from domain.game import Game
+from domain.game import Game, SearchableGame
 
 LEVELS = ("random", "basic", "strong")
 
@@ -93,7 +93,7 @@ def strong_with(budget: Budget) -> Bot:
     def strong(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
         if len(obs.legal_actions) == 1:
             return obs.legal_actions[0]
-        if not hasattr(game, "determinize"):
+        if not isinstance(game, SearchableGame):  # nothing to sample hidden cards with
             return basic_bot(game, obs, rng)
         choice = search(game, obs.view, obs.seat, obs.legal_actions, rng, kit_for(game),
                         budget)
