@@ -29,12 +29,12 @@ import domain.service.appending as appending
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
+from bench.stats import percentile
 from domain import events as codec
 from domain import registry
 from domain.service import GameService
 from domain.store import SNAPSHOT_EVERY
 from domain.table import Table, encode_table, to_act
-from workers.arena import percentile
 
 GAME = "ochs-und-esel"
 SEATS = 3

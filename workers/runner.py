@@ -14,8 +14,9 @@ Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
 (`workers.heartbeats`, read by `/healthz`). When the worker starts, and then
 at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker sweeps per period), it
 rebuilds the jobs and timers the active games need (`RqHooks.rebuild`): deadlines derive
-from the stored state, so no timer is lost for good with a worker or a queue. The same
-sweep deletes games nobody started in time (`domain.service.retention`, bounded per run).
+from the stored state, so no timer is lost for good with a worker or a queue; it queues
+again the rating of finished games still awaiting theirs a minute after the end; and it
+deletes games nobody started in time (`domain.service.retention`, bounded per run).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 SWEEP_LOCK = "donkeypost:sweep-lock"
 PUMP_EVERY_S = 0.25
+# A finished game's rating job is queued by the hooks after its append; the sweep queues
+# it again only when it is still awaited this long after the end (the job was lost).
+RATING_GRACE_S = 60.0
 
 
 class GameWorker(SimpleWorker):
@@ -97,6 +101,15 @@ class GameWorker(SimpleWorker):
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
         self.sweep_unstarted()
+        try:
+            service = self.job_context.service
+            ratings = self.rq_hooks.enqueue_ratings(
+                service.awaiting_rating(service.clock() - RATING_GRACE_S))
+        except Exception:
+            log.exception("queuing the awaited ratings failed; the next sweep retries")
+            return
+        if ratings:
+            log.info("queued %s awaited ratings again", ratings)
 
     def sweep_unstarted(self) -> None:
         """Delete the games nobody started in time (`domain.service.retention`), a

@@ -1,20 +1,24 @@
-"""Writing a batch: one append at an expected version, then the listing and the hooks."""
+"""Writing a batch: one append at an expected version, then the listings (the games', the
+lobby's, the players' inboxes) and the hooks."""
 
 from __future__ import annotations
 
 from domain.service.deps import Deps
 from domain.service.folding import Batch
+from domain.service.inbox import follow_append
 from domain.store.port import SNAPSHOT_EVERY
 from domain.table import Table, encode_table
 
-# Events after which the game's listing entry changes (its status).
-_LISTED_AFTER = ("game_started", "game_finished")
+# Events after which the game's listing entry changes (its status, a free seat).
+_LISTED_AFTER = ("game_started", "game_finished", "game_cancelled", "player_joined")
 
 
 def append(deps: Deps, table: Table, batch: Batch, expected: int,
            token: tuple[str, int] | None = None,
-           idempotency: tuple[str, bytes] | None = None) -> bytes | None:
-    """Append a batch that leads to `table`; returns the first answer if the idempotency
+           idempotency: tuple[str, bytes] | None = None,
+           before: Table | None = None) -> bytes | None:
+    """Append a batch that leads from `before` (the table at `expected`; None: write
+    every player's inbox position) to `table`; returns the first answer if the idempotency
     key was used before (then nothing was written). Raises VersionConflict."""
     snapshot = encode_table(table) if snapshot_due(expected, table) else None
     result = deps.store.append(table.id, expected, batch.events, snapshot,
@@ -23,7 +27,9 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
     if result.duplicate is not None:
         return result.duplicate
     if expected == 0 or any(e.type in _LISTED_AFTER for e in batch.events):
-        deps.store.index(table.id, table.type, table.status, table.created_at)
+        deps.store.index(table.id, table.type, table.status, table.created_at,
+                         free_seat=table.has_free_seat())
+    follow_append(deps, before, table, batch.events)
     deps.hooks.after_append(table, batch.events)
     return None
 
@@ -31,6 +37,7 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
 def snapshot_due(expected: int, table: Table) -> bool:
     """Is the snapshot written with this append? With a game's first append, with one
     that reaches a multiple of SNAPSHOT_EVERY (so the stored snapshot is never that many
-    events behind) and with the last (a finished game is read without folding)."""
+    events behind) and with the last (a finished or cancelled game is read without
+    folding)."""
     return (expected == 0 or table.version // SNAPSHOT_EVERY > expected // SNAPSHOT_EVERY
-            or table.status == "finished")
+            or table.status in ("finished", "cancelled"))

@@ -3,7 +3,9 @@
 The store gives the last snapshot and the log's tail (the snapshot is written every
 `SNAPSHOT_EVERY` events, see `domain.store.port`): the events after the snapshot, fewer
 than SNAPSHOT_EVERY, are folded into it. The token's seat and the seed come in the same
-read, unless this process remembers them (`remembered`).
+read, unless this process remembers them (`remembered`). A player key (`pk.…`) costs one
+read more, of the player's record (the key may have been rotated since): its seat is the
+one the table says the player holds.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from dataclasses import dataclass
 
 from domain import registry
 from domain.errors import UnknownGame
+from domain.players.credentials import is_player_key
 from domain.service.deps import Deps
+from domain.service.players import authenticate
 from domain.service.tokens import hash_token
 from domain.store.port import EventLog, Stored
-from domain.table import Table, decode_table, evolve_table
+from domain.table import Table, decode_envelope, decode_table, evolve_table
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,12 @@ class Loaded:
 
 
 def load(deps: Deps, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
-    """The table at its latest version, and the seat the token belongs to (if any)."""
+    """The table at its latest version, and the seat the token belongs to (if any): a
+    seat token's, or the seat a player key's player holds (None if none here)."""
+    if token is not None and is_player_key(token):
+        player = authenticate(deps, token)
+        table, _, _ = read_latest(deps, game_id, None, with_seed=False)
+        return table, table.seat_of(player.id)
     token_hash = hash_token(token) if token is not None else None
     table, seat, _ = read_latest(deps, game_id, token_hash, with_seed=False)
     return table, seat
@@ -41,6 +50,10 @@ def load_to_act(deps: Deps, game_id: str, token: str | None = None,
                 version: int | None = None) -> Loaded:
     """What an action needs before its append, in one round trip at most: none when the
     caller names a `version` (If-Match) whose table this process remembers."""
+    if token is not None and is_player_key(token):
+        player = authenticate(deps, token)
+        found = load_to_act(deps, game_id, None, version)
+        return Loaded(found.table, found.table.seat_of(player.id), found.seed, found.cached)
     token_hash = hash_token(token) if token is not None else None
     remembered = deps.remembered
     if version is not None:
@@ -75,6 +88,15 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
     table = stored_table(deps.store, game_id, stored)
     remembered.tables.put((game_id, table.version), table)
     return table, seat, seed
+
+
+def stored_envelope(log: EventLog, game_id: str, stored: Stored) -> Table:
+    """The table without its game state when the snapshot is the latest (cheap), else the
+    whole table folded to the latest version (`stored_table`)."""
+    envelope = decode_envelope(stored.snapshot)
+    if any(e.seq > envelope.version for e in stored.tail):
+        return stored_table(log, game_id, stored)
+    return envelope
 
 
 def stored_table(log: EventLog, game_id: str, stored: Stored) -> Table:

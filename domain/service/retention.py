@@ -57,7 +57,8 @@ def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: Retention
         if table.status != "open":
             # Started (or over) but still listed as open: an append whose listing update
             # was lost. Correct the listing rather than delete a game in play.
-            store.index(game_id, table.type, table.status, table.created_at)
+            store.index(game_id, table.type, table.status, table.created_at,
+                        free_seat=table.has_free_seat())
             swept.relisted += 1
             continue
         if not store.delete(game_id, table.version, table.type):

@@ -17,7 +17,7 @@ PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:token
             "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks"]
 # One key each, whatever the number of games: listings (an entry per game, removed with
 # it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries.
-FIXED = ["games:all", "games:status:*", "games:type:*", "donkeypost:timers",
+FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypost:timers",
          "donkeypost:heartbeats", "rq:queues", "rq:queue:*", "rq:finished:*", "rq:failed:*",
          "rq:scheduled:*", "rq:started:*", "rq:deferred:*", "rq:canceled:*", "rq:workers",
          "rq:workers:*", "rq:wip:*", "rq:clean_registries:*"]
