@@ -99,8 +99,14 @@ class EventSchema(ma.Schema):
     actor = fields.Integer(allow_none=True)
     at = fields.Float(required=True)
     data = fields.Dict(required=True)
-    private = fields.Dict(required=True, metadata={"description": "seat -> its private part"})
-    hash = fields.String(required=True)
+    private = fields.Dict(required=True, metadata={
+        "description": "seat -> its private part (-1: no seat's), those the caller may see"})
+    commitments = fields.Dict(required=True, metadata={
+        "description": "seat -> HMAC-SHA256 commitment to its private part, for every part "
+                       "(see the README's fair-play section)"})
+    hash = fields.String(required=True, metadata={
+        "description": "sha256(previous hash + the canonical event): private parts are "
+                       "covered through their commitments"})
 
 
 class EventsPageSchema(ma.Schema):

@@ -8,6 +8,7 @@ import hmac
 
 import pytest
 
+from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.table import Table, evolve_table
 from domain.webhooks.deliveries import (
@@ -160,7 +161,8 @@ class Fold:
     def append(self, new: list[Event]) -> list[Event]:
         self.clock += 10
         version = self.table.version if self.table else 0
-        stamped = stamp(new, version + 1, self.clock, self.table.last_hash if self.table else "")
+        stamped = stamp(new, version + 1, self.clock, self.table.last_hash if self.table else "",
+                        commitment_key("seed"))
         for ev in stamped:
             self.table = evolve_table(self.table, ev, HIGH_CARD)
         return stamped
