@@ -21,6 +21,7 @@ from domain.errors import (
     Contention,
     DomainError,
     GameRuleError,
+    IdempotencyKeyReused,
     IllegalAction,
     PreconditionFailed,
     SeatTaken,
@@ -63,7 +64,7 @@ def status_for(err: DomainError) -> int:
         return 404
     if isinstance(err, PreconditionFailed):
         return 412
-    if isinstance(err, (IllegalAction, BadOptions)):
+    if isinstance(err, (IllegalAction, BadOptions, IdempotencyKeyReused)):
         return 422
     if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention)):
         return 409

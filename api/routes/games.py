@@ -169,7 +169,8 @@ def make_blueprint(service: GameService) -> Blueprint:
              "schema": {"type": "string"}, "description": "act only at this version (\"12\")"},
             {"in": "header", "name": "Idempotency-Key", "required": False,
              "schema": {"type": "string", "maxLength": 200},
-             "description": "a retried request with the same key gets the first answer"},
+             "description": "a retried request with the same key gets the first answer; "
+                            "the same key with another body: 422 idempotency_key_reused"},
         ])
         @blp.response(200, ActedSchema)
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
@@ -178,7 +179,9 @@ def make_blueprint(service: GameService) -> Blueprint:
                                                               "busy (`contention`: retry "
                                                               "after `Retry-After` seconds)")
         @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
-        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action")
+        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action, "
+                                                              "or an Idempotency-Key reused "
+                                                              "with another body")
         def post(self, game_id: str) -> Any:
             """Play one action
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.service.deps import Deps
 from domain.service.folding import Batch
+from domain.store.port import Idempotency
 from domain.table import Table, encode_table
 
 # Events after which the game's listing entry changes (its status).
@@ -12,8 +13,8 @@ _LISTED_AFTER = ("game_started", "game_finished")
 
 def append(deps: Deps, table: Table, batch: Batch, expected: int,
            token: tuple[str, int] | None = None,
-           idempotency: tuple[str, bytes] | None = None) -> bytes | None:
-    """Append a batch that leads to `table`; returns the first answer if the idempotency
+           idempotency: Idempotency | None = None) -> Idempotency | None:
+    """Append a batch that leads to `table`; returns the key's record if the idempotency
     key was used before (then nothing was written). Raises VersionConflict."""
     result = deps.store.append(table.id, expected, batch.events, encode_table(table),
                                checkpoint=batch.checkpoint, token=token,

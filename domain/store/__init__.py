@@ -15,6 +15,7 @@ from domain.store.port import (
     AppendResult,
     EventLog,
     EventStore,
+    Idempotency,
     WebhookStore,
 )
 from domain.store.redis_store import RedisEventStore
@@ -25,6 +26,7 @@ __all__ = [
     "AppendResult",
     "EventLog",
     "EventStore",
+    "Idempotency",
     "MemoryEventStore",
     "MemoryWebhookStore",
     "RedisEventStore",
