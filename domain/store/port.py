@@ -135,7 +135,11 @@ class WebhookStore(Protocol):
 
     def registration(self, game_id: str, hook_id: str) -> Registration | None: ...
 
-    def add(self, reg: Registration) -> None: ...
+    def add(self, reg: Registration, limit: int) -> bool:
+        """Keep `reg` unless its owner (its seat, or the creator) already holds `limit`
+        registrations in the game: checked and written in one atomic step, so that
+        concurrent registrations never exceed it. False when refused."""
+        ...
 
     def remove(self, game_id: str, hook_id: str) -> bool:
         """Drop a registration and its list of deliveries; False if there was none."""
