@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.request_guard import MAX_SEQ
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
@@ -44,7 +45,7 @@ class ListArgsSchema(ma.Schema):
 
 
 class EventsArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
                         metadata={"description": "seconds to wait for a new event"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
@@ -151,7 +152,7 @@ class HealthSchema(ma.Schema):
 
 
 class StreamArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "start after this seq (Last-Event-ID wins when both are given)"})
 
 

@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from api.auth import bearer_token, check_token, require_seat
 from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
+from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
     CreatedGameSchema,
@@ -51,10 +52,10 @@ def _if_match() -> int | None:
     value = header.strip()
     if value.startswith("W/"):
         value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    version = header_seq(value.strip('"'))
+    if version is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
-    return int(value)
+    return version
 
 
 def _if_match_hint() -> int | None:
