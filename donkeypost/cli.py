@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from donkeypost.settings import Settings, SettingsError
-from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES
+from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES, RATINGS
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 Command = Callable[[argparse.Namespace], int]
@@ -119,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           "donkeypost.wsgi:app"], env=env),
         # Two workers: a slow webhook receiver must not hold up bot turns and deadlines.
         subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
-                          "--queues", f"{DEADLINES},{BOTS}"], env=env),
+                          "--queues", f"{DEADLINES},{BOTS},{RATINGS}"], env=env),
         subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
                           "--queues", NOTIFICATIONS], env=env),
     ]

@@ -2,13 +2,17 @@
 
 - `port` — the `EventStore`, `EventLog` and `WebhookStore` protocols and their constants;
 - `keys` — every Redis key name of the games' data;
-- `redis_store`, `redis_webhooks` — the ports in Redis (the Lua append lives here);
-- `memory`, `memory_webhooks` — the same behaviour in memory, for tests without Redis.
+- `redis_store`, `redis_webhooks`, `redis_players`, `redis_ratings` — the ports in Redis
+  (the Lua append lives here);
+- `memory`, `memory_webhooks`, `memory_players`, `memory_ratings` — the same behaviour in
+  memory, for tests without Redis.
 """
 
 from __future__ import annotations
 
 from domain.store.memory import MemoryEventStore
+from domain.store.memory_players import MemoryPlayerStore
+from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.memory_webhooks import MemoryWebhookStore
 from domain.store.port import (
     CHECKPOINT_EVERY,
@@ -16,8 +20,12 @@ from domain.store.port import (
     EventLog,
     EventStore,
     Idempotency,
+    PlayerStore,
+    RatingStore,
     WebhookStore,
 )
+from domain.store.redis_players import RedisPlayerStore
+from domain.store.redis_ratings import RedisRatingStore
 from domain.store.redis_store import RedisEventStore
 from domain.store.redis_webhooks import RedisWebhookStore
 
@@ -28,8 +36,14 @@ __all__ = [
     "EventStore",
     "Idempotency",
     "MemoryEventStore",
+    "MemoryPlayerStore",
+    "MemoryRatingStore",
     "MemoryWebhookStore",
+    "PlayerStore",
+    "RatingStore",
     "RedisEventStore",
+    "RedisPlayerStore",
+    "RedisRatingStore",
     "RedisWebhookStore",
     "WebhookStore",
 ]

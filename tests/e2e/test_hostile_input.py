@@ -189,7 +189,9 @@ def _path(rule: str, arguments: list[str], world: World, override: str | None,
           which: str) -> str:
     path = rule
     for name in arguments:
-        value = override if override is not None and name == which else world.values[name]
+        # A parameter the world has no real value for gets a plausible one.
+        value = override if override is not None and name == which else \
+            world.values.get(name, "unknown-" + name)
         path = path.replace(f"<{_converter(rule, name)}{name}>", value)
     return path
 
