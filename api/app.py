@@ -16,7 +16,7 @@ import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
 
-from api import errors
+from api import errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
 from api.outage import OutageWatch
@@ -90,6 +90,7 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     app.config.update(config or {})
     app.extensions["donkeypost"] = service
 
+    app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
     outage = OutageWatch(health_redis.ping)
     errors.register_outages(app, outage)

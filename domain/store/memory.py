@@ -21,6 +21,7 @@ from domain.store.port import (
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
     AppendResult,
+    Idempotency,
     Stored,
 )
 from domain.table import STATUSES
@@ -33,7 +34,7 @@ class _Game:
     snapshot_version: int = 0
     checkpoints: dict[int, bytes] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
-    answers: dict[str, tuple[float, bytes]] = field(default_factory=dict)  # key -> expiry
+    answers: dict[str, tuple[float, Idempotency]] = field(default_factory=dict)  # -> expiry
     seed: str | None = None
     creator: str | None = None
 
@@ -57,11 +58,11 @@ class MemoryEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         with self._changed:
             game = self._game(game_id)
             if idempotency is not None:
-                first = self._answer(game, idempotency[0])
+                first = self._answer(game, idempotency.key)
                 if first is not None:
                     return AppendResult(version=expected_version, duplicate=first)
             version = len(game.events)
@@ -75,8 +76,8 @@ class MemoryEventStore:
             if token is not None:
                 game.tokens[token[0]] = token[1]
             if idempotency is not None:
-                game.answers[idempotency[0]] = (self.clock() + IDEMPOTENCY_TTL_S,
-                                                idempotency[1])
+                game.answers[idempotency.key] = (self.clock() + IDEMPOTENCY_TTL_S,
+                                                 idempotency)
             self._changed.notify_all()
             for subscriber in self._subscribers:
                 subscriber.queue.put((game_id, len(game.events)))
@@ -117,12 +118,12 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return game.creator if game else None
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
         with self._changed:
             game = self._games.get(game_id)
             return self._answer(game, idem_key) if game else None
 
-    def _answer(self, game: _Game, idem_key: str) -> bytes | None:
+    def _answer(self, game: _Game, idem_key: str) -> Idempotency | None:
         found = game.answers.get(idem_key)
         if found is None:
             return None

@@ -43,7 +43,8 @@ def test_games_never_started_are_deleted_after_their_time_with_all_they_hold():
     store, hooks = MemoryEventStore(clock), MemoryWebhookStore(clock)
     service = GameService(store, clock=clock)
     stale = [_open_game(service), _open_game(service, joined=1)]
-    hooks.add(new_registration(stale[1], None, "https://example.org/h", ("your_turn",), 0.0))
+    hooks.add(new_registration(stale[1], None, "https://example.org/h", ("your_turn",), 0.0),
+              limit=5)
     started = _open_game(service, joined=2)
     clock.now = NOW - 6 * DAY
     young = _open_game(service)
