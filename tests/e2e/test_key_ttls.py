@@ -24,8 +24,8 @@ FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypo
 
 
 def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, webhook_targets=TargetPolicy.allowing("127.0.0.0/8", "1024-65535"),
-                        health_workers=())
+    loopback = TargetPolicy.allowing("127.0.0.0/8", "1024-65535")
+    settings = Settings(redis_url=redis_url, webhook_targets=loopback, health_workers=())
     components = bootstrap(settings)
     api = ApiClient(web_app(components, {"TESTING": True}).test_client())
     with receiving([200]) as receiver:
