@@ -16,7 +16,7 @@ import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
 
-from api import errors
+from api import errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
 from api.routes import games, health, players, ratings, stream, types, webhooks
@@ -85,6 +85,7 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     app.config.update(config or {})
     app.extensions["donkeypost"] = service
 
+    app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
     api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
     api.register_blueprint(health.make_blueprint(health_redis))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.request_guard import MAX_SEQ
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.table import STATUSES
@@ -53,7 +54,7 @@ class ListArgsSchema(ma.Schema):
 
 
 class EventsArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
                         metadata={"description": "seconds to wait for a new event"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
@@ -137,8 +138,14 @@ class EventSchema(ma.Schema):
     actor = fields.Integer(allow_none=True)
     at = fields.Float(required=True)
     data = fields.Dict(required=True)
-    private = fields.Dict(required=True, metadata={"description": "seat -> its private part"})
-    hash = fields.String(required=True)
+    private = fields.Dict(required=True, metadata={
+        "description": "seat -> its private part (-1: no seat's), those the caller may see"})
+    commitments = fields.Dict(required=True, metadata={
+        "description": "seat -> HMAC-SHA256 commitment to its private part, for every part "
+                       "(see the README's fair-play section)"})
+    hash = fields.String(required=True, metadata={
+        "description": "sha256(previous hash + the canonical event): private parts are "
+                       "covered through their commitments"})
 
 
 class EventsPageSchema(ma.Schema):
@@ -183,7 +190,7 @@ class HealthSchema(ma.Schema):
 
 
 class StreamArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "start after this seq (Last-Event-ID wins when both are given)"})
 
 

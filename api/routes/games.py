@@ -14,6 +14,7 @@ from api.auth import bearer_token, check_token, optional_player, require_seat
 from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
 from api.paging import PagedBlueprint
+from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
     CreatedGameSchema,
@@ -43,10 +44,10 @@ def _if_match() -> int | None:
     value = header.strip()
     if value.startswith("W/"):
         value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    version = header_seq(value.strip('"'))
+    if version is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
-    return int(value)
+    return version
 
 
 def _if_match_hint() -> int | None:
@@ -235,7 +236,8 @@ def make_blueprint(service: GameService) -> Blueprint:
              "schema": {"type": "string"}, "description": "act only at this version (\"12\")"},
             {"in": "header", "name": "Idempotency-Key", "required": False,
              "schema": {"type": "string", "maxLength": 200},
-             "description": "a retried request with the same key gets the first answer"},
+             "description": "a retried request with the same key gets the first answer; "
+                            "the same key with another body: 422 idempotency_key_reused"},
         ])
         @blp.response(200, ActedSchema)
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
@@ -244,7 +246,9 @@ def make_blueprint(service: GameService) -> Blueprint:
                                                               "busy (`contention`: retry "
                                                               "after `Retry-After` seconds)")
         @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
-        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action")
+        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action, "
+                                                              "or an Idempotency-Key reused "
+                                                              "with another body")
         def post(self, game_id: str) -> Any:
             """Play one action
 
