@@ -11,8 +11,12 @@ job hash and a dozen commands per move, about as much as the move itself
 
 The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
 remove at once), so each timer becomes one job however many workers pump, and enqueues
-them. Every job id holds the game, the version and the seat, and every job re-checks them
-and appends with that expected version: a job that runs twice, late, or after the player
+them. The same pump moves the jobs scheduled with RQ's `enqueue_at` (webhook retries) into
+their queues when they are due (`release_scheduled`), claimed by the same script: the
+workers run no RQ scheduler process.
+
+Every job id holds the game, the version and the seat, and every job re-checks them and
+appends with that expected version: a job that runs twice, late, or after the player
 moved does nothing.
 
 `RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
@@ -32,6 +36,7 @@ import redis
 from redis.client import Pipeline
 from rq import Queue, Retry
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from domain import registry
 from domain.events import Event
@@ -129,6 +134,27 @@ class RqHooks:
                 log.warning("dropped a malformed timer %r", raw)
         pipe.execute()
         return len(claimed)
+
+    def release_scheduled(self, queue_names: Iterable[str], limit: int = 500) -> int:
+        """Enqueue the jobs of `queue_names` scheduled with `enqueue_at` / `enqueue_in` that
+        are due (in place of RQ's scheduler, whose process returns a minute late after a
+        Redis outage: it waits for its lock to expire). Returns how many."""
+        moved = 0
+        for name in queue_names:
+            queue = self.queues.get(name) or Queue(name, connection=self.redis)
+            registry = ScheduledJobRegistry(queue=queue)
+            # RQ's scheduled jobs are due at wall-clock times, whatever our clock says.
+            claimed = [raw.decode() for raw in
+                       self._claim(keys=[registry.key], args=[time.time(), limit])]
+            if not claimed:
+                continue
+            pipe = self.redis.pipeline()
+            for job in Job.fetch_many(claimed, connection=self.redis):
+                if job is not None:  # (a job deleted meanwhile has nothing left to run)
+                    queue.enqueue_job(job, pipeline=pipe)
+                    moved += 1
+            pipe.execute()
+        return moved
 
     def timers(self) -> dict[str, float]:
         """The armed timers: job id -> when due."""
