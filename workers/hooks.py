@@ -42,14 +42,17 @@ from domain import registry
 from domain.events import Event
 from domain.table import Table
 from workers import jobs
-from workers.plan import Duty, duties
+from workers.plan import Duty, duties, seat_duty
 
 log = logging.getLogger(__name__)
 
-BOTS, DEADLINES, NOTIFICATIONS = "bots", "deadlines", "notifications"
-QUEUES = (DEADLINES, BOTS, NOTIFICATIONS)  # a worker serves them in this order
+BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
+DEADLINES, NOTIFICATIONS = "deadlines", "notifications"
+QUEUES = (DEADLINES, BOTS, STRONG_BOTS, NOTIFICATIONS)  # a worker serves them in this order
+TURN_QUEUES = (DEADLINES, BOTS, STRONG_BOTS)  # what a bot worker serves
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
+    "strong": (STRONG_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
 }
@@ -91,9 +94,9 @@ class RqHooks:
         if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
             # The timers armed at the version before: the game has moved on since. (Those
             # of seats still waiting are armed again below, due at the same moment.)
-            kinds = ("bot" if s.kind == "bot" else "deadline" for s in table.seats)
-            pipe.zrem(TIMERS, *(Duty(kind, table.id, before, seat, 0.0).job_id
-                                for seat, kind in enumerate(kinds)))
+            kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
+            pipe.zrem(TIMERS, *(Duty("deadline" if kind == "away" else kind, table.id, before,
+                                     seat, 0.0).job_id for seat, kind in enumerate(kinds)))
         now = self.clock()
         for duty in duties(table, game):
             if duty.due <= now:
