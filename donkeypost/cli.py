@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
 from workers.hooks import QUEUES
 
@@ -36,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                             "(default: WEB_CONNECTIONS, else 2000)")
     serve.add_argument("--data", help="folder of the embedded Redis's data, AOF on "
                                       "(default: DONKEYPOST_DATA, else ./data)")
+    serve.add_argument("--appendfsync", choices=APPENDFSYNC_CHOICES,
+                       help="when the embedded Redis flushes its append-only file to disk "
+                            "(default: DONKEYPOST_APPENDFSYNC, else everysec; see the README)")
     serve.add_argument("--bot-workers", type=int,
                        help="bot and deadline workers (default: DONKEYPOST_BOT_WORKERS, "
                             "else one per core)")
@@ -101,7 +105,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(settings, options_from(
         settings, host=args.host, port=args.port, web_workers=args.web_workers,
         web_connections=args.web_connections, bot_workers=args.bot_workers, data=args.data,
-        reuse_port=args.reuse_port))
+        appendfsync=args.appendfsync, reuse_port=args.reuse_port))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

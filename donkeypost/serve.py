@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from donkeypost.embedded_redis import EmbeddedRedis
+from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
 from workers.hooks import NOTIFICATIONS, TURN_QUEUES
@@ -42,19 +42,22 @@ class ServeOptions:
     web_connections: int
     bot_workers: int
     data_dir: Path
+    appendfsync: AppendFsync = "everysec"
     reuse_port: bool = False
 
 
 def options_from(settings: Settings, *, host: str | None = None, port: int | None = None,
                  web_workers: int = 2, web_connections: int | None = None,
                  bot_workers: int | None = None, data: str | None = None,
+                 appendfsync: AppendFsync | None = None,
                  reuse_port: bool = False) -> ServeOptions:
     """The command line's values, else the settings'."""
     return ServeOptions(host=host or settings.host, port=port or settings.port,
                         web_workers=web_workers,
                         web_connections=web_connections or settings.web_connections,
                         bot_workers=bot_workers or settings.bot_workers,
-                        data_dir=Path(data or settings.data_dir), reuse_port=reuse_port)
+                        data_dir=Path(data or settings.data_dir),
+                        appendfsync=appendfsync or settings.appendfsync, reuse_port=reuse_port)
 
 
 def serve(settings: Settings, options: ServeOptions) -> int:
@@ -69,11 +72,11 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     embedded = None
     redis_url = settings.redis_url
     if not redis_url:
-        embedded = EmbeddedRedis(options.data_dir, settings.appendfsync)
+        embedded = EmbeddedRedis(options.data_dir, options.appendfsync)
         embedded.write_config()
         redis_url = embedded.url
         print(f"embedded Redis: data in {embedded.data_dir} (append-only file, appendfsync "
-              f"{settings.appendfsync})", flush=True)
+              f"{options.appendfsync})", flush=True)
     supervisor = Supervisor(children(options, redis_url, embedded))
     stopping = _stop_on_signals()
     try:

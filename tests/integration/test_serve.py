@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from redis import Redis
 
 from tests.support.serve import ServeProcess, alive, free_port
 
@@ -70,9 +71,13 @@ def test_serve_refuses_a_port_in_use_in_one_line(tmp_path, reuse_port):
 
 
 def test_serve_says_where_it_listens_and_stops_quickly_leaving_nothing(tmp_path):
-    serve = ServeProcess(tmp_path, "--bot-workers", str(BOT_WORKERS))
+    serve = ServeProcess(tmp_path, "--bot-workers", str(BOT_WORKERS), "--appendfsync", "always")
     try:
         serve.wait_listening()
+        redis = Redis(unix_socket_path=str(serve.data / "redis.sock"))
+        assert redis.config_get("appendfsync") == {"appendfsync": "always"}
+        assert redis.config_get("save") == {"save": ""}  # the AOF alone, no RDB saves
+        redis.close()
         children = serve.children()
         assert {role: len(pids) for role, pids in children.items()} == {
             "redis": 1, "web": 1, "bots": BOT_WORKERS, "notifier": 1}
