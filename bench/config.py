@@ -43,8 +43,10 @@ class BenchConfig:
     bot_samples: int = 40  # positions per game for the random and basic levels
     strong_samples: int = 10  # positions per game for the strong level
     strong_ms: float | None = None  # None: the strong bot's own budget
+    search_iterations: int = 300  # per strong position, to count the search's playouts/s
     # 6. timers
     timer_moves: int = 300
+    rebuild_games: int = 1000  # active games created with lost timers, then rebuilt
     # 7. peer: donkeypost against boardgame.io, both pinned to one CPU, in turns
     peer_slice_s: float = 5.0  # each system's turn
     peer_duration_s: float = 15.0  # measured seconds per system and number of clients
@@ -60,7 +62,8 @@ class BenchConfig:
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
-            strong_samples=1, strong_ms=10.0, timer_moves=10,
+            strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
+            rebuild_games=20,
             # no npm install in a smoke test: the peer runs if already installed
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False)
         small.update(overrides)

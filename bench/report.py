@@ -97,23 +97,24 @@ def engine_table(sec: dict[str, Any]) -> Table:
 
 
 def bots_table(sec: dict[str, Any]) -> Table:
-    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s)",
-               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "error"])
+    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s); the strong "
+               "bot's search speed in playouts/s",
+               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "playouts/s", "error"])
     for r in sec["rows"]:
         t.add_row(r["game"], r["level"], _f(r.get("moves")), _f(r.get("p50_ms"), 2),
-                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2), r.get("error", ""))
+                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2),
+                  _f(r.get("playouts_per_s"), 0), r.get("error", ""))
     return t
 
 
 def timers_table(sec: dict[str, Any]) -> Table:
     t = _table(f"6. Timers: {sec['measured']}",
-               ["moves", "move ms p50", "deadline ms p50", "share (p50)", "share (mean)"])
-    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["timer_ms"]["p50"], 3),
-              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3))
-    alt = sec.get("alternative")
-    if alt:
-        t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
-                     f"share {_f(alt['share_p50'], 3)}")
+               ["moves", "move ms p50", "hooks ms p50", "share (p50)", "share (mean)",
+                "bare round trip ms p50", "bytes per timer", "rebuild: games", "rebuild ms"])
+    trip, rebuild = sec["round_trip"], sec["rebuild"]
+    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["hooks_ms"]["p50"], 3),
+              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3), _f(trip["ms"]["p50"], 3),
+              _f(sec["timer_bytes"], 0), _f(rebuild["active_games"]), _f(rebuild["ms"], 0))
     return t
 
 

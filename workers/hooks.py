@@ -7,7 +7,7 @@ turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted s
 version's arrival also drops the timers of the version before (the game moved). All of it
 is one round trip. A timer is a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB
 job hash and a dozen commands per move, about as much as the move itself
-(`python -m workers.timing` prints both).
+(`donkeypost bench --sections timers` measures the hooks).
 
 The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
 remove at once), so each timer becomes one job however many workers pump, and enqueues

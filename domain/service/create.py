@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import registry
+from domain.bots.levels import LEVELS
 from domain.errors import BadOptions
 from domain.events import event
 from domain.game import resolve_options
@@ -18,7 +19,7 @@ from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
 from domain.table import Table
 
-BOT_LEVELS = ("random", "basic", "strong")
+BOT_LEVELS = LEVELS  # the bots package names the levels
 TIMEOUT_POLICIES = ("autoplay",)
 DEFAULT_DEADLINE_S = 3 * 24 * 3600  # play-by-post: three days a move
 
