@@ -20,13 +20,19 @@ REPLIES = 6
 
 
 def test_a_table_gets_one_turn_played_for_it_at_a_time(service, rq_hooks):
-    """Seven bots choose their loads at once (Grand Canyon): one job, the others follow."""
-    table = service.create("canyon-donkeys", {}, [{"kind": "bot", "level": "strong"}] * 7)
-    game = registry.get_game(table.type)
-    assert len(to_act(table, game)) == 7
+    """Seven bots choose their loads at once (Grand Canyon): one job, the others follow.
+    (A deal may open with one seat alone to act: such a table is set aside.)"""
+    game = registry.get_game("canyon-donkeys")
+    for _ in range(20):
+        table = service.create("canyon-donkeys", {}, [{"kind": "bot", "level": "strong"}] * 7)
+        acting = sorted(to_act(table, game))
+        if len(acting) > 1:
+            break
+    assert len(acting) > 1
     planned = duties(table, game)
-    assert [(d.kind, d.seat) for d in planned] == [("strong", 0)]
-    assert rq_hooks.queues["strong-bots"].job_ids == [planned[0].job_id]
+    assert [(d.kind, d.seat) for d in planned] == [("strong", acting[0])]
+    queued = [j for j in rq_hooks.queues["strong-bots"].job_ids if table.id in j]
+    assert queued == [planned[0].job_id]
     assert rq_hooks.queues["bots"].job_ids == []
 
 
