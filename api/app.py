@@ -16,10 +16,10 @@ import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
 
-from api import errors
+from api import errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
-from api.routes import games, health, stream, types, webhooks
+from api.routes import games, health, players, ratings, stream, types, webhooks
 from domain import registry
 from domain.service import GameService
 from domain.store import WebhookStore
@@ -33,6 +33,10 @@ seat's secret token), then read the game (`GET /games/{id}` with `Authorization:
 <token>`) and post one of its `legal_actions` (`POST /games/{id}/actions`). Every play is an
 event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can be replayed
 (`GET /games/{id}/states/{seq}`). Errors share one shape: `{code, status, message}`.
+
+Players (`POST /players`) get one key for every game they sit at: their inbox
+(`GET /players/me/games?my_turn=true`) lists where it is their turn, their games can invite
+players by name, and their finished games are rated (`GET /ratings/{type}`).
 """
 
 
@@ -62,9 +66,18 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
         # Swagger UI's files are served from the installed package: the docs work offline.
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION},
-                          "components": {"securitySchemes": {"seatToken": {
-                              "type": "http", "scheme": "bearer",
-                              "description": "the token returned when taking a seat"}}}},
+                          "components": {"securitySchemes": {
+                              "seatToken": {
+                                  "type": "http", "scheme": "bearer",
+                                  "description": "the token returned when taking a seat"},
+                              "playerKey": {
+                                  "type": "http", "scheme": "bearer",
+                                  "description": "a player's key (`pk.…`, from POST "
+                                                 "/players): a player, and the seat they "
+                                                 "hold in any game"},
+                              "creatorToken": {
+                                  "type": "http", "scheme": "bearer",
+                                  "description": "the `creator_token` of POST /games"}}}},
         JSON_SORT_KEYS=False,
         # Every body this API takes is small; a larger one is refused (413) before parsing.
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -72,11 +85,14 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     app.config.update(config or {})
     app.extensions["donkeypost"] = service
 
+    app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
     api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
     api.register_blueprint(health.make_blueprint(health_redis))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
+    api.register_blueprint(players.make_blueprint(service))
+    api.register_blueprint(ratings.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(
         service, EventHub(service.store), sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))

@@ -7,8 +7,9 @@
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
 length), replay, engine (random games in process), bots (move time per level, the strong
 bot's playouts/s), timers (the workers' hooks after a move vs the move), peer (donkeypost
-against boardgame.io, both pinned to one CPU; needs node and npm). The JSON goes to
-bench/results/ unless --json names a file.
+against boardgame.io, both pinned to one CPU; needs node and npm), inbox (a player's inbox
+page vs a view, as their games grow). The JSON goes to bench/results/ unless --json names
+a file.
 """
 
 from __future__ import annotations
@@ -36,11 +37,12 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from bench import bots, engine, logs, moves, timers
+    from bench import bots, engine, inbox, logs, moves, timers
     from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
-            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run}
+            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run,
+            "inbox": inbox.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -99,6 +101,10 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--server-cpu", dest="peer_server_cpu", type=int, default=None,
                    help="the CPU the peer section pins both servers to (default: one "
                         "other than the load generator's)")
+    p.add_argument("--inbox-sizes", type=_ints, default=None,
+                   help="games of the player in the inbox section (default 10,1000)")
+    p.add_argument("--inbox-samples", type=int, default=None,
+                   help="inbox pages and views timed per size (default 300)")
     p.add_argument("--profile", action="store_true",
                    help="after the HTTP runs, profile the web workers with py-spy")
     p.add_argument("--profile-seconds", dest="profile_s", type=float, default=None)
@@ -115,7 +121,8 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "appendfsync", "sizes", "load_samples", "replays", "engine_s", "bot_samples",
         "strong_samples", "strong_ms", "search_iterations", "timer_moves", "rebuild_games",
-        "profile_s", "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu")
+        "profile_s", "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
+        "inbox_sizes", "inbox_samples")
         if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True

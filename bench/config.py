@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer")
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer", "inbox")
 
 
 def _last_cpu() -> int:
@@ -53,6 +53,9 @@ class BenchConfig:
     peer_guard_s: float = 0.5  # after a switch, before a slice is measured
     peer_install: bool = True  # npm install boardgame.io into the cache when missing
     peer_server_cpu: int | None = None  # None: a CPU other than the load generator's
+    # 8. a player's inbox page vs a view, as the player's games grow
+    inbox_sizes: tuple[int, ...] = (10, 1_000)
+    inbox_samples: int = 300  # pages and views timed per size, interleaved
     seed: int = 1
 
     @classmethod
@@ -65,6 +68,7 @@ class BenchConfig:
             strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
             rebuild_games=20,
             # no npm install in a smoke test: the peer runs if already installed
-            peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False)
+            peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
+            inbox_sizes=(3, 30), inbox_samples=5)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

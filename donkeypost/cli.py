@@ -59,8 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     spec.add_argument("--output", type=Path, default=OPENAPI_PATH)
     commands["openapi"] = cmd_openapi
 
-    verify = sub.add_parser("verify", help="check an exported NDJSON log: hash chain, seed "
-                                           "commitment, replay")
+    verify = sub.add_parser("verify", help="check an exported NDJSON log: hash chain; after "
+                                           "the end also the seed, every private part "
+                                           "against its commitment, and the replay")
     verify.add_argument("log", type=Path)
     commands["verify"] = cmd_verify
 
@@ -158,14 +159,16 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from domain.verify import verify_log
+    from domain.verify import check_log
 
-    problems = verify_log(args.log.read_bytes().splitlines())
-    for problem in problems:
+    report = check_log(args.log.read_bytes().splitlines())
+    for problem in report.problems:
         print(problem, file=sys.stderr)
-    if not problems:
-        print(f"{args.log}: hash chain, seed commitment and replay check out")
-    return 1 if problems else 0
+    if not report.problems:
+        print(f"{args.log} checks out:")
+        for checked in report.checked:
+            print(f"- {checked}")
+    return 1 if report.problems else 0
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
 - `web`: gunicorn with gevent workers on `donkeypost.wsgi:app` (gunicorn itself restarts a
   web worker that dies; the supervisor restarts gunicorn);
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
-  the queues of deadlines, quick bots and searching bots, in that order of priority;
+  the queues of deadlines, quick bots, searching bots and ratings, in that order of
+  priority;
 - `notifier`: the webhook worker, apart so that a slow receiver never holds up a bot turn.
 
 A port that another process listens on is refused before anything starts: the web workers
@@ -27,7 +28,7 @@ from types import FrameType
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
-from workers.hooks import NOTIFICATIONS, TURN_QUEUES
+from workers.hooks import GAME_QUEUES, NOTIFICATIONS
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ def children(options: ServeOptions, redis_url: str,
                 "--log-level", "warning", "donkeypost.wsgi:app"],
         env=env, stage=1, ready=lambda: accepts(options.host, options.port)))
     worker = [sys.executable, "-m", "donkeypost.cli", "worker", "--queues"]
-    out.extend(Child(f"bots-{n}", [*worker, ",".join(TURN_QUEUES)], env=env, stage=1)
+    out.extend(Child(f"bots-{n}", [*worker, ",".join(GAME_QUEUES)], env=env, stage=1)
                for n in range(1, options.bot_workers + 1))
     out.append(Child("notifier", [*worker, NOTIFICATIONS], env=env, stage=1))
     return out

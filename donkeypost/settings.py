@@ -12,6 +12,8 @@ Variable → setting (default):
 - `SSE_MAX_S` → `sse_max_s`, an event stream ends after …; its client resumes (3600)
 - `WEBHOOK_ALLOWED_NETWORKS` → `webhook_targets`, CIDRs that webhooks may call although
   they are not public (none)
+- `WEBHOOK_ALLOWED_PORTS` → `webhook_targets`, ports or ranges (`8000-8999`) that webhooks
+  may call besides 80 and 443 (none)
 - `WEBHOOK_TIMEOUT_S` → `webhook_timeout_s`, per delivery attempt (10)
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
@@ -104,13 +106,14 @@ class Settings:
         except ValueError as err:
             raise SettingsError("WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_FIRST_S or "
                                 f"WEBHOOK_RETRY_FACTOR is not valid: {err}") from None
+        networks = read("WEBHOOK_ALLOWED_NETWORKS", TargetPolicy.allowing,
+                        default.webhook_targets)
         return cls(
             redis_url=read("REDIS_URL", str, None),
             rq_redis_url=read("RQ_REDIS_URL", str, None),
             sse_keepalive_s=read("SSE_KEEPALIVE_S", float, default.sse_keepalive_s),
             sse_max_s=read("SSE_MAX_S", float, default.sse_max_s),
-            webhook_targets=read("WEBHOOK_ALLOWED_NETWORKS", TargetPolicy.allowing,
-                                 default.webhook_targets),
+            webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),
             webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", float, default.webhook_timeout_s),
             webhook_retry=retry,
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),

@@ -1,4 +1,5 @@
-"""After every append: queue the bot turns, play the away seats, arm the deadlines.
+"""After every append: queue the bot turns, play the away seats, arm the deadlines; and
+when a game with players finishes, queue its rating.
 
 `RqHooks.after_append` plans the table's duties (`workers.plan`). A duty due now (a bot's
 turn, an away seat's move) becomes an RQ job at once. A duty due later (a deadline, a bot
@@ -22,7 +23,8 @@ moved does nothing.
 `RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
 between a claim and its enqueue, a job running in a worker that was killed, an emptied
 queue Redis): given tables, it enqueues each due duty whose job is not waiting in a queue,
-and arms each later one that has no timer.
+and arms each later one that has no timer. `enqueue_ratings` does the same for finished
+games whose rating is still awaited (the store notes them after the append).
 """
 
 from __future__ import annotations
@@ -47,9 +49,10 @@ from workers.plan import Duty, duties, seat_duty
 log = logging.getLogger(__name__)
 
 BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
-DEADLINES, NOTIFICATIONS = "deadlines", "notifications"
-QUEUES = (DEADLINES, BOTS, STRONG_BOTS, NOTIFICATIONS)  # a worker serves them in this order
-TURN_QUEUES = (DEADLINES, BOTS, STRONG_BOTS)  # what a bot worker serves
+DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
+# A worker serves them in this order; a game worker all but the notifications.
+QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS, NOTIFICATIONS)
+GAME_QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
     "strong": (STRONG_BOTS, jobs.bot_turn),
@@ -69,6 +72,10 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, AR
 if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
 return due
 """
+
+
+def rating_job_id(game_id: str) -> str:
+    return f"rate-{game_id}"
 
 
 @dataclass
@@ -103,6 +110,9 @@ class RqHooks:
                 self._enqueue(pipe, duty)
             else:
                 pipe.zadd(TIMERS, {duty.job_id: duty.due})
+        if any(e.type == "game_finished" for e in new_events) and \
+                any(s.player is not None for s in table.seats):
+            self._enqueue_rating(pipe, table.id)
         pipe.execute()
 
     def _pipeline(self) -> Pipeline:
@@ -120,6 +130,33 @@ class RqHooks:
             retry=RETRY, description=f"{duty.kind} {duty.game_id} v{duty.version} "
                                      f"seat {duty.seat}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def _enqueue_rating(self, pipe: Pipeline, game_id: str) -> None:
+        queue = self.queues[RATINGS]
+        job = queue.create_job(
+            jobs.rate_game, args=(game_id,), job_id=rating_job_id(game_id),
+            timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+            retry=RETRY, description=f"rate {game_id}")
+        queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
+        """Queue the rating of games whose job is not waiting or running (it was lost, or
+        ran and failed); returns how many were queued. A rating applies once, so a job
+        queued twice does no harm."""
+        if not game_ids:
+            return 0
+        read = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            read.hget(Job.key_for(rating_job_id(game_id)), "status")
+        found = read.execute()
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if status not in (b"queued", b"started")]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                self._enqueue_rating(write, game_id)
+            write.execute()
+        return len(lost)
 
     # --- the timer pump ----------------------------------------------------------------
     def release_due(self, limit: int = 500) -> int:

@@ -15,7 +15,8 @@ Beside the job loop, a thread pumps every `PUMP_EVERY_S`: it releases due timers
 runs. When the worker starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s;
 one worker sweeps per period), it rebuilds the jobs and timers the active games need
 (`RqHooks.rebuild`): deadlines derive from the stored state, so no timer is lost for good
-with a worker or a queue.
+with a worker or a queue; and it queues again the rating of finished games still awaiting
+theirs a minute after the end.
 
 Redis outages (`work_through_outages`): an idle worker retries its connection every second
 (RQ's own loop, with its wait capped); a worker that meets the outage elsewhere (in a job,
@@ -46,6 +47,9 @@ log = logging.getLogger(__name__)
 
 SWEEP_LOCK = "donkeypost:sweep-lock"
 PUMP_EVERY_S = 0.25
+# A finished game's rating job is queued by the hooks after its append; the sweep queues
+# it again only when it is still awaited this long after the end (the job was lost).
+RATING_GRACE_S = 60.0
 REDIS_POLL_S = 0.25  # how often a worker waiting for Redis asks again
 RESTART_PAUSE_S = 1.0  # between a worker that quit and the next (a bug must not spin)
 # What Redis being away (killed, restarting, loading its data) looks like to a client.
@@ -147,6 +151,15 @@ class GameWorker(SimpleWorker):
         self.rebuilt = True
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
+        try:
+            service = self.job_context.service
+            ratings = self.rq_hooks.enqueue_ratings(
+                service.awaiting_rating(service.clock() - RATING_GRACE_S))
+        except Exception:
+            log.exception("queuing the awaited ratings failed; the next sweep retries")
+            return
+        if ratings:
+            log.info("queued %s awaited ratings again", ratings)
 
     def unsubscribe(self) -> None:
         # The listening thread is stopped before the UNSUBSCRIBE whose reply wakes it: the

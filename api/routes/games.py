@@ -10,9 +10,11 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.auth import bearer_token, check_token, require_seat
+from api.auth import bearer_token, check_token, optional_player, require_seat
 from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
+from api.paging import PagedBlueprint
+from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
     CreatedGameSchema,
@@ -23,21 +25,12 @@ from api.schemas import (
     JoinedSchema,
     JoinSchema,
     ListArgsSchema,
+    RematchSchema,
 )
 from domain import registry
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
 from domain.service import GameService, table_view
-
-
-class GamesBlueprint(Blueprint):  # type: ignore[misc]
-    def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
-        # The header's value is a JSON object: OpenAPI 3 describes that with `content`.
-        resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
-            "description": "pagination metadata (a JSON object)",
-            "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/PaginationMetadata"}}},
-        }
 
 
 def _etag(version: int) -> str:
@@ -51,10 +44,10 @@ def _if_match() -> int | None:
     value = header.strip()
     if value.startswith("W/"):
         value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    version = header_seq(value.strip('"'))
+    if version is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
-    return int(value)
+    return version
 
 
 def _if_match_hint() -> int | None:
@@ -66,8 +59,8 @@ def _if_match_hint() -> int | None:
 
 
 def make_blueprint(service: GameService) -> Blueprint:
-    blp = GamesBlueprint("games", __name__, url_prefix="/games",
-                    description="Create, join and play games; read their logs")
+    blp = PagedBlueprint("games", __name__, url_prefix="/games",
+                         description="Create, join and play games; read their logs")
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
         token = bearer_token()
@@ -79,31 +72,43 @@ def make_blueprint(service: GameService) -> Blueprint:
     class Games(MethodView):
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
-        @blp.alt_response(422, schema=ErrorSchema, description="bad options or seats")
+        @blp.alt_response(401, schema=ErrorSchema, description="a bad player key, or `me` "
+                                                              "without one")
+        @blp.alt_response(422, schema=ErrorSchema, description="bad options or seats "
+                                                              "(`unknown_player`: no player "
+                                                              "of an invited name)")
+        @blp.doc(security=[{}, {"playerKey": []}])
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
-            Seats are `human` (taken later with POST /games/{id}/players) or `bot`. The game
-            starts when every seat is taken. The answer's `creator_token` (shown once) is
-            the creator's credential, e.g. for a game-wide webhook."""
+            Seats are `human` (taken later with POST /games/{id}/players) or `bot`. With a
+            player key, a human seat may say `"me": true` (you sit there) or
+            `"invite": "<player name>"` (kept for that player: only they may take it);
+            other human seats are open to anyone. The game starts when every seat is
+            taken. The answer's `creator_token` (shown once) is the creator's credential,
+            e.g. for a game-wide webhook or to cancel the game before it starts."""
             if body["type"] not in registry.games():
                 raise ApiError(422, "unknown_game_type", f"no game type {body['type']!r}",
                                errors={"type": [f"one of {sorted(registry.games())}"]})
+            by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
-                                   bot_delay_s=body["bot_delay_s"])
-            return {**service.view(table, None),
+                                   bot_delay_s=body["bot_delay_s"], by=by)
+            return {**service.view(table, table.seat_of(by.id) if by else None),
                     "creator_token": service.issue_creator_token(table.id)}
 
         @blp.arguments(ListArgsSchema, location="query")
         @blp.response(200, GameViewSchema(many=True))
         @blp.paginate()
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
-            """List games, newest first (filter by status and type)"""
+            """List games, newest first (filter by status and type)
+
+            `has_free_seat=true` is the lobby: open games with a seat anyone may take."""
             tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
-                limit=pagination_parameters.page_size)
+                limit=pagination_parameters.page_size,
+                free_seat=args.get("has_free_seat", False))
             pagination_parameters.item_count = total
             return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
 
@@ -130,14 +135,76 @@ def make_blueprint(service: GameService) -> Blueprint:
     class Players(MethodView):
         @blp.arguments(JoinSchema)
         @blp.response(201, JoinedSchema)
+        @blp.alt_response(401, schema=ErrorSchema, description="a bad player key")
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="no free seat, or busy "
+        @blp.alt_response(409, schema=ErrorSchema, description="no free seat (the ones left "
+                                                              "may be kept for invited "
+                                                              "players), already seated, "
+                                                              "cancelled, or busy "
                                                               "(`contention`: retry after "
                                                               "`Retry-After` seconds)")
+        @blp.alt_response(422, schema=ErrorSchema, description="no name (without a key)")
+        @blp.doc(security=[{}, {"playerKey": []}])
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
-            """Take the next free human seat; the token is shown this once"""
-            seat, token, table = service.join(game_id, body["name"])
+            """Take a seat: the token is shown this once
+
+            Without a credential: the next seat open to anyone, under `name`, with a new
+            seat token. With a player key: the seat you are invited to, else the next open
+            one, as that player (no token: your key is your credential here)."""
+            player = optional_player(service)
+            if player is None and not body.get("name"):
+                raise ApiError(422, "validation_error", "a name is needed without a player "
+                                                       "key", errors={"name": ["required"]})
+            seat, token, table = service.join(game_id, body.get("name"), player)
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
+
+    @blp.route("/<string:game_id>/cancel")
+    class Cancel(MethodView):
+        @blp.response(200, GameViewSchema)
+        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad credential")
+        @blp.alt_response(403, schema=ErrorSchema, description="not the creator")
+        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.alt_response(409, schema=ErrorSchema, description="the game has started")
+        @blp.doc(security=[{"creatorToken": []}, {"playerKey": []}])
+        def post(self, game_id: str) -> Any:
+            """Cancel a game that has not started (its creator only)
+
+            With the `creator_token` of POST /games, or the key of the player who created
+            it. The game's status becomes `cancelled`; cancelling twice is fine."""
+            token = bearer_token()
+            if token is None:
+                raise ApiError(401, "missing_token", "this needs the creator's token or key")
+            table = service.cancel(game_id, token)
+            return Response(encode_game_view(service.view(table, None)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": _etag(table.version)})
+
+    @blp.route("/<string:game_id>/rematch")
+    class RematchResource(MethodView):
+        @blp.response(201, RematchSchema, description="the rematch, created now")
+        @blp.alt_response(200, schema=RematchSchema, description="the rematch, created "
+                                                                 "by an earlier request")
+        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad credential")
+        @blp.alt_response(403, schema=ErrorSchema, description="no seat in this game")
+        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.alt_response(409, schema=ErrorSchema, description="the game is not finished, "
+                                                              "or busy (`contention`)")
+        @blp.doc(security=[{"seatToken": []}, {"playerKey": []}])
+        def post(self, game_id: str) -> Any:
+            """Ask for the rematch of a finished game (any of its seats)
+
+            One new game with the same type, options, deadlines and seats, rotated by one
+            (the second seat sits first): players are seated again, bots keep their level,
+            and a seat an anonymous person held is kept for them — they take it by asking
+            here too, with their old seat's token, and get a new token (once). The games
+            link both ways (`rematch_of`, `rematch`). Asking again, or at the same moment
+            as someone else, gives the same game."""
+            token = bearer_token()
+            _table, seat = service.load(game_id, token)
+            found = service.rematch(game_id, require_seat(seat, token))
+            body = {"seat": found.seat, "token": found.token,
+                    "game": service.view(found.table, found.seat)}
+            return body, 201 if found.created else 200
 
     @blp.route("/<string:game_id>/back")
     class Back(MethodView):
@@ -169,7 +236,8 @@ def make_blueprint(service: GameService) -> Blueprint:
              "schema": {"type": "string"}, "description": "act only at this version (\"12\")"},
             {"in": "header", "name": "Idempotency-Key", "required": False,
              "schema": {"type": "string", "maxLength": 200},
-             "description": "a retried request with the same key gets the first answer"},
+             "description": "a retried request with the same key gets the first answer; "
+                            "the same key with another body: 422 idempotency_key_reused"},
         ])
         @blp.response(200, ActedSchema)
         @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
@@ -178,7 +246,9 @@ def make_blueprint(service: GameService) -> Blueprint:
                                                               "busy (`contention`: retry "
                                                               "after `Retry-After` seconds)")
         @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
-        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action")
+        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action, "
+                                                              "or an Idempotency-Key reused "
+                                                              "with another body")
         def post(self, game_id: str) -> Any:
             """Play one action
 

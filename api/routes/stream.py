@@ -26,6 +26,7 @@ from flask_smorest import Blueprint
 from api.auth import bearer_token, check_token
 from api.errors import ApiError, ErrorSchema
 from api.event_hub import EventHub, GameFeed
+from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema
 from domain.events import Event
 from domain.redaction import redact
@@ -64,7 +65,8 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
                 "text/event-stream": {"schema": {"type": "string"}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
-        @blp.alt_response(400, schema=ErrorSchema, description="bad Last-Event-ID")
+        @blp.alt_response(400, schema=ErrorSchema, description="bad Last-Event-ID, or a seq "
+                                                              "past the log's end")
         @blp.alt_response(401, schema=ErrorSchema, description="bad token")
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
         def get(self, args: dict[str, Any], game_id: str) -> Response:
@@ -81,6 +83,12 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
             finished = table.status == "finished"
             if finished and after >= table.version:
                 return Response(status=204)
+            if after > table.version:
+                # Seqs only grow: a client past the end holds a seq of another log (or made
+                # one up). Said now, not after an hour of keep-alives on an empty stream.
+                raise ApiError(400, "after_past_the_end",
+                               f"the log ends at {table.version}: resume from a seq you "
+                               "received")
             frames = _frames(service, hub, game_id, seat, after, finished, keepalive_s, max_s)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -92,9 +100,10 @@ def _last_event_id(after: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
         return after
-    if not header.strip().isdigit():
+    seq = header_seq(header)
+    if seq is None:
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an event's seq")
-    return int(header.strip())
+    return seq
 
 
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+)
+from domain.table import STATUSES
 
 
 @dataclass
@@ -25,7 +31,7 @@ class _Game:
     snapshot: bytes | None = None
     checkpoints: dict[int, bytes] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
-    answers: dict[str, tuple[float, bytes]] = field(default_factory=dict)  # key -> expiry
+    answers: dict[str, tuple[float, Idempotency]] = field(default_factory=dict)  # -> expiry
     seed: str | None = None
     creator: str | None = None
 
@@ -36,7 +42,8 @@ class MemoryEventStore:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self._games: dict[str, _Game] = {}
-        # index name ("all", "status:<s>", "type:<t>") -> game id -> created_at
+        # index name ("all", "status:<s>", "type:<t>", "free", "free:<t>") -> game id ->
+        # created_at
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
 
@@ -47,11 +54,11 @@ class MemoryEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         with self._changed:
             game = self._game(game_id)
             if idempotency is not None:
-                first = self._answer(game, idempotency[0])
+                first = self._answer(game, idempotency.key)
                 if first is not None:
                     return AppendResult(version=expected_version, duplicate=first)
             version = len(game.events)
@@ -64,14 +71,17 @@ class MemoryEventStore:
             if token is not None:
                 game.tokens[token[0]] = token[1]
             if idempotency is not None:
-                game.answers[idempotency[0]] = (self.clock() + IDEMPOTENCY_TTL_S,
-                                                idempotency[1])
+                game.answers[idempotency.key] = (self.clock() + IDEMPOTENCY_TTL_S,
+                                                 idempotency)
             self._changed.notify_all()
             return AppendResult(version=len(game.events))
 
-    def save_secrets(self, game_id: str, seed: str) -> None:
+    def save_secrets(self, game_id: str, seed: str) -> str:
         with self._changed:
-            self._game(game_id).seed = seed
+            game = self._game(game_id)
+            if game.seed is None:
+                game.seed = seed
+            return game.seed
 
     def save_creator(self, game_id: str, token_hash: str) -> None:
         with self._changed:
@@ -95,12 +105,12 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return game.creator if game else None
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
         with self._changed:
             game = self._games.get(game_id)
             return self._answer(game, idem_key) if game else None
 
-    def _answer(self, game: _Game, idem_key: str) -> bytes | None:
+    def _answer(self, game: _Game, idem_key: str) -> Idempotency | None:
         found = game.answers.get(idem_key)
         if found is None:
             return None
@@ -145,13 +155,19 @@ class MemoryEventStore:
         with self._changed:
             return [g.snapshot if (g := self._games.get(i)) else None for i in game_ids]
 
-    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
         with self._changed:
             for s in STATUSES:
                 if s != status:
                     self._indexes.get(f"status:{s}", {}).pop(game_id, None)
             for name in (f"status:{status}", f"type:{game_type}", "all"):
                 self._indexes.setdefault(name, {})[game_id] = created_at
+            for name in ("free", f"free:{game_type}"):
+                if free_seat:
+                    self._indexes.setdefault(name, {})[game_id] = created_at
+                else:
+                    self._indexes.get(name, {}).pop(game_id, None)
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
         with self._changed:
@@ -159,8 +175,15 @@ class MemoryEventStore:
         yield from ids
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int) -> tuple[list[str], int]:
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
         with self._changed:
+            if free_seat:
+                if status not in (None, "open"):
+                    return [], 0
+                lobby = dict(self._indexes.get(f"free:{game_type}" if game_type else "free",
+                                               {}))
+                ordered = sorted(lobby, key=lambda i: (lobby[i], i), reverse=True)
+                return ordered[offset:offset + limit], len(ordered)
             chosen = [self._indexes.get(name, {}) for name, wanted in (
                 (f"status:{status}", status), (f"type:{game_type}", game_type)) if wanted]
             if not chosen:

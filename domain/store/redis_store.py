@@ -18,7 +18,13 @@ import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+)
+from domain.table import STATUSES
 
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
@@ -55,28 +61,34 @@ class RedisEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         """See `EventStore.append`: one EVALSHA, whatever the batch."""
         stream = keys.events(game_id)
-        idem_key = keys.idempotency(game_id, idempotency[0]) if idempotency else stream
+        idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else stream
         args: list[Any] = [
             expected_version, len(events), snapshot,
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
             token[0] if token else "", token[1] if token else 0,
-            idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
+            _encode_record(idempotency) if idempotency else b"", IDEMPOTENCY_TTL_S,
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
                        keys.tokens(game_id), idem_key]
         status, value = self._append(keys=script_keys, args=args)
         if status == b"duplicate":
-            return AppendResult(version=expected_version, duplicate=value)
+            assert idempotency is not None
+            return AppendResult(version=expected_version,
+                                duplicate=_decode_record(idempotency.key, value))
         if status == b"conflict":
             raise VersionConflict(expected_version, int(value))
         return AppendResult(version=int(value))
 
-    def save_secrets(self, game_id: str, seed: str) -> None:
-        self.redis.set(keys.secret(game_id), seed)
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(keys.secret(game_id), seed, nx=True)
+        pipe.get(keys.secret(game_id))
+        kept: bytes = pipe.execute()[1]
+        return kept.decode()
 
     def save_creator(self, game_id: str, token_hash: str) -> None:
         self.redis.set(keys.creator(game_id), token_hash)
@@ -108,8 +120,9 @@ class RedisEventStore:
         raw = self.redis.get(keys.creator(game_id))
         return raw.decode() if raw is not None else None
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
-        return self.redis.get(keys.idempotency(game_id, idem_key))
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
+        raw = self.redis.get(keys.idempotency(game_id, idem_key))
+        return _decode_record(idem_key, raw) if raw is not None else None
 
     def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
         at = seq - seq % CHECKPOINT_EVERY
@@ -154,7 +167,8 @@ class RedisEventStore:
             pipe.get(keys.snapshot(game_id))
         return list(pipe.execute())
 
-    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
         pipe = self.redis.pipeline(transaction=False)
         for s in STATUSES:
             if s != status:
@@ -162,6 +176,11 @@ class RedisEventStore:
         pipe.zadd(keys.by_status(status), {game_id: created_at})
         pipe.zadd(keys.by_type(game_type), {game_id: created_at})
         pipe.zadd(keys.ALL_GAMES, {game_id: created_at})
+        for lobby in (keys.FREE_SEATS, keys.free_seats_of_type(game_type)):
+            if free_seat:
+                pipe.zadd(lobby, {game_id: created_at})
+            else:
+                pipe.zrem(lobby, game_id)
         pipe.execute()
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
@@ -169,7 +188,13 @@ class RedisEventStore:
             yield raw.decode()
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int) -> tuple[list[str], int]:
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
+        if free_seat:
+            # The lobby keeps an index per type: no intersection, one key per query.
+            if status not in (None, "open"):
+                return [], 0
+            return self._page(keys.free_seats_of_type(game_type) if game_type
+                              else keys.FREE_SEATS, offset, limit)
         filters = []
         if status:
             filters.append(keys.by_status(status))
@@ -188,11 +213,26 @@ class RedisEventStore:
                 pipe.zinterstore(key, filters, aggregate="MIN")
                 pipe.expire(key, 5)
                 pipe.execute()
+        return self._page(key, offset, limit)
+
+    def _page(self, key: str, offset: int, limit: int) -> tuple[list[str], int]:
         total = self.redis.zcard(key)
         if offset >= total:
             return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
+
+
+def _encode_record(record: Idempotency) -> bytes:
+    """`<request hash> LF <answer>`: one value, written by the append script's SET."""
+    return record.request.encode() + b"\n" + record.answer
+
+
+def _decode_record(key: str, raw: bytes) -> Idempotency:
+    if raw.startswith(b"{"):  # kept before requests were hashed: the answer alone
+        return Idempotency(key=key, request="", answer=raw)
+    request, _, answer = raw.partition(b"\n")
+    return Idempotency(key=key, request=request.decode(), answer=answer)
 
 
 def _decode_entries(entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> list[Event]:

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import VersionConflict
 from domain.events import event, stamp, verify_chain
-from domain.store.port import CHECKPOINT_EVERY, EventStore
+from domain.store.port import CHECKPOINT_EVERY, EventStore, Idempotency
 
 
 def _events(n: int, first: int = 1, prev: str = "") -> list:
@@ -48,7 +48,7 @@ class EventStoreContract:
         store.append("g1", 0, _events(2), b"s2")
         with pytest.raises(VersionConflict) as err:
             store.append("g1", 1, _events(1, first=2), b"stale", token=("h", 1),
-                         idempotency=("k", b"a"))
+                         idempotency=Idempotency("k", "r", b"a"))
         assert err.value.actual == 2 and err.value.expected == 1
         assert len(store.read("g1")) == 2
         assert _snapshot(store, "g1") == b"s2"
@@ -78,18 +78,31 @@ class EventStoreContract:
     # --- idempotency ---------------------------------------------------------------------
     def test_idempotency_key_returns_the_first_answer_and_writes_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
-        first = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"answer"))
+        record = Idempotency("k", "a" * 64, b'{"answer": 1}')
+        first = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=record)
         assert first.duplicate is None and first.version == 2
-        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"other"))
-        assert again.duplicate == b"answer"
+        again = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "a" * 64, b"other"))
+        assert again.duplicate == record
         assert len(store.read("g1")) == 2
-        assert store.first_answer("g1", "k") == b"answer"
+        assert store.first_answer("g1", "k") == record
+
+    def test_the_record_keeps_the_first_requests_hash_for_another_request(self, store):
+        record = Idempotency("k", "a" * 64, b"answer\nwith a line feed")
+        store.append("g1", 0, _events(1), b"s1", idempotency=record)
+        other = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "b" * 64, b"other answer"))
+        # Nothing written; the caller sees that the key answered another request.
+        assert other.duplicate == record and other.duplicate.request != "b" * 64
+        assert store.version("g1") == 1 and _snapshot(store, "g1") == b"s1"
 
     def test_a_used_key_answers_first_even_when_the_game_moved_on(self, store):
-        store.append("g1", 0, _events(1), b"s1", idempotency=("k", b"answer"))
+        record = Idempotency("k", "r", b"answer")
+        store.append("g1", 0, _events(1), b"s1", idempotency=record)
         store.append("g1", 1, _events(1, first=2), b"s2")
-        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"x"))
-        assert again.duplicate == b"answer" and again.version == 1
+        again = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "r", b"x"))
+        assert again.duplicate == record and again.version == 1
         assert store.version("g1") == 2
         assert store.first_answer("g1", "other") is None
         assert store.first_answer("g2", "k") is None  # keys belong to one game
@@ -112,6 +125,12 @@ class EventStoreContract:
         assert store.read_table("g1", "h", with_seed=True) == (b"s1", 0, "seed")
         assert store.read_table("g1", with_seed=True) == (b"s1", None, "seed")
         assert store.seed("g1") == "seed"
+
+    def test_the_first_seed_kept_stays(self, store):
+        # Two creators racing for one game id (a rematch) agree on the first seed.
+        assert store.save_secrets("g1", "first") == "first"
+        assert store.save_secrets("g1", "second") == "first"
+        assert store.seed("g1") == "first"
 
     def test_the_creator_token_hash_is_kept(self, store):
         store.save_creator("g1", "abc")
@@ -156,6 +175,19 @@ class EventStoreContract:
         assert store.list_ids("finished", None, 0, 30) == ([], 0)
         assert sorted(store.scan_ids("open", batch=1)) == ["b", "c"]
         assert list(store.scan_ids("finished")) == []
+
+    def test_the_lobby_lists_open_games_with_a_free_seat_by_type(self, store):
+        store.index("a", "high-card", "open", 1.0, free_seat=True)
+        store.index("b", "trash", "open", 2.0, free_seat=True)
+        store.index("c", "high-card", "open", 3.0, free_seat=False)  # invitations only
+        store.index("d", "high-card", "open", 4.0, free_seat=True)
+        assert store.list_ids("open", None, 0, 30, free_seat=True) == (["d", "b", "a"], 3)
+        assert store.list_ids(None, "high-card", 0, 30, free_seat=True) == (["d", "a"], 2)
+        assert store.list_ids("open", "high-card", 1, 1, free_seat=True) == (["a"], 2)
+        store.index("d", "high-card", "active", 4.0)  # the last seat was taken
+        assert store.list_ids("open", "high-card", 0, 30, free_seat=True) == (["a"], 1)
+        assert store.list_ids("active", None, 0, 30, free_seat=True) == ([], 0)
+        assert store.list_ids("open", None, 0, 30) == (["c", "b", "a"], 3)
 
     def test_a_page_past_the_end_of_a_listing_is_empty(self, store):
         store.index("g1", "high-card", "open", 1.0)

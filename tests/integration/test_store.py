@@ -9,8 +9,18 @@ import time
 import pytest
 
 from domain.events import event, stamp, verify_chain
-from domain.store import RedisEventStore, RedisWebhookStore
+from domain.players.inbox import InboxMove, Position
+from domain.players.records import Player
+from domain.store import (
+    Idempotency,
+    RedisEventStore,
+    RedisPlayerStore,
+    RedisRatingStore,
+    RedisWebhookStore,
+)
 from tests.contract.event_store import EventStoreContract
+from tests.contract.player_store import PlayerStoreContract
+from tests.contract.rating_store import START, RatingStoreContract, _change
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
 
 
@@ -30,6 +40,18 @@ class TestRedisWebhookStore(WebhookStoreContract):
         return RedisWebhookStore(redis_client)
 
 
+class TestRedisPlayerStore(PlayerStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisPlayerStore(redis_client)
+
+
+class TestRedisRatingStore(RatingStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisRatingStore(redis_client)
+
+
 def test_checkpoints_and_tokens_are_kept_in_the_games_keys(redis_client):
     store = RedisEventStore(redis_client)
     store.append("g1", 0, _events(1), b"s1", checkpoint=(128, b"c128"), token=("h", 2))
@@ -41,13 +63,25 @@ def test_checkpoints_and_tokens_are_kept_in_the_games_keys(redis_client):
 
 def test_every_key_of_a_game_shares_one_hash_tag(redis_client):
     store = RedisEventStore(redis_client)
-    store.append("g1", 0, _events(1), b"s1", idempotency=("k", b"a"), token=("h", 0))
+    store.append("g1", 0, _events(1), b"s1", idempotency=Idempotency("k", "r", b"a"),
+                 token=("h", 0))
     store.save_secrets("g1", "seed")
     store.save_creator("g1", "hash")
     hooks = RedisWebhookStore(redis_client)
     hooks.add_deliveries([_delivery(1, "h1")])
     keys = [k.decode() for k in redis_client.keys("game:*")]
     assert len(keys) >= 8 and all("{g1}" in k for k in keys)
+
+
+def test_every_key_of_a_player_shares_one_hash_tag(redis_client):
+    players = RedisPlayerStore(redis_client)
+    players.add(Player(id="p1", name="Ann", created_at=1.0), "ann", "h")
+    players.place([InboxMove("p1", "g1", Position(b, 1.0)) for b in ("open", "finished")])
+    players.place([InboxMove("p1", "g2", Position("active", 1.0))])
+    RedisRatingStore(redis_client).apply("p1", None, _change("g1", START, 1600.0))
+    found = sorted(k.decode() for k in redis_client.keys("player:*"))
+    assert found == ["player:{p1}", "player:{p1}:inbox:active", "player:{p1}:inbox:finished",
+                     "player:{p1}:rated", "player:{p1}:ratings"]
 
 
 def test_a_wait_longer_than_one_blocking_read_goes_on_reading(redis_client, monkeypatch):
@@ -73,3 +107,11 @@ def test_tampering_breaks_the_hash_chain():
                                                  for f in batch[1].__struct_fields__},
                                               "data": {"i": 99}}), batch[2]]
     assert verify_chain(forged) == 2
+
+
+def test_an_idempotency_record_kept_before_requests_were_hashed_still_answers(redis_client):
+    # Records written before the request's hash was kept hold the answer alone.
+    store = RedisEventStore(redis_client)
+    store.append("g1", 0, _events(1), b"s1")
+    redis_client.set("game:{g1}:idem:k", b'{"version": 1}')
+    assert store.first_answer("g1", "k") == Idempotency("k", "", b'{"version": 1}')

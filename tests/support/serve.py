@@ -57,7 +57,7 @@ def role(command: str) -> str | None:
         return "redis"
     if "gunicorn" in command:
         return "web"
-    if "--queues deadlines,bots,strong-bots" in command:
+    if "--queues deadlines,bots,strong-bots,ratings" in command:
         return "bots"
     if "--queues notifications" in command:
         return "notifier"

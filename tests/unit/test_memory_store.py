@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from domain.events import event, stamp
-from domain.store import MemoryEventStore, MemoryWebhookStore
-from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S
+from domain.store import (
+    MemoryEventStore,
+    MemoryPlayerStore,
+    MemoryRatingStore,
+    MemoryWebhookStore,
+)
+from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S, Idempotency
 from tests.contract.event_store import EventStoreContract
+from tests.contract.player_store import PlayerStoreContract
+from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
 
 
@@ -31,13 +38,25 @@ class TestMemoryWebhookStore(WebhookStoreContract):
         return MemoryWebhookStore()
 
 
+class TestMemoryPlayerStore(PlayerStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryPlayerStore()
+
+
+class TestMemoryRatingStore(RatingStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryRatingStore()
+
+
 def test_an_idempotency_record_expires_as_in_redis():
     clock = Clock()
     store = MemoryEventStore(clock=clock)
     store.append("g1", 0, stamp([event("noted")], 1, 1.0, ""), b"s1",
-                 idempotency=("k", b"answer"))
+                 idempotency=Idempotency("k", "r", b"answer"))
     clock.now += IDEMPOTENCY_TTL_S - 1
-    assert store.first_answer("g1", "k") == b"answer"
+    assert store.first_answer("g1", "k") == Idempotency("k", "r", b"answer")
     clock.now += 1
     assert store.first_answer("g1", "k") is None
 

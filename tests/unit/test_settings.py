@@ -22,6 +22,7 @@ def test_every_variable_reaches_its_setting():
         "REDIS_URL": "redis://games:6379/0", "RQ_REDIS_URL": "redis://queues:6379/0",
         "SSE_KEEPALIVE_S": "0.5", "SSE_MAX_S": "60",
         "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8, 10.0.0.0/8", "WEBHOOK_TIMEOUT_S": "2",
+        "WEBHOOK_ALLOWED_PORTS": "8080, 9000-9100",
         "WEBHOOK_MAX_ATTEMPTS": "3", "WEBHOOK_RETRY_FIRST_S": "0.1",
         "WEBHOOK_RETRY_FACTOR": "2", "DONKEYPOST_SWEEP_S": "5",
         "DONKEYPOST_LOG_LEVEL": "debug", "HOST": "0.0.0.0", "PORT": "9000",
@@ -32,6 +33,7 @@ def test_every_variable_reaches_its_setting():
     assert (settings.sse_keepalive_s, settings.sse_max_s) == (0.5, 60.0)
     assert settings.webhook_targets.allowed_networks == (
         ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("10.0.0.0/8"))
+    assert settings.webhook_targets.allowed_ports == ((8080, 8080), (9000, 9100))
     assert settings.webhook_timeout_s == 2.0
     assert settings.webhook_retry == RetryPolicy(max_attempts=3, first_delay_s=0.1, factor=2)
     assert (settings.sweep_s, settings.log_level) == (5, "DEBUG")
@@ -56,6 +58,7 @@ def test_the_sweep_period_is_at_least_a_second():
 @pytest.mark.parametrize("name, value", [
     ("SSE_KEEPALIVE_S", "soon"), ("PORT", "80a"), ("DONKEYPOST_SWEEP_S", "1.5"),
     ("WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33"), ("WEBHOOK_MAX_ATTEMPTS", "many"),
+    ("WEBHOOK_ALLOWED_PORTS", "0"), ("WEBHOOK_ALLOWED_PORTS", "9100-9000"),
     ("DONKEYPOST_APPENDFSYNC", "no"), ("DONKEYPOST_BOT_WORKERS", "0"),
 ])
 def test_a_malformed_value_is_refused_by_name(name, value):
