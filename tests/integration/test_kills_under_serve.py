@@ -30,7 +30,7 @@ def healthy(serve: ServeProcess) -> bool:
 
 def test_killed_workers_and_web_come_back_and_every_duty_acts_once(tmp_path):
     serve = ServeProcess(tmp_path, "--bot-workers", "1", DONKEYPOST_STRONG_MS="50",
-                         WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8")
+                         WEBHOOK_ALLOWED_NETWORKS="127.0.0.0/8", WEBHOOK_ALLOWED_PORTS="1024-65535")
     try:
         serve.wait_listening()
         with httpx.Client(base_url=serve.url, timeout=30) as http, receiving() as receiver:
