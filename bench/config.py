@@ -26,6 +26,9 @@ class BenchConfig:
     # moves a second from one address, which the limits are there to stop; "on": the
     # defaults, to measure what they cost.
     rate_limits: str = "off"
+    # The embedded Redis's appendfsync for the HTTP runs: with several, each number of
+    # clients runs under each in turn (switched live with CONFIG SET), in one run.
+    appendfsync: tuple[str, ...] = ("everysec",)
     game: str = "ochs-und-esel"
     players: int = 3
     loadgen_cpu: int | None = field(default_factory=_last_cpu)

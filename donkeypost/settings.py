@@ -30,6 +30,10 @@ Variable → setting (default):
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
+- `DONKEYPOST_APPENDFSYNC` → `appendfsync` of the embedded Redis: `always` or `everysec`
+  (`everysec`; the README says what each may lose)
+- `DONKEYPOST_BOT_WORKERS` → `bot_workers`, the bot and deadline workers `donkeypost serve`
+  starts (one per core this process may use)
 
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
@@ -37,6 +41,7 @@ Variable → setting (default):
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -44,8 +49,16 @@ from typing import TypeVar
 from api.rate_limits import RULES, RateLimits
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
 
 T = TypeVar("T")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    if sys.platform.startswith("linux"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class SettingsError(ValueError):
@@ -70,6 +83,8 @@ class Settings:
     port: int = 8000
     web_connections: int = 2000
     data_dir: str = "data"
+    appendfsync: AppendFsync = "everysec"
+    bot_workers: int = field(default_factory=usable_cores)
 
     @property
     def store_url(self) -> str:
@@ -122,7 +137,23 @@ class Settings:
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
+            appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
+            bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
         )
+
+
+def _appendfsync(raw: str) -> AppendFsync:
+    for choice in APPENDFSYNC_CHOICES:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(APPENDFSYNC_CHOICES)}")
+
+
+def _at_least_one(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise ValueError("at least 1")
+    return value
 
 
 def _rate_limits(env: Mapping[str, str]) -> RateLimits:

@@ -62,14 +62,14 @@ class DonkeypostStack:
         return [self.redis.pid, self.web.proc.pid, *(w.pid for w in self.workers)]
 
     def __enter__(self) -> DonkeypostStack:
-        from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS
+        from workers.hooks import GAME_QUEUES, NOTIFICATIONS
 
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.redis = EmbeddedRedis(self.folder / "redis").__enter__()
             # The workers import and register while gunicorn starts.
             env = {**os.environ, "REDIS_URL": self.redis.url}
-            for n, queues in enumerate((f"{DEADLINES},{BOTS}", NOTIFICATIONS)):
+            for n, queues in enumerate((",".join(GAME_QUEUES), NOTIFICATIONS)):
                 log = open(self.folder / f"worker-{n}.log", "wb")
                 self._logs.append(log)
                 self.workers.append(subprocess.Popen(
