@@ -46,7 +46,7 @@ from donkeypost.settings import Settings
 from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
-from workers.runner import GameWorker, make_worker
+from workers.runner import GameWorker, RedisWatch, make_worker
 from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
 
@@ -104,7 +104,10 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
                       worker_beats=lambda: heartbeats.last_beats(queue_redis),
                       required_workers=settings.health_workers,
-                      stale_after_s=settings.health_stale_s, config=config)
+                      stale_after_s=settings.health_stale_s,
+                      rate_limits=settings.rate_limits, trusted_proxies=settings.trusted_proxies,
+                      cors_origins=settings.cors_origins,
+                      config=config)
 
 
 def job_context(components: Components) -> JobContext:
@@ -116,7 +119,10 @@ def job_context(components: Components) -> JobContext:
         retention=settings.retention)
 
 
-def rq_worker(components: Components, queues: Sequence[str] = QUEUES) -> GameWorker:
-    """An RQ worker on `queues` whose jobs act through `components`."""
+def rq_worker(components: Components, queues: Sequence[str] = QUEUES,
+              redis_watch: RedisWatch | None = None) -> GameWorker:
+    """An RQ worker on `queues` whose jobs act through `components` (`redis_watch`: what
+    the worker process knows of Redis, kept across the workers it runs in turn)."""
     return make_worker(job_context(components), components.rq_hooks,
-                       sweep_s=components.settings.sweep_s, queues=queues)
+                       sweep_s=components.settings.sweep_s, queues=queues,
+                       redis_watch=redis_watch)

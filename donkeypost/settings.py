@@ -19,18 +19,30 @@ Variable → setting (default):
 - `WEBHOOK_TIMEOUT_S` → `webhook_timeout_s`, per delivery attempt (10)
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
+- `RATE_LIMITS` → `rate_limits`: `on` or `off` (on); `RATE_LIMIT_CREATE`, `…_JOIN`,
+  `…_ACT`, `…_ACT_ADDRESS`, `…_WEBHOOKS`, `…_AUTH_FAILURES` set one rule's limit, e.g.
+  `10/second;300/minute` (the defaults and the rules: `api.rate_limits`)
+- `TRUSTED_PROXIES` → `trusted_proxies`, how many proxies in front of the web processes
+  set `X-Forwarded-For` (0: the peer's address is the client's; a client's own header is
+  never believed unless a proxy is declared)
+- `CORS_ORIGINS` → `cors_origins`, origins (`https://table.example`) whose browser pages
+  may call the API, comma-separated (none)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
-  comma-separated, or `none` (all: bots, deadlines, notifications, timers, scheduler)
+  comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
   stale (30)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
+- `DONKEYPOST_APPENDFSYNC` → `appendfsync` of the embedded Redis: `always` or `everysec`
+  (`everysec`; the README says what each may lose)
+- `DONKEYPOST_BOT_WORKERS` → `bot_workers`, the bot and deadline workers `donkeypost serve`
+  starts (one per core this process may use)
 
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
@@ -38,18 +50,28 @@ Variable → setting (default):
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from api.rate_limits import RULES, RateLimits
 from domain.connection import MAX_CONNECTIONS
 from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
 from workers.heartbeats import KINDS as WORKER_KINDS
 from workers.heartbeats import STALE_AFTER_S
 
 T = TypeVar("T")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    if sys.platform.startswith("linux"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class SettingsError(ValueError):
@@ -66,6 +88,9 @@ class Settings:
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
     webhook_timeout_s: float = 10.0
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    trusted_proxies: int = 0
+    cors_origins: tuple[str, ...] = ()
     sweep_s: int = 60
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
@@ -75,6 +100,8 @@ class Settings:
     port: int = 8000
     web_connections: int = 2000
     data_dir: str = "data"
+    appendfsync: AppendFsync = "everysec"
+    bot_workers: int = field(default_factory=usable_cores)
 
     @property
     def store_url(self) -> str:
@@ -120,6 +147,9 @@ class Settings:
             webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),
             webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", float, default.webhook_timeout_s),
             webhook_retry=retry,
+            rate_limits=_rate_limits(env),
+            trusted_proxies=read("TRUSTED_PROXIES", _count, default.trusted_proxies),
+            cors_origins=read("CORS_ORIGINS", _origins, default.cors_origins),
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
             retention=RetentionPolicy(
                 unstarted_ttl_s=read("DONKEYPOST_UNSTARTED_TTL_S", _positive(float),
@@ -133,6 +163,8 @@ class Settings:
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
+            appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
+            bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
         )
 
 
@@ -154,3 +186,50 @@ def _worker_kinds(raw: str) -> tuple[str, ...]:
         raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
                          "or none")
     return kinds
+
+
+def _appendfsync(raw: str) -> AppendFsync:
+    for choice in APPENDFSYNC_CHOICES:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(APPENDFSYNC_CHOICES)}")
+
+
+def _at_least_one(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise ValueError("at least 1")
+    return value
+
+
+def _rate_limits(env: Mapping[str, str]) -> RateLimits:
+    switch = env.get("RATE_LIMITS", "").strip().lower()
+    if switch not in ("", "on", "off", "true", "false", "1", "0"):
+        raise SettingsError(f"RATE_LIMITS={switch!r} is not valid: on or off")
+    limits = {}
+    for rule in RULES:
+        name = f"RATE_LIMIT_{rule.upper()}"
+        value = env.get(name, "").strip()
+        if value:
+            try:
+                RateLimits(limits={rule: value})
+            except ValueError as err:
+                raise SettingsError(f"{name}={value!r} is not valid: {err}") from None
+            limits[rule] = value
+    return RateLimits(enabled=switch not in ("off", "false", "0"), limits=limits)
+
+
+def _count(raw: str) -> int:
+    value = int(raw)
+    if value < 0:
+        raise ValueError("a count of 0 or more")
+    return value
+
+
+def _origins(raw: str) -> tuple[str, ...]:
+    origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+    for origin in origins:
+        scheme, _, host = origin.partition("://")
+        if scheme not in ("http", "https") or not host or "/" in host:
+            raise ValueError(f"{origin!r} is not an origin like https://table.example")
+    return origins

@@ -70,9 +70,9 @@ def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
         def get(self) -> Response:
             """Is the service whole: this web process, Redis, and each kind of worker?
 
-            Each worker kind (`bots`, `deadlines`, `notifications`, `timers`: the timer
-            pump, `scheduler`: RQ's, which releases webhook retries) with the age of its
-            last heartbeat; `stale` past the limit, `missing` when none was ever seen."""
+            Each worker kind (`bots`, `deadlines`, `notifications`, `timers`: the pump
+            that releases timers and scheduled retries) with the age of its last
+            heartbeat; `stale` past the limit, `missing` when none was ever seen."""
             body, healthy = report()
             response = jsonify(body)
             response.status_code = 200 if healthy else 503

@@ -64,5 +64,5 @@ def test_only_the_required_kinds_decide_and_live_always_answers(redis_url, redis
     heartbeats.beat(redis_client, ["bots"], now=time.time())
     status, body = _health(client)
     assert status == 200 and body["workers"]["bots"]["status"] == "ok"
-    assert body["workers"]["scheduler"]["required"] is False
+    assert body["workers"]["timers"]["required"] is False
     assert client.get("/healthz/live").get_json() == {"status": "ok", "web": "ok"}
