@@ -67,6 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--slice", dest="slice_s", type=float, default=None,
                    help="seconds the ceiling and the moves each run in turn (default 1)")
     p.add_argument("--web-workers", type=int, default=None, help="gunicorn workers (default 2)")
+    p.add_argument("--rate-limits", choices=("off", "on"), default=None,
+                   help="the server's rate limits (default off: one load generator plays "
+                        "far more moves a second from one address than they allow)")
     p.add_argument("--appendfsync", type=lambda s: tuple(x for x in s.split(",") if x),
                    default=None, help="the embedded Redis's appendfsync for the HTTP runs, "
                                       "comma-separated: everysec, always (default everysec); "
@@ -122,7 +125,7 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "appendfsync", "sizes", "load_samples", "replays", "engine_s", "bot_samples",
         "strong_samples", "strong_ms", "search_iterations", "timer_moves", "rebuild_games",
         "profile_s", "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
-        "inbox_sizes", "inbox_samples")
+        "inbox_sizes", "inbox_samples", "rate_limits")
         if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
@@ -150,7 +153,8 @@ def run_bench(cfg: BenchConfig, console: Console, quiet: bool = False) -> dict[s
         "sections": {},
     }
     sections = _sections()
-    with BenchContext(cfg.web_workers, cfg.reuse_port) as ctx, Steps(console, quiet) as steps:
+    with BenchContext(cfg.web_workers, cfg.reuse_port, cfg.rate_limits) as ctx, \
+            Steps(console, quiet) as steps:
         for name in [s for s in SECTIONS if s in cfg.sections]:
             t0 = time.perf_counter()
             result = sections[name](cfg, ctx, steps)

@@ -62,6 +62,10 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                   f"AOF, no RDB saves, appendfsync {' then '.join(cfg.appendfsync)}) on a "
                   "unix socket",
         "hooks": hooks_in_use(),
+        "rate_limits": (f"RATE_LIMITS={cfg.rate_limits}" + (
+            ": one load generator plays far more moves a second from one address than the "
+            "limits allow (`--rate-limits on` measures them)" if cfg.rate_limits == "off"
+            else ": the defaults of api.rate_limits")),
         "client": f"{cfg.game}, {cfg.players} human seats per game, each client plays its "
                   "own games: GET the view as the seat to act, POST one of its legal "
                   "actions with If-Match and an Idempotency-Key",

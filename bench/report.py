@@ -41,7 +41,8 @@ def _table(title: str, columns: list[str]) -> Table:
 
 def http_table(sec: dict[str, Any]) -> Table:
     t = _table("1. Moves over HTTP (a move = GET view + POST action) vs the ceiling "
-               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis)",
+               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis); "
+               f"{sec.get('rate_limits', 'RATE_LIMITS=on')}",
                ["clients", "fsync", "ceiling req/s", "moves/s", "moves/ceiling",
                 "requests/ceiling",
                 "move ms p50/p95/p99", "view ms p50/p95/p99", "CPU ms ping / move",

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -72,8 +73,9 @@ class Gunicorn:
     over the workers; without it one worker may hold most of the keep-alive connections."""
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
-                 reuse_port: bool = True) -> None:
+                 reuse_port: bool = True, env: Mapping[str, str] | None = None) -> None:
         self.redis_url = redis_url
+        self.env = dict(env or {})  # settings for the web processes (e.g. RATE_LIMITS)
         self.workers = workers
         self.reuse_port = reuse_port
         self.port = free_port()
@@ -85,7 +87,7 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Gunicorn:
-        env = {**os.environ, "REDIS_URL": self.redis_url}
+        env = {**os.environ, "REDIS_URL": self.redis_url, **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",

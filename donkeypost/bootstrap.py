@@ -100,6 +100,8 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       webhook_store=components.webhook_store,
                       webhook_targets=settings.webhook_targets,
                       sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
+                      rate_limits=settings.rate_limits, trusted_proxies=settings.trusted_proxies,
+                      cors_origins=settings.cors_origins,
                       config=config)
 
 

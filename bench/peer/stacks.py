@@ -75,8 +75,10 @@ class DonkeypostStack:
                 self.workers.append(subprocess.Popen(
                     [*donkeypost_command(), "worker", "--queues", queues],
                     env=env, stdout=log, stderr=log))
+            # No rate limits: the load generator plays from one address (the peer has none).
             self.web = Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                                reuse_port=self.reuse_port).__enter__()
+                                reuse_port=self.reuse_port,
+                                env={"RATE_LIMITS": "off"}).__enter__()
             connection = redis.Redis.from_url(self.redis.url)
             wait_for(lambda: Worker.count(connection=connection) >= len(self.workers)
                      or any(w.poll() is not None for w in self.workers), 60, "RQ workers up")

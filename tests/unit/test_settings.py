@@ -6,6 +6,7 @@ import ipaddress
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain.webhooks.deliveries import RetryPolicy
 from donkeypost.settings import Settings, SettingsError, usable_cores
 
@@ -55,7 +56,20 @@ def test_the_sweep_period_is_at_least_a_second():
     assert Settings.from_env({"DONKEYPOST_SWEEP_S": "0"}).sweep_s == 1
 
 
+def test_rate_limits_proxies_and_origins_from_the_environment():
+    settings = Settings.from_env({"RATE_LIMIT_ACT": "5/second", "TRUSTED_PROXIES": "2",
+                                  "CORS_ORIGINS": "https://table.example/, http://x.test:8080"})
+    assert settings.rate_limits.enabled and settings.rate_limits.limit("act") == "5/second"
+    assert settings.rate_limits.limit("create") == RateLimits().limit("create")
+    assert settings.trusted_proxies == 2
+    assert settings.cors_origins == ("https://table.example", "http://x.test:8080")
+    assert not Settings.from_env({"RATE_LIMITS": "off"}).rate_limits.enabled
+    assert Settings.from_env({}).rate_limits == RateLimits() and Settings().cors_origins == ()
+
+
 @pytest.mark.parametrize("name, value", [
+    ("RATE_LIMITS", "sometimes"), ("RATE_LIMIT_ACT", "fast"), ("TRUSTED_PROXIES", "-1"),
+    ("CORS_ORIGINS", "table.example"), ("CORS_ORIGINS", "https://table.example/path"),
     ("SSE_KEEPALIVE_S", "soon"), ("PORT", "80a"), ("DONKEYPOST_SWEEP_S", "1.5"),
     ("WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33"), ("WEBHOOK_MAX_ATTEMPTS", "many"),
     ("WEBHOOK_ALLOWED_PORTS", "0"), ("WEBHOOK_ALLOWED_PORTS", "9100-9000"),
