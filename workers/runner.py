@@ -25,7 +25,9 @@ Redis outages (`work_through_outages`): an idle worker retries its connection ev
 in its maintenance) lets RQ's loop end, waits until Redis answers, and starts again as a
 new worker, which reruns the jobs left running and rebuilds the games' jobs. Either way it
 resumes within about a second of Redis's return, and the log has one line when Redis goes
-and one when it is back (`RedisWatch`), not a traceback per attempt.
+and one when it is back (`RedisWatch`), not a traceback per attempt. The first worker whose
+pump sees Redis back rebuilds the games' jobs at once: an append that landed just before
+the outage may have lost its hooks.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ from workers.hooks import QUEUES, RqHooks
 log = logging.getLogger(__name__)
 
 SWEEP_LOCK = "donkeypost:sweep-lock"
+# One worker rebuilds when Redis is back after an outage (the others find the lock).
+OUTAGE_REBUILD_LOCK, OUTAGE_REBUILD_LOCK_S = "donkeypost:outage-rebuild-lock", 5
 PUMP_EVERY_S = 0.25
 # A finished game's rating job is queued by the hooks after its append; the sweep queues
 # it again only when it is still awaited this long after the end (the job was lost).
@@ -141,7 +145,23 @@ class GameWorker(SimpleWorker):
             except Exception:
                 log.exception("releasing due timers failed; retrying")
                 continue
-            self.redis_watch.up()
+            if self.redis_watch.down_since is not None:
+                self.redis_watch.up()
+                self._rebuild_after_outage()
+
+    def _rebuild_after_outage(self) -> None:
+        """What the appends made just before Redis went away could not arm (their hooks
+        failed): rebuilt now, by the first worker back, rather than at the next sweep."""
+        try:
+            if self.connection.set(OUTAGE_REBUILD_LOCK, self.name, nx=True,
+                                   ex=OUTAGE_REBUILD_LOCK_S):
+                counts = self.rq_hooks.rebuild(self.job_context.service.active_games())
+                log.info("rebuilt after the outage: %s active games, %s jobs enqueued, "
+                         "%s timers armed", counts.tables, counts.enqueued, counts.armed)
+        except REDIS_DOWN as err:
+            self.redis_watch.down(err)  # gone again: the next return rebuilds
+        except Exception:
+            log.exception("rebuilding after the outage failed; the next sweep retries")
 
     def run_maintenance_tasks(self) -> None:
         super().run_maintenance_tasks()

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+import redis
 from rq import Queue, get_current_job
 
 from domain.events import Event
@@ -64,6 +65,10 @@ class WebhookHooks:
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
         try:
             self._enqueue(table, new_events)
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            # Redis went away just after the append: a line, not a traceback per move.
+            log.warning("could not queue the webhooks of game %s: Redis unavailable (%s)",
+                        table.id, type(err).__name__)
         except Exception:
             # The append is stored and its answer must reach the player: a notification
             # that cannot be queued is logged, not turned into a failed move.

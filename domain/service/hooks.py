@@ -6,6 +6,8 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+import redis
+
 from domain.events import Event
 from domain.table import Table
 
@@ -28,9 +30,10 @@ class FanOutHooks:
 
     The events are stored before any hook runs, so a hook that fails must not turn a
     recorded move into an error for the caller, nor keep the next hooks from running: the
-    failure is logged with its traceback, and what the hook missed is rebuilt from the
-    stored games (the workers rebuild bot turns and deadlines when they start and on every
-    sweep)."""
+    failure is logged (with its traceback, unless Redis went away just after the append: a
+    line then), and what the hook missed is rebuilt from the stored games (the workers
+    rebuild bot turns and deadlines when they start, on every sweep and when Redis is back
+    after an outage)."""
 
     def __init__(self, hooks: Sequence[Hooks]) -> None:
         self.hooks = tuple(hooks)
@@ -39,6 +42,10 @@ class FanOutHooks:
         for hook in self.hooks:
             try:
                 hook.after_append(table, new_events)
+            except (redis.ConnectionError, redis.TimeoutError) as err:
+                _log.warning("hook %s could not run after an append to game %s (version %s): "
+                             "Redis unavailable (%s)", type(hook).__name__, table.id,
+                             table.version, type(err).__name__)
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)

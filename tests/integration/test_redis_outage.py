@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap
 from donkeypost.settings import Settings
 from tests.support.redis_process import RedisProcess
@@ -65,3 +66,32 @@ def test_a_worker_waits_out_redis_outages_and_resumes(tmp_path):
             assert service.store.read(human.id, after=ev.seq, count=1)[0].actor == 0
     finally:
         redis_process.stop()
+
+
+def test_a_turn_whose_hooks_the_outage_took_is_played_when_redis_is_back(tmp_path):
+    """A move stored just before Redis went away may have lost its hooks (here: a game
+    created with none). The worker, idle through the outage, rebuilds when Redis is back:
+    the bot plays within seconds, not at the next sweep (a minute)."""
+    redis_process = RedisProcess(tmp_path / "redis")
+    redis_process.start()
+    worker = None
+    try:
+        worker = WorkerProcess(redis_process.url, tmp_path / "worker.log")
+        wait_until(lambda: "rebuilt: 0 active games" in worker.output(), 60, "the worker up")
+        unhooked = bootstrap(Settings(redis_url=redis_process.url), hooks=NoHooks()).service
+        table = human_and_bots(unhooked, first=1)  # a bot to act, and no job for it
+        redis_process.kill()
+        time.sleep(DOWN_S)
+        redis_process.start()
+        back = time.monotonic()
+        wait_until(lambda: unhooked.load(table.id)[0].version > table.version, 20,
+                   "the bot's move")
+        took = time.monotonic() - back
+    finally:
+        code = worker.stop() if worker is not None else None
+        redis_process.stop()
+    out = worker.output()
+    assert code == 0, out[-3000:]
+    assert "rebuilt after the outage: 1 active games, 1 jobs enqueued" in out, out[-3000:]
+    print(f"the bot moved {took:.2f} s after Redis was back")
+    assert took < 5.0
