@@ -115,7 +115,8 @@ def job_context(components: Components) -> JobContext:
     settings = components.settings
     return JobContext(service=components.service, webhooks=WebhookDelivery(
         store=components.webhook_store, retry=settings.webhook_retry,
-        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s),
+        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
+        connect_timeout_s=settings.webhook_connect_timeout_s),
         retention=settings.retention)
 
 
