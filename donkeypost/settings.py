@@ -33,6 +33,8 @@ Variable → setting (default):
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
+  connection is closed (10)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
   comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
@@ -97,6 +99,7 @@ class Settings:
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
     health_workers: tuple[str, ...] = WORKER_KINDS
+    body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
     host: str = "127.0.0.1"
     port: int = 8000
@@ -164,6 +167,7 @@ class Settings:
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
+            body_timeout_s=read("BODY_TIMEOUT_S", _positive(float), default.body_timeout_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
