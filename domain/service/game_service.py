@@ -135,6 +135,10 @@ class GameService:
         token is only remembered once it was found valid.)"""
         return self.deps.remembered.seats.get((game_id, hash_token(token))) is not None
 
+    def knows_player_key(self, key: str) -> bool:
+        """Has this process found `key` to be a player's (then or since)? No store read."""
+        return players.known_key(self.deps, key)
+
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)
 

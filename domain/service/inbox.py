@@ -46,7 +46,7 @@ def page(deps: Deps, key: str, status: str, my_turn: bool | None, offset: int,
         low, high = 0.0, 0.0  # only an active game is anyone's turn: an empty range
     ids, total, found = deps.players.inbox_ids(player_id, status, offset, limit, low, high,
                                                newest_first=status in inbox.NEWEST_FIRST)
-    player = checked(found, key)
+    player = checked(deps, found, key)
     snapshots = deps.store.snapshots(ids)
     changes = deps.ratings.changes(player.id, ids) if status == "finished" else [None] * len(ids)
     entries: list[dict[str, Any]] = []
