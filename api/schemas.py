@@ -192,9 +192,26 @@ class GameTypeSchema(ma.Schema):
                           metadata={"description": "the action types of this game"})
 
 
+class WorkerHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok, stale (its last heartbeat is too old), missing, or unknown (the "
+                       "queues' Redis does not answer)"})
+    heartbeat_age_s = fields.Float(required=True, allow_none=True)
+    required = fields.Boolean(required=True, metadata={
+        "description": "whether /healthz answers 503 without it"})
+
+
 class HealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={"description": "ok or unavailable"})
+    web = fields.String(required=True)
+    redis = fields.String(required=True, metadata={"description": "ok or unavailable"})
+    workers = fields.Dict(keys=fields.String(), values=fields.Nested(WorkerHealthSchema),
+                          required=True, metadata={"description": "by kind of worker"})
+
+
+class LiveSchema(ma.Schema):
     status = fields.String(required=True)
-    redis = fields.String(required=True)
+    web = fields.String(required=True)
 
 
 class StreamArgsSchema(ma.Schema):

@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     data = folder.name
     redis_server = EmbeddedRedis(Path(data) / "redis").__enter__()
     port = _free_port()
-    env = {**os.environ, "REDIS_URL": redis_server.url}
+    # No workers run here: /healthz requires none.
+    env = {**os.environ, "REDIS_URL": redis_server.url, "DONKEYPOST_HEALTH_WORKERS": "none"}
     log = open(Path(data) / "gunicorn.log", "w")  # noqa: SIM115 - closed at the end
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
                             "--workers", str(args.web_workers), "--worker-connections", "2000",
