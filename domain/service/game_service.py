@@ -57,6 +57,10 @@ class GameService:
         return self.deps.store
 
     @property
+    def players(self) -> PlayerStore:
+        return self.deps.players
+
+    @property
     def clock(self) -> Callable[[], float]:
         return self.deps.clock
 
