@@ -3,8 +3,8 @@
 For each size (`inbox_sizes`: 10 and 1,000 games), one player sits at that many started
 three-seat Ochs & Esel games, each with a second player and a bot (nothing moves: the
 hooks do nothing), with deadlines spread over a day; the player leads in each, so every
-game waits for them and a page is full (10 entries) at every size. Then, interleaved so that the shared
-machine's drift hits both alike, through the WSGI app in process and with the player's
+game waits for them and a page is full (10 entries) at every size. Then, interleaved so
+that the shared machine's drift hits both alike, through the WSGI app in process and with the player's
 key: `GET /players/me/games?my_turn=true` (the first page, soonest deadline first) and
 `GET /games/{id}` of one of those games (the player's view, legal actions included).
 
