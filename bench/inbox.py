@@ -4,13 +4,15 @@ For each size (`inbox_sizes`: 10 and 1,000 games), one player sits at that many 
 three-seat Ochs & Esel games, each with a second player and a bot (nothing moves: the
 hooks do nothing), with deadlines spread over a day; the player leads in each, so every
 game waits for them and a page is full (10 entries) at every size. Then, interleaved so
-that the shared machine's drift hits both alike, through the WSGI app in process and with the player's
-key: `GET /players/me/games?my_turn=true` (the first page, soonest deadline first) and
-`GET /games/{id}` of one of those games (the player's view, legal actions included).
+that the shared machine's drift hits both alike, through the WSGI app in process and with
+the player's key: `GET /players/me/games?my_turn=true` (the first page, soonest deadline
+first) and `GET /games/{id}` of one of those games (the player's view, legal actions
+included).
 
-The inbox is read from the player's index and the page's snapshots (two round trips, the
-snapshots decoded without their game state), so its time should not grow with the games
-behind it; the view is the most frequent request there is, the yardstick.
+The inbox is read from the player's slot (the key's hash and the index) and the page's
+stored tables (two round trips, decoded without their game state), so its time should not
+grow with the games behind it; the view is the most frequent request there is, the
+yardstick.
 """
 
 from __future__ import annotations
