@@ -70,8 +70,10 @@ async def _run(base: str, admin: redis.Redis) -> dict:
             await conn.close()
         return game_id, time.monotonic() - started, status, raw
 
-    polls = [asyncio.create_task(poll(g, v)) for g, _t, v in games
-             for _ in range(POLLS_PER_GAME)]
+    polls = []
+    for g, _t, v in games:  # a game's long-polls at a time: no burst beyond the backlog
+        polls += [asyncio.create_task(poll(g, v)) for _ in range(POLLS_PER_GAME)]
+        await asyncio.sleep(0.01)
     for _ in range(20):  # until every long-poll waits in the server
         await asyncio.sleep(0.5)
         held = _web_connections(admin)
