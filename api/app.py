@@ -10,7 +10,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 
 from api import errors
-from api.actions_doc import action_body_schema
+from api.contract import register_contract
 from api.event_hub import EventHub
 from api.routes import games, health, stream, types, webhooks
 from domain import registry
@@ -32,6 +32,8 @@ event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can b
 
 class DonkeyApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = errors.ErrorSchema
+    # Every operation documents each status it can answer (api.contract.operations).
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _register_error_handlers(self) -> None:
         errors.register(self._app)
@@ -49,10 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
         OPENAPI_SWAGGER_UI_PATH="/docs",
         # Swagger UI's files are served from the installed package: the docs work offline.
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
-        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION},
-                          "components": {"securitySchemes": {"seatToken": {
-                              "type": "http", "scheme": "bearer",
-                              "description": "the token returned when taking a seat"}}}},
+        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         JSON_SORT_KEYS=False,
         # Every body this API takes is small; a larger one is refused (413) before parsing.
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -73,7 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
     app.extensions["donkeypost"] = service
 
     api = DonkeyApi(app)
-    api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
+    register_contract(api, registry.games())
     api.register_blueprint(health.make_blueprint(client))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))

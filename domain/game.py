@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
 
 from domain.errors import BadOptions
 from domain.events import Event
+
+if TYPE_CHECKING:
+    from domain.shapes import GameShapes
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -61,6 +64,7 @@ class Game(Protocol[S, A]):
     rules: Sequence[str]  # the project's Decision/Assumption lines, as written in the spec
     action_type: Any  # a Union of tagged msgspec Structs (tag field "type")
     state_type: type[S]
+    shapes: GameShapes  # the JSON shapes of its view and events, for the API's document
 
     def new_state(self, options: Mapping[str, Any], players: int) -> S: ...
 

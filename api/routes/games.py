@@ -11,8 +11,21 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token, require_seat
+from api.contract.jsonschema import ref
+from api.contract.operations import (
+    BAD_IDEMPOTENCY_KEY,
+    BAD_QUERY,
+    BAD_TOKEN,
+    BUSY,
+    NO_SEAT,
+    SEAT,
+    SEAT_OR_SPECTATOR,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+)
 from api.encoding import encode_game_view
-from api.errors import ApiError, ErrorSchema, from_domain
+from api.errors import ApiError, from_domain
 from api.schemas import (
     ActedSchema,
     CreatedGameSchema,
@@ -31,15 +44,12 @@ from domain.redaction import redact
 from domain.service import GameService, PreconditionFailed, table_view
 from domain.table import decode_table
 
-
-class GamesBlueprint(Blueprint):  # type: ignore[misc]
-    def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
-        # The header's value is a JSON object: OpenAPI 3 describes that with `content`.
-        resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
-            "description": "pagination metadata (a JSON object)",
-            "content": {"application/json": {"schema": {
-                "$ref": "#/components/schemas/PaginationMetadata"}}},
-        }
+REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
+                             "bad_bot_level", "bad_option", "unknown_option", "bad_options",
+                             "bad_donkey_deck"),
+                      "the game does not take these options or seats")
+GAME_STATE = ("not_your_turn", "game_over", "game_not_started")
+NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
 
 
 def _etag(version: int) -> str:
@@ -68,8 +78,8 @@ def _if_match_hint() -> int | None:
 
 
 def make_blueprint(service: GameService) -> Blueprint:
-    blp = GamesBlueprint("games", __name__, url_prefix="/games",
-                    description="Create, join and play games; read their logs")
+    blp = ContractBlueprint("games", __name__, url_prefix="/games",
+                            description="Create, join and play games; read their logs")
     creators = CreatorTokens(service.store.redis)
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
@@ -82,7 +92,8 @@ def make_blueprint(service: GameService) -> Blueprint:
     class Games(MethodView):
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
-        @blp.alt_response(422, schema=ErrorSchema, description="bad options or seats")
+        @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
+                       failures=[REFUSED_GAME])
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
@@ -97,9 +108,12 @@ def make_blueprint(service: GameService) -> Blueprint:
                                    bot_delay_s=body["bot_delay_s"])
             return {**service.view(table, None), "creator_token": creators.issue(table.id)}
 
+        @blp.etag
         @blp.arguments(ListArgsSchema, location="query")
         @blp.response(200, GameViewSchema(many=True))
         @blp.paginate()
+        @blp.operation("listGames", failures=[BAD_QUERY],
+                       responses={200: {"type": "array", "items": ref("GameView")}})
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)"""
             ids, total = service.store.list_ids(
@@ -121,9 +135,10 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(304, description="not modified since the version in If-None-Match")
-        @blp.alt_response(401, schema=ErrorSchema, description="bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.alt_response(304, description=NOT_MODIFIED)
+        @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
+                       responses={200: "GameView"}, parameters=["IF_NONE_MATCH"],
+                       headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]})
         def get(self, game_id: str) -> Any:
             """The game as the caller may see it (a seat with its token, else a spectator)
 
@@ -141,8 +156,10 @@ def make_blueprint(service: GameService) -> Blueprint:
     class Players(MethodView):
         @blp.arguments(JoinSchema)
         @blp.response(201, JoinedSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="no free seat")
+        @blp.operation("joinGame", body="Join", responses={201: "Joined"},
+                       parameters=["IdempotencyKey"], failures=[
+                           UNKNOWN_GAME, Failure(409, ("no_free_seat",), "every seat is taken"),
+                           BUSY, BAD_IDEMPOTENCY_KEY])
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             """Take the next free human seat; the token is shown this once"""
             seat, token, table = service.join(game_id, body["name"])
@@ -151,10 +168,11 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>/back")
     class Back(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the seat is not away, or "
-                                                              "the game is not active")
+        @blp.operation("comeBack", security=SEAT, responses={200: "GameView"},
+                       headers={200: ["ETAG"]}, failures=[
+                           NO_SEAT, UNKNOWN_GAME, BUSY,
+                           Failure(409, ("not_away", "game_over", "game_not_started"),
+                                   "the seat is not away, or the game is not being played")])
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
 
@@ -170,20 +188,21 @@ def make_blueprint(service: GameService) -> Blueprint:
 
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
-        @blp.doc(requestBody={"required": True, "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Action"}}}}, parameters=[
-            {"in": "header", "name": "If-Match", "required": False,
-             "schema": {"type": "string"}, "description": "act only at this version (\"12\")"},
-            {"in": "header", "name": "Idempotency-Key", "required": False,
-             "schema": {"type": "string", "maxLength": 200},
-             "description": "a retried request with the same key gets the first answer"},
-        ])
         @blp.response(200, ActedSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="not your turn, game over")
-        @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
-        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action")
+        @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
+                       parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
+                       failures=[
+                           NO_SEAT, UNKNOWN_GAME, BUSY,
+                           Failure(409, GAME_STATE, "not your turn, or the game is not being "
+                                                    "played (`legal_actions` says what you "
+                                                    "may do)"),
+                           Failure(412, ("version_mismatch",),
+                                   "the game is not at the If-Match version"),
+                           BAD_IDEMPOTENCY_KEY,
+                           Failure(422, ("bad_action",), "not an action of this game, or "
+                                   "one the rules forbid: then the rule's own code (e.g. "
+                                   "`too_low`, `not_in_hand`, `donkey_locked`; each game's "
+                                   "module lists them), with `legal_actions`")])
         def post(self, game_id: str) -> Any:
             """Play one action
 
@@ -216,9 +235,12 @@ def make_blueprint(service: GameService) -> Blueprint:
 
     @blp.route("/<string:game_id>/events")
     class Events(MethodView):
+        @blp.etag
         @blp.arguments(EventsArgsSchema, location="query")
         @blp.response(200, EventsPageSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("listEvents", security=SEAT_OR_SPECTATOR, responses={200: "EventsPage"},
+                       headers={200: ["Vary"]},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY])
         def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
             """The log after `after`, as the caller may see it; `wait` long-polls"""
             _table, seat = load_for_caller(game_id)
@@ -229,7 +251,9 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game or event")
+        @blp.operation("getState", security=SEAT_OR_SPECTATOR, responses={200: "GameView"},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME,
+                                 Failure(404, ("unknown_seq",), "no such event")])
         def get(self, game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
             _table, seat = load_for_caller(game_id)
@@ -238,9 +262,11 @@ def make_blueprint(service: GameService) -> Blueprint:
 
     @blp.route("/<string:game_id>/log")
     class Log(MethodView):
-        @blp.response(200, description="one event per line (NDJSON)",
+        @blp.response(200, description="one event per line (NDJSON): each line an `Event`",
                       content_type="application/x-ndjson")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("exportLog", security=SEAT_OR_SPECTATOR,
+                       headers={200: ["ContentDisposition"]},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME])
         def get(self, game_id: str) -> Response:
             """Export the log as NDJSON: redacted for the caller, complete after the end"""
             table, seat = load_for_caller(game_id)

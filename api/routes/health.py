@@ -8,16 +8,19 @@ import redis
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.contract.operations import ContractBlueprint, Failure
 from api.errors import ApiError
 from api.schemas import HealthSchema
 
 
 def make_blueprint(client: redis.Redis) -> Blueprint:
-    blp = Blueprint("health", __name__, url_prefix="/healthz", description="Health")
+    blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     @blp.route("")
     class Health(MethodView):
         @blp.response(200, HealthSchema)
+        @blp.operation("getHealth", failures=[
+            Failure(503, ("redis_unavailable",), "Redis does not answer")])
         def get(self) -> dict[str, Any]:
             """Is the service up, and can it reach Redis?"""
             try:

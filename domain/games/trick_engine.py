@@ -61,6 +61,7 @@ from domain.errors import (
 )
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
+from domain.games.trick_shapes import TRICK_SHAPES
 
 # ---------------------------------------------------------------------------------------
 # Constants
@@ -198,6 +199,7 @@ class TrickGame:
     """A game of the Ochs & Esel family: the Game protocol over `TrickEngineState`."""
 
     state_type = TrickEngineState
+    shapes = TRICK_SHAPES
 
     def __init__(self, config: TrickConfig) -> None:
         self.config = config

@@ -54,6 +54,7 @@ from domain.games.canyon_donkeys.actions import (
     CanyonTake,
 )
 from domain.games.canyon_donkeys.donkeys import Card
+from domain.games.canyon_donkeys.shapes import CANYON_SHAPES
 from domain.games.canyon_donkeys.state import (
     AUTOMATIC_PHASES,
     CARD_VALUES,
@@ -158,6 +159,7 @@ class CanyonDonkeys:
     rules = RULES
     action_type: Any = CanyonAction
     state_type = CanyonState
+    shapes = CANYON_SHAPES
 
     # -- the start -------------------------------------------------------------------------
 

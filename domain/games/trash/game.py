@@ -45,6 +45,7 @@ from domain.events import Event, event
 from domain.game import OptionSpec, Outcome, resolve_options
 from domain.games.trash import turn
 from domain.games.trash.cards import CODES, DECK_SIZE, RANK
+from domain.games.trash.shapes import TRASH_SHAPES
 from domain.games.trash.state import (
     START_SLOTS,
     TrashAction,
@@ -115,6 +116,7 @@ class Trash:
     rules = RULES
     action_type = TrashAction
     state_type = TrashState
+    shapes = TRASH_SHAPES
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
         if not self.min_players <= players <= self.max_players:

@@ -1,0 +1,93 @@
+"""The JSON shapes of what a game shows: its view and the data of its events.
+
+A view is a plain dict and an event's `data` a plain dict, built by each game's code. Their
+shapes are declared next to that code as TypedDicts (`GameShapes`), so that they can be
+published: the API turns them into JSON Schema for its OpenAPI document, and a test plays
+random games of every registered game and validates every view and event against them,
+so a shape cannot drift from the code that builds it.
+
+This module also holds the shapes of the table's own events (`domain.table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, NotRequired, TypedDict
+
+from domain.game import Outcome
+
+
+@dataclass(frozen=True)
+class EventShape:
+    """An event type's public `data`, and the private part one seat may see (if any)."""
+
+    data: Any  # a TypedDict
+    private: Any = None  # a TypedDict, or None when the event has no private part
+
+
+@dataclass(frozen=True)
+class GameShapes:
+    """What a game declares about its JSON: `view` is the TypedDict of `Game.view(...)`,
+    `events` maps each event type the game emits to its shape, and `option_types` gives
+    the type of an option whose `OptionSpec.type` is not one of the plain ones (`int`,
+    `bool`, `str`, `seat_or_random`)."""
+
+    view: Any
+    events: Mapping[str, EventShape]
+    option_types: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Played(TypedDict, total=False):
+    """Base of the data of every event a seat's action causes (it has an `actor`): when the
+    server played for an absent seat, `auto` says why (`domain.service`)."""
+
+    auto: Literal["timeout", "away"]
+
+
+class Empty(TypedDict):
+    """An event with no public data."""
+
+
+# --- the table's events ------------------------------------------------------------------
+OptionValue = int | float | bool | str | None | list[str] | dict[str, int]
+
+
+class SeatCreated(TypedDict):
+    kind: Literal["human", "bot"]
+    level: NotRequired[Literal["random", "basic", "strong"]]
+
+
+class GameCreated(TypedDict):
+    id: str
+    type: str
+    options: dict[str, OptionValue]
+    seats: list[SeatCreated]
+    deadline_s: float | None
+    on_timeout: Literal["autoplay"]
+    bot_delay_s: float
+    seed_hash: str
+
+
+class PlayerJoined(TypedDict):
+    seat: int
+    name: str
+
+
+class SeatEvent(TypedDict):
+    seat: int
+
+
+class GameFinished(TypedDict):
+    seed: str
+    outcome: Outcome
+
+
+TABLE_EVENTS: Mapping[str, EventShape] = {
+    "game_created": EventShape(GameCreated),
+    "player_joined": EventShape(PlayerJoined),
+    "game_started": EventShape(Empty),
+    "turn_timed_out": EventShape(SeatEvent),
+    "seat_returned": EventShape(SeatEvent),
+    "game_finished": EventShape(GameFinished),
+}
