@@ -127,7 +127,7 @@ def _option(spec: OptionSpec, game: Game[Any, Any]) -> dict[str, Any]:
         schema = {"type": "string", **({"enum": spec.choices} if spec.choices else {})}
     elif spec.type == "seat_or_random":
         schema = {"anyOf": [{"type": "integer", "minimum": 0,
-                             "maximum": game.max_players - 1}, {"const": "random"}]}
+                             "maximum": game.max_players - 1}, {"enum": ["random"]}]}
     else:
         raise ValueError(f"{game.id}: option {spec.name!r} of type {spec.type!r} needs "
                          "its type in the game's shapes.option_types")

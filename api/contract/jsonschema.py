@@ -4,7 +4,8 @@ msgspec describes a tuple with `prefixItems` and `items: false`, a tag with a on
 `enum`, and a tagged union with `anyOf` and a discriminator. openapi-python-client refuses
 `items: false` (and apispec turns it into a reference to a missing `False` schema), so
 tuples become plain arrays with `minItems`/`maxItems`; a one-value enum becomes `const`
-(a literal in both generators); a discriminated union becomes a `oneOf`.
+(a literal in both generators) unless it is one of a union's alternatives; a discriminated
+union becomes a `oneOf`.
 """
 
 from __future__ import annotations
@@ -38,10 +39,11 @@ def schemas_of(types: Sequence[Any], closed: bool = False
             {name: openapi(s, closed) for name, s in components.items()})
 
 
-def openapi(schema: Any, closed: bool = False) -> Any:
-    """`schema` (msgspec's JSON Schema) rewritten for OpenAPI 3.1 generators."""
+def openapi(schema: Any, closed: bool = False, alternative: bool = False) -> Any:
+    """`schema` (msgspec's JSON Schema) rewritten for OpenAPI 3.1 generators.
+    `alternative`: the schema is one of an anyOf's."""
     if isinstance(schema, list):
-        return [openapi(s, closed) for s in schema]
+        return [openapi(s, closed, alternative) for s in schema]
     if not isinstance(schema, dict):
         return schema
     out: dict[str, Any] = {}
@@ -51,14 +53,15 @@ def openapi(schema: Any, closed: bool = False) -> Any:
         elif key in _VALUES:
             out[key] = value
         elif key != "prefixItems" and not (key == "items" and value is False):
-            out[key] = openapi(value, closed)
+            out[key] = openapi(value, closed, key in ("anyOf", "oneOf"))
     if "prefixItems" in schema:
         items: list[Any] = []
         for item in openapi(schema["prefixItems"], closed):
             if item not in items:
                 items.append(item)
         out["items"] = items[0] if len(items) == 1 else {"anyOf": items}
-    if "enum" in out and len(out["enum"]) == 1:
+    if "enum" in out and len(out["enum"]) == 1 and not alternative:
+        # openapi-python-client checks a const without trying the union's other types.
         out["const"] = out.pop("enum")[0]
     if "anyOf" in out and "discriminator" in out:
         out["oneOf"] = out.pop("anyOf")
