@@ -110,6 +110,8 @@ def _check_option(spec: OptionSpec, value: Any, players: int) -> Any:
         if not isinstance(value, bool):
             raise bad("must be true or false")
         return value
+    if isinstance(value, float) and value.is_integer() and spec.type in ("int", "seat_or_random"):
+        value = int(value)  # JSON has one number type: 3.0 is the integer 3
     if spec.type in ("int", "seat_or_random"):
         if spec.type == "seat_or_random" and value == "random":
             return value

@@ -92,7 +92,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "description": "an `ETag` you hold: 304 (no body) while it is still current"},
     "IfMatch": {
         "in": "header", "name": "If-Match", "required": False,
-        "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},
+        "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},  # games.IF_MATCH
         "description": "act only if the game is at this version (`\"12\"`, its `ETag`); "
                        "412 otherwise"},
     "IdempotencyKey": {
@@ -102,7 +102,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
                        "changes nothing again"},
     "LastEventId": {
         "in": "header", "name": "Last-Event-ID", "required": False,
-        "schema": {"type": "string", "pattern": "^[0-9]*$"},
+        "schema": {"type": "string", "pattern": "^[0-9]{0,15}$"},
         "description": "resume after this seq (wins over `after`; browsers send it when "
                        "they reconnect)"},
 }
@@ -137,6 +137,31 @@ def register_components(api: Api) -> None:
         spec.components.security_scheme(name, scheme)
 
 
+# --- links: from an answer to the next operations ------------------------------------------
+def link(operation_id: str, description: str, body: str | None = None,
+         **parameters: str) -> dict[str, Any]:
+    """An OpenAPI link to `operation_id`, its parameters (and body) taken from this answer
+    or request by runtime expressions (`$response.body#/id`, `$request.path.game_id`)."""
+    out: dict[str, Any] = {"operationId": operation_id, "description": description,
+                           "parameters": {f"path.{name}": expression
+                                          for name, expression in parameters.items()}}
+    if body is not None:
+        out["requestBody"] = body
+    return out
+
+
+def game_links(game_id: str, version: str | None = None) -> dict[str, dict[str, Any]]:
+    """What can be done with a game whose id (and version) an answer holds."""
+    out = {"ListEvents": link("listEvents", "read its log", game_id=game_id),
+           "StreamEvents": link("streamEvents", "follow its log", game_id=game_id),
+           "ExportLog": link("exportLog", "export its log", game_id=game_id),
+           "ListWebhooks": link("listWebhooks", "its webhooks", game_id=game_id)}
+    if version is not None:
+        out["GetState"] = link("getState", "the game as it was at this version",
+                               game_id=game_id, seq=version)
+    return out
+
+
 # --- the blueprint ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Operation:
@@ -147,6 +172,7 @@ class Operation:
     headers: Mapping[int, tuple[str, ...]]
     body: str | None
     responses: Mapping[int, str | dict[str, Any]]
+    links: Mapping[int, Mapping[str, dict[str, Any]]]
 
 
 class JsonParser(FlaskParser):
@@ -180,16 +206,18 @@ class ContractBlueprint(Blueprint):  # type: ignore[misc]
     def operation(self, operation_id: str, *, security: list[dict[str, list[str]]] = PUBLIC,
                   failures: Sequence[Failure] = (), parameters: Sequence[str] = (),
                   headers: Mapping[int, Sequence[str]] | None = None, body: str | None = None,
-                  responses: Mapping[int, str | dict[str, Any]] | None = None
+                  responses: Mapping[int, str | dict[str, Any]] | None = None,
+                  links: Mapping[int, Mapping[str, dict[str, Any]]] | None = None
                   ) -> Callable[[Any], Any]:
         """Document an operation: `body` names the request body's schema component;
         `responses` gives the schema (a component's name, or a schema) of answers the
         marshmallow schema does not describe; `parameters` and `headers` name header
-        components; `failures` lists every error status."""
+        components; `failures` lists every error status; `links` say which operations
+        an answer leads to (OpenAPI links: what a client, or a stateful test, does next)."""
         failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
         op = Operation(operation_id, security, failures, tuple(parameters),
                        {s: tuple(h) for s, h in (headers or {}).items()}, body,
-                       dict(responses or {}))
+                       dict(responses or {}), dict(links or {}))
 
         def decorator(func: Any) -> Any:
             func._apidoc = {**getattr(func, "_apidoc", {}), "contract": op}
@@ -215,6 +243,8 @@ class ContractBlueprint(Blueprint):  # type: ignore[misc]
             answer = responses.setdefault(status, {"description": ""})
             schema = ref(name) if isinstance(name, str) else name
             answer["content"] = {"application/json": {"schema": schema}}
+        for status, named in op.links.items():
+            responses.setdefault(status, {"description": ""})["links"] = dict(named)
         for status, names in op.headers.items():
             responses.setdefault(status, {"description": ""}).setdefault("headers", {}).update(
                 {HEADER_NAMES[name]: name for name in names})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,8 @@ from api.contract.operations import (
     UNKNOWN_GAME,
     ContractBlueprint,
     Failure,
+    game_links,
+    link,
 )
 from api.encoding import encode_game_view
 from api.errors import ApiError, from_domain
@@ -46,10 +49,11 @@ from domain.table import decode_table
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck"),
+                             "bad_donkey_deck", "not_enough_cards"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
+IF_MATCH = '(?:W/)?"?([0-9]+)"?'  # as the IfMatch parameter documents it
 
 
 def _etag(version: int) -> str:
@@ -60,13 +64,17 @@ def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None:
         return None
-    value = header.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
-    if not value.isdigit():
+    match = re.fullmatch(IF_MATCH, header.strip())
+    if match is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
-    return int(value)
+    return int(match[1])
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 200:
+        raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
+    return key
 
 
 def _if_match_hint() -> int | None:
@@ -93,7 +101,14 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       failures=[REFUSED_GAME])
+                       failures=[REFUSED_GAME], links={201: {
+                           "JoinGame": link("joinGame", "take a seat",
+                                            game_id="$response.body#/id"),
+                           "RegisterWebhook": link("registerWebhook", "a game-wide webhook "
+                                                   "(with the creator_token)",
+                                                   game_id="$response.body#/id"),
+                           "GetGame": link("getGame", "read the game",
+                                           game_id="$response.body#/id")}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
@@ -138,7 +153,13 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.alt_response(304, description=NOT_MODIFIED)
         @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
                        responses={200: "GameView"}, parameters=["IF_NONE_MATCH"],
-                       headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]})
+                       headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
+                           "PostAction": link("postAction", "play the first legal action",
+                                              body="$response.body#/legal_actions/0",
+                                              game_id="$response.body#/id"),
+                           "ComeBack": link("comeBack", "an away seat comes back",
+                                            game_id="$response.body#/id"),
+                           **game_links("$response.body#/id", "$response.body#/version")}})
         def get(self, game_id: str) -> Any:
             """The game as the caller may see it (a seat with its token, else a spectator)
 
@@ -159,9 +180,18 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.operation("joinGame", body="Join", responses={201: "Joined"},
                        parameters=["IdempotencyKey"], failures=[
                            UNKNOWN_GAME, Failure(409, ("no_free_seat",), "every seat is taken"),
-                           BUSY, BAD_IDEMPOTENCY_KEY])
+                           BUSY, BAD_IDEMPOTENCY_KEY], links={201: {
+                           "JoinGame": link("joinGame", "take the next seat",
+                                            game_id="$response.body#/game/id"),
+                           "PostAction": link("postAction", "play your first legal action "
+                                              "(with your token)",
+                                              body="$response.body#/game/legal_actions/0",
+                                              game_id="$response.body#/game/id"),
+                           "GetGame": link("getGame", "read the game",
+                                           game_id="$response.body#/game/id")}})
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             """Take the next free human seat; the token is shown this once"""
+            _idempotency_key()
             seat, token, table = service.join(game_id, body["name"])
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
 
@@ -172,7 +202,8 @@ def make_blueprint(service: GameService) -> Blueprint:
                        headers={200: ["ETAG"]}, failures=[
                            NO_SEAT, UNKNOWN_GAME, BUSY,
                            Failure(409, ("not_away", "game_over", "game_not_started"),
-                                   "the seat is not away, or the game is not being played")])
+                                   "the seat is not away, or the game is not being played")],
+                       links={200: game_links("$response.body#/id", "$response.body#/version")})
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
 
@@ -202,7 +233,13 @@ def make_blueprint(service: GameService) -> Blueprint:
                            Failure(422, ("bad_action",), "not an action of this game, or "
                                    "one the rules forbid: then the rule's own code (e.g. "
                                    "`too_low`, `not_in_hand`, `donkey_locked`; each game's "
-                                   "module lists them), with `legal_actions`")])
+                                   "module lists them), with `legal_actions`")],
+                       links={200: {
+                           "GetGame": link("getGame", "read the game (whose turn now?)",
+                                           game_id="$request.path.game_id"),
+                           "GetState": link("getState", "the game as it was after this action",
+                                            game_id="$request.path.game_id",
+                                            seq="$response.body#/version")}})
         def post(self, game_id: str) -> Any:
             """Play one action
 
@@ -215,9 +252,7 @@ def make_blueprint(service: GameService) -> Blueprint:
                 now, _ = service.load(game_id)
                 raise ApiError(422, "bad_action", "the body must be a JSON object (an action)",
                                version=now.version, legal_actions=_legal(now, seat))
-            key = request.headers.get("Idempotency-Key")
-            if key is not None and not 0 < len(key) <= 200:
-                raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
+            key = _idempotency_key()
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
                                      idempotency_key=key, loaded=loaded)

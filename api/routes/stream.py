@@ -14,6 +14,7 @@ client resumes where it was.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token
+from api.contract.jsonschema import ref
 from api.contract.operations import (
     BAD_QUERY,
     BAD_TOKEN,
@@ -65,7 +67,13 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
     class EventStream(MethodView):
         @blp.arguments(StreamArgsSchema, location="query")
         @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": {
-            "type": "string", "description": "Server-Sent Events: each `data` is an `Event`"}}}}})
+            "type": "object", "required": ["data"], "description": "one message of the stream",
+            "properties": {
+                "id": {"type": "string", "description": "the event's seq"},
+                "event": {"type": "string", "description": "the event's type"},
+                "data": {"type": "string", "contentMediaType": "application/json",
+                         "contentSchema": ref("Event"), "description": "the event"},
+                "retry": {"type": "integer"}}}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
         @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
@@ -96,7 +104,7 @@ def _last_event_id(after: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
         return after
-    if not header.strip().isdigit():
+    if not re.fullmatch(r"[0-9]{1,15}", header.strip()):
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an event's seq")
     return int(header.strip())
 

@@ -21,6 +21,7 @@ from api.contract.operations import (
     UNKNOWN_GAME,
     ContractBlueprint,
     Failure,
+    link,
 )
 from api.errors import ApiError
 from api.schemas import (
@@ -63,6 +64,9 @@ A delivery without a 2xx answer is retried with exponential backoff, then marked
 
 
 UNKNOWN_WEBHOOK = Failure(404, ("unknown_webhook",), "you have no such webhook")
+HOOK_LINKS = (("GetWebhook", "getWebhook", "read it"),
+              ("ListDeliveries", "listDeliveries", "what was sent"),
+              ("DeleteWebhook", "deleteWebhook", "delete it"))
 
 
 def make_blueprint(service: GameService, policy: TargetPolicy) -> Blueprint:
@@ -100,7 +104,10 @@ def make_blueprint(service: GameService, policy: TargetPolicy) -> Blueprint:
                                  Failure(409, ("too_many_webhooks",), "you hold the most "
                                          "webhooks one owner may hold in a game"),
                                  Failure(422, ("url_not_allowed", "url_unresolvable"),
-                                         "the URL's host is not a public address")])
+                                         "the URL's host is not a public address")],
+                       links={201: {name: link(op, what, game_id="$request.path.game_id",
+                                               hook_id="$response.body#/id")
+                                    for name, op, what in HOOK_LINKS}})
         @blp.doc(description=REGISTER_DESCRIPTION.split("\n", 2)[2],
                  summary=REGISTER_DESCRIPTION.split("\n", 1)[0])
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:

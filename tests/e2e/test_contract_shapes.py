@@ -14,6 +14,7 @@ import pytest
 
 from api.cli import OPENAPI_PATH
 from domain import registry
+from domain.game import resolve_options
 from domain.redaction import redact
 from tests.gamekit import random_playout
 
@@ -56,12 +57,15 @@ def test_random_playouts_match_the_published_view_and_events(game_id):
                 assert_valid(table, json.loads(json.dumps(game.view(state, viewer))), "a view")
                 seen["views"] += 1
 
+            resolved = resolve_options(game.options, opts, players)
+            for viewer in (None, 0):  # before the deal: a replay stopped at game_started
+                before = game.view(game.new_state(resolved, players), viewer)
+                assert_valid(table, json.loads(json.dumps(before)), "a view before the deal")
             state, log = random_playout(game, players, opts, seed=seed, check_every=10**9,
                                         on_step=check)
             assert_valid(table, json.loads(json.dumps(game.view(state, 0, True))),
                          "a view after the end")
-            from domain.game import resolve_options
-            assert_valid(options, resolve_options(game.options, opts, players), "options")
+            assert_valid(options, resolved, "options")
             for i, ev in enumerate(log):
                 stored = ev.__class__(**{**{f: getattr(ev, f) for f in ev.__struct_fields__},
                                          "seq": i + 1, "hash": "0" * 64})
