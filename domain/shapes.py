@@ -74,7 +74,7 @@ class PlayerJoined(TypedDict):
     name: str
 
 
-class SeatEvent(TypedDict):
+class OneSeat(TypedDict):
     seat: int
 
 
@@ -87,7 +87,7 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_created": EventShape(GameCreated),
     "player_joined": EventShape(PlayerJoined),
     "game_started": EventShape(Empty),
-    "turn_timed_out": EventShape(SeatEvent),
-    "seat_returned": EventShape(SeatEvent),
+    "turn_timed_out": EventShape(OneSeat),
+    "seat_returned": EventShape(OneSeat),
     "game_finished": EventShape(GameFinished),
 }

@@ -27,6 +27,7 @@ import marshmallow as ma
 from flask_smorest import Api
 
 from api import schemas
+from api.contract import examples
 from api.contract.jsonschema import nullable, ref, schemas_of, without_default
 from domain.game import Game, OptionSpec, Outcome
 from domain.shapes import TABLE_EVENTS, EventShape, OptionValue
@@ -68,6 +69,7 @@ def register(api: Api, games: Games) -> None:
     components.update(_creation(api, games))
     components.update(_events(games))
     components.update(_deliveries())
+    _add_examples(components, games)
     for name, schema in components.items():
         api.spec.components.schema(name, schema)
     # Marshmallow schemas whose loosely typed fields get their types here.
@@ -308,3 +310,24 @@ def _deliveries() -> dict[str, dict[str, Any]]:
         "discriminator": {"propertyName": "type", "mapping": mapping},
         "description": "The JSON body POSTed to a webhook's URL."}
     return out
+
+
+def _add_examples(components: dict[str, dict[str, Any]], games: Games) -> None:
+    """Real examples (`api.contract.examples`) on the schemas a person reads."""
+    def put(name: str, value: Any) -> None:
+        if name in components and "examples" not in components[name]:
+            components[name]["examples"] = [value]
+
+    for game in games.values():
+        played = examples.sample(game)
+        prefix = pascal(game.id)
+        put(game.shapes.view.__name__, played.view)
+        put(f"{prefix}GameView", examples.game_view(game))
+        put(f"Create{prefix}Game", {"type": game.id,
+                                    "seats": [{"kind": "human"}] * (played.players - 1) +
+                                    [{"kind": "bot", "level": "basic"}]})
+        for cls in _members(game.action_type):
+            if cls.__struct_config__.tag in played.actions:
+                put(cls.__name__, played.actions[cls.__struct_config__.tag])
+        for kind, event in played.events.items():
+            put(f"{pascal(kind)}Event", event)

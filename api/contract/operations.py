@@ -139,27 +139,31 @@ def register_components(api: Api) -> None:
 
 # --- links: from an answer to the next operations ------------------------------------------
 def link(operation_id: str, description: str, body: str | None = None,
-         **parameters: str) -> dict[str, Any]:
-    """An OpenAPI link to `operation_id`, its parameters (and body) taken from this answer
-    or request by runtime expressions (`$response.body#/id`, `$request.path.game_id`)."""
+         headers: dict[str, str] | None = None, **parameters: str) -> dict[str, Any]:
+    """An OpenAPI link to `operation_id`, its path parameters, headers and body taken from
+    this answer or request by runtime expressions (`$response.body#/id`)."""
     out: dict[str, Any] = {"operationId": operation_id, "description": description,
                            "parameters": {f"path.{name}": expression
                                           for name, expression in parameters.items()}}
+    out["parameters"].update({f"header.{name}": expression
+                              for name, expression in (headers or {}).items()})
     if body is not None:
         out["requestBody"] = body
     return out
 
 
-def game_links(game_id: str, version: str | None = None) -> dict[str, dict[str, Any]]:
-    """What can be done with a game whose id (and version) an answer holds."""
-    out = {"ListEvents": link("listEvents", "read its log", game_id=game_id),
-           "StreamEvents": link("streamEvents", "follow its log", game_id=game_id),
-           "ExportLog": link("exportLog", "export its log", game_id=game_id),
-           "ListWebhooks": link("listWebhooks", "its webhooks", game_id=game_id)}
-    if version is not None:
-        out["GetState"] = link("getState", "the game as it was at this version",
-                               game_id=game_id, seq=version)
-    return out
+def game_link(operation_id: str, game_id: str, version: str | None = None
+              ) -> dict[str, dict[str, Any]]:
+    """A link to one of the operations on a game whose id (and version) an answer holds,
+    named as OpenAPI links are (`ListEvents` for `listEvents`)."""
+    what = {"getGame": "read the game", "listEvents": "read its log",
+            "streamEvents": "follow its log", "exportLog": "export its log",
+            "listWebhooks": "its webhooks", "registerWebhook": "register a webhook",
+            "joinGame": "take a seat", "comeBack": "an away seat comes back",
+            "getState": "the game as it was at this version"}[operation_id]
+    extra = {"seq": version} if operation_id == "getState" and version is not None else {}
+    return {operation_id[0].upper() + operation_id[1:]: link(operation_id, what,
+                                                             game_id=game_id, **extra)}
 
 
 # --- the blueprint ------------------------------------------------------------------------

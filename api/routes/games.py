@@ -24,7 +24,7 @@ from api.contract.operations import (
     UNKNOWN_GAME,
     ContractBlueprint,
     Failure,
-    game_links,
+    game_link,
     link,
 )
 from api.encoding import encode_game_view
@@ -102,13 +102,9 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
                        failures=[REFUSED_GAME], links={201: {
-                           "JoinGame": link("joinGame", "take a seat",
-                                            game_id="$response.body#/id"),
-                           "RegisterWebhook": link("registerWebhook", "a game-wide webhook "
-                                                   "(with the creator_token)",
-                                                   game_id="$response.body#/id"),
-                           "GetGame": link("getGame", "read the game",
-                                           game_id="$response.body#/id")}})
+                           name: target for op in ("joinGame", "getGame", "registerWebhook",
+                                                   "streamEvents", "exportLog")
+                           for name, target in game_link(op, "$response.body#/id").items()}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
@@ -156,10 +152,11 @@ def make_blueprint(service: GameService) -> Blueprint:
                        headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
                            "PostAction": link("postAction", "play the first legal action",
                                               body="$response.body#/legal_actions/0",
+                                              headers={"If-Match": "$response.body#/version"},
                                               game_id="$response.body#/id"),
-                           "ComeBack": link("comeBack", "an away seat comes back",
-                                            game_id="$response.body#/id"),
-                           **game_links("$response.body#/id", "$response.body#/version")}})
+                           **game_link("comeBack", "$response.body#/id"),
+                           **game_link("getState", "$response.body#/id",
+                                       "$response.body#/version")}})
         def get(self, game_id: str) -> Any:
             """The game as the caller may see it (a seat with its token, else a spectator)
 
@@ -181,11 +178,14 @@ def make_blueprint(service: GameService) -> Blueprint:
                        parameters=["IdempotencyKey"], failures=[
                            UNKNOWN_GAME, Failure(409, ("no_free_seat",), "every seat is taken"),
                            BUSY, BAD_IDEMPOTENCY_KEY], links={201: {
-                           "JoinGame": link("joinGame", "take the next seat",
-                                            game_id="$response.body#/game/id"),
+                           **game_link("joinGame", "$response.body#/game/id"),
+                           **game_link("listEvents", "$response.body#/game/id"),
+                           **game_link("listWebhooks", "$response.body#/game/id"),
                            "PostAction": link("postAction", "play your first legal action "
                                               "(with your token)",
                                               body="$response.body#/game/legal_actions/0",
+                                              headers={"If-Match":
+                                                       "$response.body#/game/version"},
                                               game_id="$response.body#/game/id"),
                            "GetGame": link("getGame", "read the game",
                                            game_id="$response.body#/game/id")}})
@@ -203,7 +203,7 @@ def make_blueprint(service: GameService) -> Blueprint:
                            NO_SEAT, UNKNOWN_GAME, BUSY,
                            Failure(409, ("not_away", "game_over", "game_not_started"),
                                    "the seat is not away, or the game is not being played")],
-                       links={200: game_links("$response.body#/id", "$response.body#/version")})
+                       links={200: game_link("getGame", "$response.body#/id")})
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
 
@@ -235,11 +235,10 @@ def make_blueprint(service: GameService) -> Blueprint:
                                    "`too_low`, `not_in_hand`, `donkey_locked`; each game's "
                                    "module lists them), with `legal_actions`")],
                        links={200: {
-                           "GetGame": link("getGame", "read the game (whose turn now?)",
-                                           game_id="$request.path.game_id"),
-                           "GetState": link("getState", "the game as it was after this action",
-                                            game_id="$request.path.game_id",
-                                            seq="$response.body#/version")}})
+                           **game_link("getGame", "$request.path.game_id"),
+                           **game_link("getState", "$request.path.game_id",
+                                       "$response.body#/version"),
+                           **game_link("listEvents", "$request.path.game_id")}})
         def post(self, game_id: str) -> Any:
             """Play one action
 

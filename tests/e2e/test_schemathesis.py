@@ -24,7 +24,22 @@ from tests.support.live import serving
 
 CONFIG = Path(__file__).parents[1] / "support" / "schemathesis.toml"
 MAX_TIME_S = 150  # the budget of the whole run; fuzzing and stateful repeat until spent
-AWAY_SEATS = 40
+PREPARED = 30  # away seats for comeBack, games being played for postAction
+
+
+def games_being_played(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Started two-seat games: `[game id, [token of seat 0, token of seat 1]]`."""
+    client = app.test_client()
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
+                                           "deadline_s": None}).get_json()
+        tokens = ["", ""]
+        for name in ("ann", "bob"):
+            joined = client.post(f"/games/{game['id']}/players", json={"name": name})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+        out.append((game["id"], tokens))
+    return out
 
 
 def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
@@ -57,11 +72,12 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     app = create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_S": 0.5,
                       "SSE_KEEPALIVE_S": 0.2,
                       "WEBHOOK_ALLOWED_NETWORKS": "203.0.113.0/24"}, hooks=NoHooks())
-    (tmp_path / "away.json").write_text(json.dumps(away_seats(app, AWAY_SEATS)))
+    (tmp_path / "fixtures.json").write_text(json.dumps({
+        "away": away_seats(app, PREPARED), "playing": games_being_played(app, PREPARED)}))
     reached = tmp_path / "reached.json"
     with serving(app) as base:
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",
-               "DONKEYPOST_API": base, "DONKEYPOST_AWAY": str(tmp_path / "away.json"),
+               "DONKEYPOST_API": base, "DONKEYPOST_FIXTURES": str(tmp_path / "fixtures.json"),
                "DONKEYPOST_REACHED": str(reached), "PYTHONPATH": str(Path.cwd())}
         run = subprocess.run(
             [str(Path(sys.executable).with_name("st")), "--config-file", str(CONFIG),

@@ -8,13 +8,17 @@ Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see t
   the server, `DONKEYPOST_API`), a webhook's operations its owner's token, a read a seat's
   token or none (a spectator). OpenAPI links create the games, join the seats and post
   the legal actions; they cannot carry a token from one request to the next.
-- Other players take every human seat of a new game but one, and the run's join takes
-  the last one, so that the game starts and has legal actions to post.
+- Half of the new games seat humans only (the run has no workers: a bot to act would stop
+  the game). Other players take the seats of a new game: all of them (the game starts and
+  has legal actions to post) or all but one (for the run's join to take).
 - A webhook's URL must resolve to an allowed address, and this machine has no DNS: half
   of the generated http(s) URLs name an address the server under test allows.
-- An away seat comes only from missed deadlines, which links cannot wait for:
-  `DONKEYPOST_AWAY` may name a JSON file of `[game id, token]` of away seats prepared
-  beforehand; `comeBack` uses them, one each.
+- Prepared games (`DONKEYPOST_FIXTURES`, a JSON file, optional): `away` lists `[game id,
+  token]` of away seats, which only missed deadlines make and links cannot wait for;
+  `comeBack` is sent to them too. `playing` lists `[game id, [token of each seat]]` of
+  games being played; `postAction` is sent to them too, and half of its schema-valid
+  cases on a game whose tokens the run holds post a legal action read from the view, as
+  a player does (the fuzzing phase would otherwise never post one).
 - Checks: every error's `code` is one the document lists for its status (`x-codes`), and
   every operation tested answered a 2xx at least once.
 """
@@ -30,6 +34,7 @@ from typing import Any
 
 import httpx
 import schemathesis
+from hypothesis import strategies
 
 API = os.environ.get("DONKEYPOST_API", "http://127.0.0.1:8000")
 ALLOWED_ADDRESS = "203.0.113.7"  # the server under test allows 203.0.113.0/24
@@ -37,14 +42,18 @@ _lock = threading.Lock()
 _seats: dict[str, dict[int, str]] = {}  # game -> seat -> token
 _creators: dict[str, str] = {}  # game -> creator token
 _owners: dict[tuple[str, str], str] = {}  # (game, webhook) -> the registering token
-_away: list[tuple[str, str]] = [(game, token) for game, token in json.loads(
-    Path(os.environ["DONKEYPOST_AWAY"]).read_text())] if os.environ.get("DONKEYPOST_AWAY") else []
+_fixtures: dict[str, Any] = json.loads(Path(os.environ["DONKEYPOST_FIXTURES"]).read_text()) \
+    if os.environ.get("DONKEYPOST_FIXTURES") else {"away": [], "playing": []}
+_away: list[tuple[str, str]] = [(game, token) for game, token in _fixtures["away"]]
 _away_tokens = dict(_away)
+_playing = [game for game, _tokens in _fixtures["playing"]]
+_seats.update({game: dict(enumerate(tokens)) for game, tokens in _fixtures["playing"]})
 _random = random.Random(0)
 
 
-def _operation(case: Any) -> str:
-    return case.operation.definition.raw.get("operationId", "")
+def _operation(case_or_operation: Any) -> str:
+    operation = getattr(case_or_operation, "operation", case_or_operation)
+    return operation.definition.raw.get("operationId", "")
 
 
 def _json(response: Any) -> Any:
@@ -57,12 +66,6 @@ def _json(response: Any) -> Any:
 @schemathesis.hook
 def after_call(context: Any, case: Any, response: Any) -> None:
     """Remember the tokens handed out."""
-    if os.environ.get("ST_DEBUG"):
-        with open(os.environ["ST_DEBUG"], "a") as log:
-            log.write(f"{_operation(case)} {response.status_code} "
-                      f"{'auth' if (case.headers or {}).get('Authorization') else '-'} "
-                      f"{(case.path_parameters or {}).get('game_id')} {case.body!r:.80} "
-                      f"{response.text[:100]!r}\n")
     if response.status_code != 201:
         return
     body, game = _json(response), (case.path_parameters or {}).get("game_id")
@@ -70,7 +73,7 @@ def after_call(context: Any, case: Any, response: Any) -> None:
         match _operation(case):
             case "createGame":
                 _creators[body["id"]] = body["creator_token"]
-                _fill(body["id"], leave=1)
+                _fill(body["id"], leave=_random.choice((0, 1)))
             case "joinGame":
                 _seats.setdefault(game, {})[body["seat"]] = body["token"]
                 _fill(game)
@@ -92,21 +95,43 @@ def _fill(game: str, leave: int = 0) -> None:
 
 
 @schemathesis.hook
+def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
+    """`comeBack` is also sent to the prepared away seats, `postAction` to the prepared
+    games being played."""
+    games = {"comeBack": [game for game, _token in _away], "postAction": _playing}.get(
+        _operation(context.operation) if context.operation is not None else "", [])
+    if not games:
+        return strategy
+    return strategies.one_of(strategy, strategies.sampled_from(
+        [{"game_id": game} for game in games]))
+
+
+@schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
-    """Half of the `comeBack` calls go to a prepared away seat while there are some; half
-    of the webhook URLs (http(s) ones) name an address the test server allows, as this
-    machine has no DNS; a long poll waits a second at most (a valid `wait` stays valid),
-    so that the run's time goes to other requests."""
+    """Half of the new games (schema-valid ones) seat humans only, since the bots of this
+    run never move (no workers): a bot to act would stop the game. Half of the webhook
+    URLs (http(s) ones) name an address the test server allows, as this machine has no
+    DNS. A long poll waits a second at most (a valid `wait` stays valid), so that the
+    run's time goes to other requests."""
     operation = _operation(case)
-    url = case.body.get("url") if isinstance(case.body, dict) else None
+    body = case.body if isinstance(case.body, dict) else {}
+    positive = case.meta is not None and case.meta.generation.mode.value == "positive"
+    if operation == "createGame" and positive and isinstance(body.get("seats"), list) and \
+            _random.random() < 0.5:
+        case.body = {**body, "seats": [{"kind": "human"} for _seat in body["seats"]]}
+    game = (case.path_parameters or {}).get("game_id")
+    if operation == "postAction" and positive and game in _seats and _random.random() < 0.5:
+        # As a player does: read the view, post one of its legal actions at its version.
+        token = _to_act(game, _seats[game])
+        view = _view(game, token) if token else None
+        if view and view["legal_actions"]:
+            case.body = _random.choice(view["legal_actions"])
+            if "If-Match" in (case.headers or {}):
+                case.headers = {**case.headers, "If-Match": f'"{view["version"]}"'}
+    url = body.get("url")
     if operation == "registerWebhook" and isinstance(url, str) and \
             url.startswith(("http://", "https://")) and _random.random() < 0.5:
-        case.body = {**case.body, "url": f"https://{ALLOWED_ADDRESS}/hook"}
-    if operation == "comeBack" and _random.random() < 0.5:
-        with _lock:
-            if _away:
-                case.path_parameters = {**(case.path_parameters or {}),
-                                        "game_id": _away.pop()[0]}
+        case.body = {**body, "url": f"https://{ALLOWED_ADDRESS}/hook"}
     wait = (case.query or {}).get("wait") if operation == "listEvents" else None
     if isinstance(wait, int | float) and not isinstance(wait, bool) and 1 < wait <= 60:
         case.query = {**case.query, "wait": 1}
@@ -194,17 +219,20 @@ class EveryOperationSucceeds:
     def __init__(self) -> None:
         self.tested: set[str] = set()
         self.reached: set[str] = set()
+        self.successes: dict[str, set[str]] = {}  # by operation: the cases that got a 2xx
 
     def after_response(self, ctx: Any, response: Any, case: Any) -> None:
         self.tested.add(case.operation.label)
         if 200 <= response.status_code < 300:
             self.reached.add(case.operation.label)
+            self.successes.setdefault(case.operation.label, set()).add(case.id)
 
     def after_run(self, ctx: Any) -> None:
+        if os.environ.get("DONKEYPOST_REACHED"):
+            with open(os.environ["DONKEYPOST_REACHED"], "w") as out:
+                json.dump({"tested": sorted(self.tested), "reached": sorted(self.reached),
+                           "successes": {label: len(cases) for label, cases in
+                                         sorted(self.successes.items())}}, out, indent=1)
         missing = self.tested - self.reached
         if missing:
             raise AssertionError("never answered a 2xx: " + ", ".join(sorted(missing)))
-        if os.environ.get("DONKEYPOST_REACHED"):
-            with open(os.environ["DONKEYPOST_REACHED"], "w") as out:
-                json.dump({"tested": sorted(self.tested), "reached": sorted(self.reached)},
-                          out)

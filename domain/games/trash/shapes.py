@@ -55,10 +55,12 @@ class TrashPlaceWildPending(msgspec.Struct, tag_field="choice", tag="place_wild"
 
 
 class TrashDisplacePending(msgspec.Struct, tag_field="choice", tag="displace"):
-    """The number in hand may displace the face-up wild on its slot, or be discarded."""
+    """The number in hand may displace the face-up wild on its slot, or be discarded.
+    (A replay stopped between two events of one turn may show a card the rules then
+    discard at once, a queen on "slot" 12 say.)"""
 
     card: TrashCard
-    slot: Slot
+    slot: Annotated[int, msgspec.Meta(ge=1, le=13)]
 
 
 class TrashTable(TypedDict):
