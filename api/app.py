@@ -1,4 +1,10 @@
-"""The application factory: builds the service and the API; nothing happens at import."""
+"""The application factory: the API around a service it is given; nothing happens at import.
+
+`create_app` takes every dependency it needs (the service, the Redis client that `/healthz`
+pings, the webhook target policy, the event streams' timings) and builds the blueprints
+from them; it reads no environment and builds no client. The composition root
+(`donkeypost.bootstrap.web_app`) calls it with what it wired from the settings.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
 
@@ -14,9 +21,8 @@ from api.contract import register_contract
 from api.event_hub import EventHub
 from api.routes import games, health, stream, types, webhooks
 from domain import registry
-from domain.connection import connect
-from domain.service import FanOutHooks, GameService, Hooks
-from domain.store import RedisEventStore
+from domain.service import GameService
+from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
 
 API_VERSION = "0.1.0"
@@ -39,8 +45,14 @@ class DonkeyApi(Api):  # type: ignore[misc]
         errors.register(self._app)
 
 
-def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = None) -> Flask:
-    """Build the app. `REDIS_URL` (config or environment) names the Redis server."""
+def create_app(service: GameService, *, health_redis: redis.Redis,
+               webhook_store: WebhookStore, webhook_targets: TargetPolicy,
+               sse_keepalive_s: float, sse_max_s: float,
+               config: Mapping[str, Any] | None = None) -> Flask:
+    """The API of `service`. `health_redis` answers `/healthz`; `webhook_store` keeps the
+    webhook registrations; `webhook_targets` says which URLs webhooks may be registered for;
+    event streams send a keep-alive comment every `sse_keepalive_s` and close after
+    `sse_max_s`. `config` adds to Flask's (e.g. TESTING)."""
     app = Flask("donkeypost")
     app.config.update(
         API_TITLE="donkeypost",
@@ -55,31 +67,18 @@ def create_app(config: Mapping[str, Any] | None = None, hooks: Hooks | None = No
         JSON_SORT_KEYS=False,
         # Every body this API takes is small; a larger one is refused (413) before parsing.
         MAX_CONTENT_LENGTH=64 * 1024,
-        REDIS_URL=os.environ.get("REDIS_URL"),
-        RQ_REDIS_URL=os.environ.get("RQ_REDIS_URL"),
-        SSE_KEEPALIVE_S=float(os.environ.get("SSE_KEEPALIVE_S", "15")),
-        SSE_MAX_S=float(os.environ.get("SSE_MAX_S", "3600")),
-        # CIDRs that webhooks may call although they are not public (e.g. 127.0.0.0/8).
-        WEBHOOK_ALLOWED_NETWORKS=os.environ.get("WEBHOOK_ALLOWED_NETWORKS", ""),
     )
     app.config.update(config or {})
-    if not app.config["REDIS_URL"]:
-        raise RuntimeError("REDIS_URL is not set (`donkeypost serve` starts an embedded Redis)")
-    client = connect(app.config["REDIS_URL"])
-    if hooks is None:
-        hooks = default_hooks(app.config["REDIS_URL"], app.config["RQ_REDIS_URL"])
-    service = GameService(store=RedisEventStore(client), hooks=hooks)
     app.extensions["donkeypost"] = service
 
     api = DonkeyApi(app)
     register_contract(api, registry.games())
-    api.register_blueprint(health.make_blueprint(client))
+    api.register_blueprint(health.make_blueprint(health_redis))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(
-        service, EventHub(service.store), app.config["SSE_KEEPALIVE_S"], app.config["SSE_MAX_S"]))
-    api.register_blueprint(webhooks.make_blueprint(
-        service, TargetPolicy.allowing(app.config["WEBHOOK_ALLOWED_NETWORKS"])))
+        service, EventHub(service.store), sse_keepalive_s, sse_max_s))
+    api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
     return app
 
@@ -91,14 +90,3 @@ def _swagger_assets() -> Blueprint:
     return Blueprint("swagger_assets", __name__, static_folder=folder,
                      static_url_path="/docs/assets")
 
-
-def default_hooks(redis_url: str, rq_redis_url: str | None = None) -> Hooks:
-    """What follows every append, in the web application and in the workers alike (a move
-    a bot makes is followed like a player's): bot turns, deadlines and away seats, and
-    webhook deliveries, on the RQ queues (`RQ_REDIS_URL`, else the games' Redis)."""
-    from workers.hooks import RqHooks
-    from workers.webhooks import WebhookHooks
-
-    queues = rq_redis_url or redis_url
-    hooks: list[Hooks] = [RqHooks.from_url(queues), WebhookHooks.from_urls(redis_url, queues)]
-    return FanOutHooks(hooks)

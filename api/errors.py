@@ -8,6 +8,7 @@ game's current `version` and the caller's `legal_actions`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -17,14 +18,15 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import (
     BadOptions,
+    Contention,
     DomainError,
     GameRuleError,
     IllegalAction,
+    PreconditionFailed,
     SeatTaken,
     UnknownGame,
     VersionConflict,
 )
-from domain.service import PreconditionFailed
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +44,13 @@ class ErrorSchema(ma.Schema):
 class ApiError(Exception):
     """An error answered with the shared JSON shape."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 headers: Mapping[str, str] | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = dict(headers or {})  # sent as HTTP headers, not in the body
         self.extra = extra
 
     def body(self) -> dict[str, Any]:
@@ -57,17 +61,23 @@ class ApiError(Exception):
 def status_for(err: DomainError) -> int:
     if isinstance(err, UnknownGame):
         return 404
+    if isinstance(err, PreconditionFailed):
+        return 412
     if isinstance(err, (IllegalAction, BadOptions)):
         return 422
-    if isinstance(err, (GameRuleError, SeatTaken, VersionConflict)):
+    if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention)):
         return 409
     return 400
 
 
-def from_domain(err: DomainError | PreconditionFailed, **extra: Any) -> ApiError:
+def from_domain(err: DomainError, **extra: Any) -> ApiError:
     if isinstance(err, PreconditionFailed):
-        return ApiError(412, err.code, err.message, **{"version": err.version, **extra})
-    return ApiError(status_for(err), err.code, err.message, **extra)
+        extra = {"version": err.version, **extra}
+    headers = {}
+    if isinstance(err, Contention):
+        # Busy, not refused: the same request may be sent again after this many seconds.
+        headers["Retry-After"] = str(err.retry_after_s)
+    return ApiError(status_for(err), err.code, err.message, headers=headers, **extra)
 
 
 _HTTP_CODES = {
@@ -81,7 +91,7 @@ _HTTP_CODES = {
 def _json(err: ApiError, headers: dict[str, str] | None = None) -> ResponseReturnValue:
     response = jsonify(err.body())
     response.status_code = err.status
-    for name, value in (headers or {}).items():
+    for name, value in {**err.headers, **(headers or {})}.items():
         response.headers[name] = value
     return response
 
@@ -106,7 +116,6 @@ def handle_http_exception(error: HTTPException) -> ResponseReturnValue:
 def register(app: Flask) -> None:
     app.register_error_handler(ApiError, _json)
     app.register_error_handler(DomainError, lambda e: _json(from_domain(e)))
-    app.register_error_handler(PreconditionFailed, lambda e: _json(from_domain(e)))
     app.register_error_handler(HTTPException, handle_http_exception)
 
     @app.errorhandler(Exception)

@@ -20,7 +20,7 @@ import time
 import redis
 
 from domain.events import Event
-from domain.store import RedisEventStore
+from domain.store.port import EventLog
 
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
@@ -85,8 +85,7 @@ class GameFeed:
     def _read(self) -> None:
         store = self.hub.store
         try:
-            last = store.redis.xrevrange(f"game:{{{self.game_id}}}:events", count=1)
-            after = int(last[0][0].split(b"-")[1]) if last else 0
+            after = store.version(self.game_id)
             self._publish([], after)
             while not self.finished and self.hub._keep_reading(self):
                 try:
@@ -122,7 +121,7 @@ class GameFeed:
 class EventHub:
     """Hands out one `GameFeed` per watched game; `watch`/`leave` count its streams."""
 
-    def __init__(self, store: RedisEventStore, read_block_s: float = READ_BLOCK_S) -> None:
+    def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S) -> None:
         self.store = store
         self.read_block_s = read_block_s
         self._feeds: dict[str, GameFeed] = {}

@@ -6,7 +6,8 @@
 
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
 length), replay, engine (random games in process), bots (move time per level), timers
-(move deadlines vs a move). The JSON goes to bench/results/ unless --json names a file.
+(move deadlines vs a move), peer (donkeypost against boardgame.io, both pinned to one CPU;
+needs node and npm). The JSON goes to bench/results/ unless --json names a file.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 def _sections() -> dict[str, Section]:
     from bench import bots, engine, logs, moves, timers
+    from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
-            "engine": engine.run, "bots": bots.run, "timers": timers.run}
+            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -81,6 +83,13 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--strong-ms", type=float, default=None,
                    help="the strong bot's budget per move (default: its own)")
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
+    p.add_argument("--peer-slice", dest="peer_slice_s", type=float, default=None,
+                   help="seconds of each system's turn in the peer section (default 5)")
+    p.add_argument("--peer-duration", dest="peer_duration_s", type=float, default=None,
+                   help="measured seconds per system and number of clients (default 15)")
+    p.add_argument("--server-cpu", dest="peer_server_cpu", type=int, default=None,
+                   help="the CPU the peer section pins both servers to (default: one "
+                        "other than the load generator's)")
     p.add_argument("--profile", action="store_true",
                    help="after the HTTP runs, profile the web workers with py-spy")
     p.add_argument("--profile-seconds", dest="profile_s", type=float, default=None)
@@ -96,7 +105,8 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     overrides = {name: getattr(args, name) for name in (
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
-        "strong_ms", "timer_moves", "profile_s", "seed") if getattr(args, name) is not None}
+        "strong_ms", "timer_moves", "profile_s", "seed", "peer_slice_s", "peer_duration_s",
+        "peer_server_cpu") if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
     if args.no_reuse_port:

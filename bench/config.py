@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-SECTIONS = ("http", "state", "replay", "engine", "bots", "timers")
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer")
 
 
 def _last_cpu() -> int:
@@ -42,6 +42,12 @@ class BenchConfig:
     strong_ms: float | None = None  # None: the strong bot's own budget
     # 6. timers
     timer_moves: int = 300
+    # 7. peer: donkeypost against boardgame.io, both pinned to one CPU, in turns
+    peer_slice_s: float = 5.0  # each system's turn
+    peer_duration_s: float = 15.0  # measured seconds per system and number of clients
+    peer_guard_s: float = 0.5  # after a switch, before a slice is measured
+    peer_install: bool = True  # npm install boardgame.io into the cache when missing
+    peer_server_cpu: int | None = None  # None: a CPU other than the load generator's
     seed: int = 1
 
     @classmethod
@@ -51,6 +57,8 @@ class BenchConfig:
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
-            strong_samples=1, strong_ms=10.0, timer_moves=10)
+            strong_samples=1, strong_ms=10.0, timer_moves=10,
+            # no npm install in a smoke test: the peer runs if already installed
+            peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

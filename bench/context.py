@@ -15,6 +15,8 @@ from flask import Flask
 
 from bench.server import EmbeddedRedis, Gunicorn
 from domain.service import GameService, NoHooks
+from donkeypost.bootstrap import Components, bootstrap, web_app
+from donkeypost.settings import Settings
 
 
 class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
@@ -25,6 +27,7 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         self._stack = contextlib.ExitStack()
         self._redis: EmbeddedRedis | None = None
         self._server: Gunicorn | None = None
+        self._components: Components | None = None
         self._app: Flask | None = None
         self.cache: dict[str, Any] = {}  # what one section builds and another reuses
 
@@ -47,19 +50,24 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         return self._server
 
     @property
-    def app(self) -> Flask:
-        """The API in process, on the same Redis, with hooks that do nothing: the sections
-        that use it time the service and the views, not the workers."""
-        if self._app is None:
-            from api.app import create_app
+    def components(self) -> Components:
+        """The service wired by the composition root on the same Redis, with hooks that do
+        nothing: the sections that use it time the service and the views, not the
+        workers."""
+        if self._components is None:
+            self._components = bootstrap(Settings(redis_url=self.redis.url), hooks=NoHooks())
+        return self._components
 
-            self._app = create_app({"REDIS_URL": self.redis.url}, hooks=NoHooks())
+    @property
+    def app(self) -> Flask:
+        """The API in process around `service`."""
+        if self._app is None:
+            self._app = web_app(self.components)
         return self._app
 
     @property
     def service(self) -> GameService:
-        service: GameService = self.app.extensions["donkeypost"]
-        return service
+        return self.components.service
 
 
 def machine() -> dict[str, Any]:

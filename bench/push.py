@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
                             "--workers", str(args.web_workers), "--worker-connections", "2000",
                             "--bind",
-                            f"127.0.0.1:{port}", "api.wsgi:app"],
+                            f"127.0.0.1:{port}", "donkeypost.wsgi:app"],
                            env=env, cwd=ROOT, stdout=log, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:

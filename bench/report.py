@@ -110,10 +110,17 @@ def timers_table(sec: dict[str, Any]) -> Table:
     return t
 
 
+def peer_table(sec: dict[str, Any]) -> Table:
+    from bench.peer.report import peer_table as table  # (it uses this module's helpers)
+
+    return table(sec)
+
+
 # Each section's table, in the order the run prints them (the profile adds several).
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
+    ("peer", peer_table),
 )
 
 

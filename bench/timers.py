@@ -49,24 +49,22 @@ def _new_game(service: GameService) -> Table:
     return table
 
 
-def _rq_hooks(url: str) -> Any:
-    try:
-        from workers.hooks import RqHooks
-    except ImportError:
-        return None
-    return RqHooks.from_url(url)
+def _rq_hooks(ctx: BenchContext) -> Any:
+    """The RQ hooks the composition root wires (on the run's Redis)."""
+    return ctx.components.rq_hooks
 
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
-    hooks = _rq_hooks(ctx.redis.url)
+    client = ctx.components.queue_redis  # the run's Redis, for the RQ primitives and the index
+    hooks = _rq_hooks(ctx)
     game = registry.get_game(GAME)
     rng = random.Random(cfg.seed)
     move_ms: list[float] = []
     timer_ms: list[float] = []  # the whole deadline work of a move
     schedule_ms: list[float] = []  # primitives only: enqueue_at
     cancel_ms: list[float] = []  # primitives only: cancel the previous job
-    queue = Queue("deadlines", connection=service.store.redis) if hooks is None else None
+    queue = Queue("deadlines", connection=client) if hooks is None else None
     index_ms: list[float] = []  # the sorted-set alternative
     table = _new_game(service)
     previous: str | None = None
@@ -90,7 +88,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 took_cancel = 0.0
                 t0 = time.perf_counter()
                 if previous is not None:
-                    cancel_job(previous, connection=service.store.redis)
+                    cancel_job(previous, connection=client)
                     took_cancel = (time.perf_counter() - t0) * 1000.0
                     cancel_ms.append(took_cancel)
                 waiting = min(to_act(table, game))
@@ -106,7 +104,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 waiting = min(to_act(table, game))
                 member = f"{table.id}:{waiting}"
                 t0 = time.perf_counter()
-                pipe = service.store.redis.pipeline(transaction=False)
+                pipe = client.pipeline(transaction=False)
                 if previous_member is not None and previous_member != member:
                     pipe.zrem(DEADLINE_INDEX, previous_member)
                 pipe.zadd(DEADLINE_INDEX, {member: table.deadline(waiting) or 0})

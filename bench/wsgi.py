@@ -1,9 +1,10 @@
-"""The app the HTTP benchmark serves: exactly what `donkeypost serve` runs (`create_app()`
-with its default hooks, REDIS_URL from the environment), plus the ceiling's trivial route
-(`bench.ceiling`)."""
+"""The app the HTTP benchmark serves: exactly what `donkeypost serve` runs (the composition
+root's `web_app` with its default hooks, settings from the environment: `REDIS_URL`), plus
+the ceiling's trivial route (`bench.ceiling`)."""
 
-from api.app import create_app
 from bench.ceiling import add_ping
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 
-app = create_app()
+app = web_app(bootstrap(Settings.from_env()))
 add_ping(app)

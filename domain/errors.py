@@ -66,6 +66,29 @@ class VersionConflict(DomainError):
         self.actual = actual
 
 
+class PreconditionFailed(DomainError):
+    """The client's If-Match version is not the game's version (HTTP 412)."""
+
+    code = "version_mismatch"
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"the game is at version {actual}, not {expected}")
+        self.expected = expected
+        self.version = actual
+
+
+class Contention(DomainError):
+    """Other writers kept changing the game while a command tried to append: nothing was
+    written, and the same request may simply be sent again a moment later."""
+
+    code = "contention"
+    retry_after_s = 1  # what the API suggests in `Retry-After`
+
+    def __init__(self, message: str, attempts: int) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
 class UnknownGame(DomainError):
     code = "unknown_game"
 

@@ -12,6 +12,10 @@ A game is an object with pure functions over an immutable state (a frozen msgspe
 - `legal_actions(state, seat)`, `to_act(state)`, `view(state, viewer, reveal_all)`,
   `outcome(state)`.
 
+A game that search bots can play also offers `determinize(view, seat, rng)` — a full state
+that agrees with everything `view` shows `seat` and nothing more — and so is a
+`SearchableGame` (`isinstance(game, SearchableGame)` tells).
+
 Replay is `functools.reduce(game.evolve, events, game.new_state(options, players))`.
 """
 
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
@@ -47,7 +51,8 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    """The result of a finished game: `places[seat]` is 1 for the winners (dense ranking)."""
+    """The result of a finished game: `places[seat]` is 1 for the winners. Competition
+    ranking: tied seats share a place and the places after them are skipped (1, 1, 3)."""
 
     places: list[int]
     scores: list[float]
@@ -81,6 +86,18 @@ class Game(Protocol[S, A]):
     def view(self, state: S, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+
+@runtime_checkable
+class SearchableGame(Game[S, A], Protocol[S, A]):
+    """A game search bots can play: it can sample the hidden part of a seat's view.
+
+    `determinize(view, seat, rng)` returns a full state drawn from those that agree with
+    `view` (what `view(state, seat)` showed `seat`), hidden cards drawn at random: so
+    `view(determinize(view(s, seat), seat, rng), seat) == view(s, seat)` for every state
+    and seat, and the sample says nothing the seat could not know."""
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: random.Random) -> S: ...
 
 
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None,

@@ -1,49 +1,64 @@
-"""The game service the jobs of this process act through.
+"""What a job acts through, handed to it by the worker that runs it.
 
-`run_worker` configures it once, with the same hooks as the web application, so a move a
-job makes is followed like any other (the next bot turn, the next deadline, webhooks).
-A process that runs jobs without `run_worker` (e.g. plain `rq worker`) gets one built from
-the environment on first use: `REDIS_URL` for the games, `RQ_REDIS_URL` (else `REDIS_URL`)
-for the queues.
+A job takes ids only (they are what RQ stores); the objects it needs — the game service, the
+webhook store and delivery settings — are built once per worker process by the composition
+root (`donkeypost.bootstrap`) and held by the worker (`workers.runner.GameWorker`), which
+makes them the job's context while it performs it (`running`). A job reads them with
+`current()`. Nothing is built here and nothing lingers between jobs: a job run by a worker
+that does not provide a context (e.g. a plain `rq worker`) fails with an error saying so.
 """
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
-from domain.connection import connect
-from domain.service import GameService, Hooks
-from domain.store import RedisEventStore
-
-_service: GameService | None = None
-
-
-def configure(service: GameService | None) -> None:
-    """Use `service` for the jobs of this process (None: build one from the environment)."""
-    global _service
-    _service = service
+from domain.service import GameService
+from domain.store import WebhookStore
+from domain.webhooks.deliveries import RetryPolicy
+from domain.webhooks.targets import TargetPolicy
 
 
-def service() -> GameService:
-    global _service
-    if _service is None:
-        _service = service_from_env()
-    return _service
+@dataclass(frozen=True)
+class WebhookDelivery:
+    """What sending a webhook delivery needs."""
+
+    store: WebhookStore
+    retry: RetryPolicy
+    targets: TargetPolicy
+    timeout_s: float
 
 
-def service_from_env(hooks: Hooks | None = None) -> GameService:
-    store_url = os.environ.get("REDIS_URL")
-    if not store_url:
-        raise RuntimeError("REDIS_URL is not set: the workers need the games' Redis")
-    if hooks is None:
-        from workers.hooks import RqHooks
-
-        hooks = RqHooks.from_url(queue_url())
-    return GameService(store=RedisEventStore(connect(store_url)), hooks=hooks)
+@dataclass(frozen=True)
+class JobContext:
+    service: GameService  # its hooks follow a job's move like any other (bots, deadlines, …)
+    webhooks: WebhookDelivery
 
 
-def queue_url() -> str:
-    url = os.environ.get("RQ_REDIS_URL") or os.environ.get("REDIS_URL")
-    if not url:
-        raise RuntimeError("neither RQ_REDIS_URL nor REDIS_URL is set")
-    return url
+_current: ContextVar[JobContext] = ContextVar("donkeypost_job_context")
+
+
+class NoJobContext(RuntimeError):
+    def __init__(self) -> None:
+        super().__init__("this job needs the objects its worker holds: run it on "
+                         "`donkeypost worker` (a plain `rq worker` does not provide them)")
+
+
+def current() -> JobContext:
+    """The context of the job being performed."""
+    try:
+        return _current.get()
+    except LookupError:
+        raise NoJobContext() from None
+
+
+@contextmanager
+def running(context: JobContext) -> Iterator[JobContext]:
+    """Make `context` the current one for what runs inside (one job)."""
+    token = _current.set(context)
+    try:
+        yield context
+    finally:
+        _current.reset(token)

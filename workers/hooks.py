@@ -34,7 +34,6 @@ from rq import Queue, Retry
 from rq.job import Job
 
 from domain import registry
-from domain.connection import connect
 from domain.events import Event
 from domain.table import Table
 from workers import jobs
@@ -78,10 +77,6 @@ class RqHooks:
         self.clock = clock
         self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
         self._claim = connection.register_script(_CLAIM)
-
-    @classmethod
-    def from_url(cls, url: str) -> RqHooks:
-        return cls(connect(url))
 
     # --- after an append -------------------------------------------------------------
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:

@@ -17,9 +17,15 @@ from typing import Any
 import msgspec
 
 from domain import bots, registry
-from domain.errors import GameNotStarted, GameOver, NotYourTurn, UnknownGame, VersionConflict
+from domain.errors import (
+    GameNotStarted,
+    GameOver,
+    NotYourTurn,
+    PreconditionFailed,
+    UnknownGame,
+    VersionConflict,
+)
 from domain.game import Game
-from domain.service import PreconditionFailed
 from domain.table import Table, to_act
 from workers import context
 
@@ -50,7 +56,7 @@ def away_turn(game_id: str, version: int, seat: int) -> str:
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
-    service = context.service()
+    service = context.current().service
     try:
         table, _ = service.load(game_id)
     except UnknownGame:

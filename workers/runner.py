@@ -1,9 +1,13 @@
-"""`donkeypost worker`: one RQ worker on the project's queues, with its timer pump.
+"""`donkeypost worker`'s RQ worker: the project's jobs with their context, and a timer pump.
 
-The games live in `REDIS_URL`; the queues and timers in `RQ_REDIS_URL` (else the same
-Redis). The worker runs each job in its own process rather than forking one per job: a bot
-turn is a few milliseconds of work, a fork and new connections would cost as much again.
-It also runs RQ's scheduler, for jobs others enqueue with `enqueue_in` / `enqueue_at`.
+The composition root builds one per process (`donkeypost.bootstrap.rq_worker`): its
+connection is the queues' Redis (`RQ_REDIS_URL`, else `REDIS_URL`), and it holds the job
+context (`workers.context`: the game service, with the same hooks as the web application,
+so a move a job makes is followed like any other; the webhook store and settings), which it
+makes current around each job it performs. It runs each job in its own process rather
+than forking one per job: a bot turn is a few milliseconds of work, a fork and new
+connections would cost as much again. It also runs RQ's scheduler, for jobs others enqueue
+with `enqueue_in` / `enqueue_at`.
 
 Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
 (`RqHooks.release_due`; any number of workers may pump). When the worker starts, and then
@@ -15,16 +19,14 @@ from the stored state, so no timer is lost for good with a worker or a queue.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
 
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
+from rq.job import Job
 
-from domain.connection import connect
-from domain.service import GameService, Hooks
-from workers import context
+from workers.context import JobContext, running
 from workers.hooks import QUEUES, RqHooks
 
 log = logging.getLogger(__name__)
@@ -33,23 +35,21 @@ SWEEP_LOCK = "donkeypost:sweep-lock"
 PUMP_EVERY_S = 0.25
 
 
-def sweep_every_s() -> int:
-    try:
-        return max(1, int(os.environ.get("DONKEYPOST_SWEEP_S", "60")))
-    except ValueError:
-        return 60
-
-
 class GameWorker(SimpleWorker):
-    """An RQ worker that pumps timers and whose maintenance rebuilds the games' jobs."""
+    """An RQ worker that gives its jobs their context, pumps timers and whose maintenance
+    rebuilds the games' jobs."""
 
-    def __init__(self, *args: Any, service: GameService, rq_hooks: RqHooks,
+    def __init__(self, *args: Any, context: JobContext, rq_hooks: RqHooks,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.service = service
+        self.job_context = context
         self.rq_hooks = rq_hooks
         self.rebuilt = False
         self._stop_pump = threading.Event()
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        with running(self.job_context):
+            super().execute_job(job, queue)
 
     def work(self, burst: bool = False, **kwargs: Any) -> bool:
         pump = None
@@ -78,7 +78,7 @@ class GameWorker(SimpleWorker):
                 SWEEP_LOCK, self.name, nx=True, ex=max(1, int(self.maintenance_interval) - 1)):
             return
         try:
-            counts = self.rq_hooks.rebuild(self.service.active_games(),
+            counts = self.rq_hooks.rebuild(self.job_context.service.active_games(),
                                            running_is_lost=not self.rebuilt)
         except Exception:
             log.exception("rebuilding the active games' jobs failed; the next sweep retries")
@@ -88,28 +88,13 @@ class GameWorker(SimpleWorker):
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
 
 
-def make_worker(service: GameService, queue_url: str | None = None,
+def make_worker(context: JobContext, rq_hooks: RqHooks, sweep_s: int,
                 queues: Sequence[str] = QUEUES) -> GameWorker:
-    """A worker on `queues` (default: all the project's); its jobs act through `service`."""
-    connection = connect(queue_url or context.queue_url())
-    context.configure(service)
-    return GameWorker(list(queues), connection=connection,
-                      maintenance_interval=sweep_every_s(), service=service,
-                      rq_hooks=RqHooks(connection, clock=service.clock))
+    """A worker on `queues` (default: all the project's), on the queues' Redis of `rq_hooks`;
+    its jobs act through `context`."""
+    return GameWorker(list(queues), connection=rq_hooks.redis, maintenance_interval=sweep_s,
+                      context=context, rq_hooks=rq_hooks)
 
 
-def run_worker(burst: bool = False, hooks: Hooks | None = None,
-               queues: Sequence[str] = QUEUES) -> int:
-    """Run one worker on `queues` until stopped (Ctrl-C / SIGTERM: after the current job),
-    or with `burst` until the queues are empty. `hooks` follow the jobs' moves (default:
-    RQ's)."""
-    level = os.environ.get("DONKEYPOST_LOG_LEVEL", "INFO").upper()
+def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, format="%(asctime)s worker %(levelname)s %(message)s")
-    try:
-        service = context.service_from_env(hooks)
-    except RuntimeError as err:
-        log.error("%s", err)
-        return 2
-    worker = make_worker(service, queues=queues)
-    worker.work(burst=burst, with_scheduler=True, logging_level=level)
-    return 0

@@ -30,7 +30,7 @@ from domain import registry
 from domain.connection import connect, embedded_url, start_embedded
 from domain.events import Event
 from domain.service import DEFAULT_DEADLINE_S, GameService
-from domain.store import RedisEventStore
+from domain.store import RedisEventStore, keys
 from domain.table import Table, to_act
 from workers.hooks import TIMERS, RqHooks
 
@@ -89,7 +89,7 @@ def rebuild_seconds(client: redis.Redis, games: int) -> tuple[float, int]:
     """Seconds for a starting worker's rebuild over `games` active games whose timers were
     all lost, and the number of timers it re-armed."""
     service = GameService(RedisEventStore(client))  # no hooks: the timers are "lost"
-    client.delete("games:status:active")
+    client.delete(keys.by_status("active"))
     for _ in range(games):
         _new_game(service)
     hooks = RqHooks(client)

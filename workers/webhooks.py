@@ -9,45 +9,38 @@ delivered or failed, or schedules the next attempt with `enqueue_at` after the b
 `RetryPolicy` (so each attempt is its own job, with a deterministic id, and is recorded).
 Scheduled attempts need a worker running with `--with-scheduler`.
 
-Settings, from the environment of the worker (and of the web process, which validates URLs
-at registration): `WEBHOOK_ALLOWED_NETWORKS` (CIDRs allowed although not public),
-`WEBHOOK_TIMEOUT_S` (per attempt, default 10), `WEBHOOK_MAX_ATTEMPTS`,
-`WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR`. The job reaches the event store at
-`REDIS_URL`, or on the queue's own connection when that is unset.
+`deliver` reaches the webhook store and the delivery settings (`WEBHOOK_*`, see
+`donkeypost.settings`) through its job's context (`workers.context`), which the worker's
+composition root built; the hooks get their store and queue from the root as well.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-import redis
 from rq import Queue, get_current_job
 
-from domain.connection import connect
 from domain.events import Event
+from domain.store import WebhookStore
 from domain.table import Table
 from domain.webhooks.deliveries import (
     PENDING,
     Attempt,
     Delivery,
-    RetryPolicy,
     after_attempt,
     new_delivery_id,
 )
 from domain.webhooks.signing import delivery_headers
-from domain.webhooks.store import WebhookStore
-from domain.webhooks.targets import TargetPolicy, TargetRefused, TargetUnresolvable
+from domain.webhooks.targets import TargetRefused, TargetUnresolvable
 from domain.webhooks.triggers import delivery_body, notifications_for
-from workers import webhook_sender
+from workers import context, webhook_sender
+from workers.context import WebhookDelivery
 
 QUEUE = "notifications"
-DEFAULT_TIMEOUT_S = 10.0
 JOB_RESULT_TTL_S = 3600
 
 log = logging.getLogger(__name__)
@@ -65,11 +58,6 @@ class WebhookHooks:
         self.store = store
         self.queue = queue
         self.clock = clock
-
-    @classmethod
-    def from_urls(cls, redis_url: str, rq_redis_url: str | None = None) -> WebhookHooks:
-        queue_client = redis.Redis.from_url(rq_redis_url or redis_url)
-        return cls(WebhookStore(connect(redis_url)), Queue(QUEUE, connection=queue_client))
 
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
         try:
@@ -99,19 +87,20 @@ class WebhookHooks:
 
 def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
     """RQ job: attempt number `attempt` of a delivery; returns the delivery's status."""
-    job = get_current_job()
-    store = WebhookStore(_store_client(job.connection if job else None))
-    settings = os.environ
+    webhooks = context.current().webhooks
+    store = webhooks.store
     delivery = store.delivery(game_id, delivery_id)
     if delivery is None or delivery.status != PENDING or len(delivery.attempts) >= attempt:
         return "skipped"  # expired, finished, or this attempt already ran
-    policy = RetryPolicy.from_settings(settings)
-    delivery = _attempt(store, delivery, attempt, policy, settings)
+    delivery = _attempt(webhooks, delivery, attempt)
     store.save_delivery(delivery)
     if delivery.status == PENDING:
         assert delivery.next_attempt_at is not None
-        queue = Queue(job.origin if job else QUEUE,
-                      connection=job.connection if job else _store_client(None))
+        job = get_current_job()
+        if job is None:
+            raise RuntimeError("deliver schedules its next attempt on its own job's queue: "
+                               "run it as an RQ job")
+        queue = Queue(job.origin, connection=job.connection)
         # RQ's scheduler counts whole seconds: round up, so that no retry comes early.
         due = datetime.fromtimestamp(math.ceil(delivery.next_attempt_at), tz=UTC)
         queue.enqueue_at(due, deliver, game_id, delivery_id, attempt + 1,
@@ -120,42 +109,25 @@ def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
     return delivery.status
 
 
-def _attempt(store: WebhookStore, delivery: Delivery, number: int, policy: RetryPolicy,
-             settings: Mapping[str, str]) -> Delivery:
+def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int) -> Delivery:
     started = time.time()
 
     def failed(error: str, retryable: bool) -> Delivery:
         record = Attempt(number=number, at=started, duration_ms=0.0, error=error)
-        return after_attempt(delivery, record, policy, retryable=retryable)
+        return after_attempt(delivery, record, webhooks.retry, retryable=retryable)
 
-    reg = store.registration(delivery.game_id, delivery.hook_id)
+    reg = webhooks.store.registration(delivery.game_id, delivery.hook_id)
     if reg is None:
         return failed("the registration was deleted", retryable=False)
     try:
-        target = TargetPolicy.allowing(settings.get("WEBHOOK_ALLOWED_NETWORKS")).check(reg.url)
+        target = webhooks.targets.check(reg.url)
     except TargetUnresolvable as err:
         return failed(f"{err.code}: {err.message}", retryable=True)
     except TargetRefused as err:
         return failed(f"{err.code}: {err.message}", retryable=False)
     body = delivery.body.encode()
     headers = delivery_headers(reg.secret, delivery.id, delivery.kind, body, started)
-    timeout = float(settings.get("WEBHOOK_TIMEOUT_S") or DEFAULT_TIMEOUT_S)
-    answer = webhook_sender.post(target, body, headers, timeout)
+    answer = webhook_sender.post(target, body, headers, webhooks.timeout_s)
     record = Attempt(number=number, at=started, duration_ms=answer.duration_ms,
                      status_code=answer.status_code, error=answer.error)
-    return after_attempt(delivery, record, policy)
-
-
-_clients: dict[str, redis.Redis] = {}
-
-
-def _store_client(fallback: Any) -> redis.Redis:
-    """The event store's Redis: `REDIS_URL`, else the queue's connection (one server)."""
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        if fallback is None:
-            raise RuntimeError("REDIS_URL is not set")
-        return fallback  # type: ignore[no-any-return]
-    if url not in _clients:
-        _clients[url] = connect(url)
-    return _clients[url]
+    return after_attempt(delivery, record, webhooks.retry)

@@ -41,11 +41,9 @@ from api.schemas import (
     ListArgsSchema,
 )
 from domain import registry
-from domain.creator import CreatorTokens
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
-from domain.service import GameService, PreconditionFailed, table_view
-from domain.table import decode_table
+from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
@@ -88,7 +86,6 @@ def _if_match_hint() -> int | None:
 def make_blueprint(service: GameService) -> Blueprint:
     blp = ContractBlueprint("games", __name__, url_prefix="/games",
                             description="Create, join and play games; read their logs")
-    creators = CreatorTokens(service.store.redis)
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
         token = bearer_token()
@@ -117,7 +114,8 @@ def make_blueprint(service: GameService) -> Blueprint:
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
                                    bot_delay_s=body["bot_delay_s"])
-            return {**service.view(table, None), "creator_token": creators.issue(table.id)}
+            return {**service.view(table, None),
+                    "creator_token": service.issue_creator_token(table.id)}
 
         @blp.etag
         @blp.arguments(ListArgsSchema, location="query")
@@ -127,21 +125,12 @@ def make_blueprint(service: GameService) -> Blueprint:
                        responses={200: {"type": "array", "items": ref("GameView")}})
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)"""
-            ids, total = service.store.list_ids(
+            tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
                 limit=pagination_parameters.page_size)
             pagination_parameters.item_count = total
-            pipe = service.store.redis.pipeline(transaction=False)
-            for game_id in ids:
-                pipe.get(f"game:{{{game_id}}}:snap")
-            games = registry.games()
-            out = []
-            for raw in pipe.execute():
-                if raw is not None:
-                    out.append(table_view(decode_table(raw, games), games[
-                        msgspec.json.decode(raw)["type"]], None, 0.0))
-            return out
+            return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
 
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
@@ -255,7 +244,7 @@ def make_blueprint(service: GameService) -> Blueprint:
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
                                      idempotency_key=key, loaded=loaded)
-            except (DomainError, PreconditionFailed) as err:
+            except DomainError as err:
                 if isinstance(err, UnknownGame):
                     raise
                 now, _ = service.load(game_id)

@@ -30,8 +30,8 @@ from api.schemas import (
     WebhookArgsSchema,
     WebhookSchema,
 )
-from domain.creator import CreatorTokens
 from domain.service import GameService
+from domain.store.port import WebhookStore
 from domain.webhooks.registration import MAX_PER_OWNER, Registration, new_registration
 from domain.webhooks.signing import (
     DELIVERY_HEADER,
@@ -39,7 +39,6 @@ from domain.webhooks.signing import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
 )
-from domain.webhooks.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy, TargetRefused
 
 REGISTER_DESCRIPTION = f"""Register a URL for this game's notifications
@@ -69,11 +68,10 @@ HOOK_LINKS = (("GetWebhook", "getWebhook", "read it"),
               ("DeleteWebhook", "deleteWebhook", "delete it"))
 
 
-def make_blueprint(service: GameService, policy: TargetPolicy) -> Blueprint:
+def make_blueprint(service: GameService, store: WebhookStore,
+                   policy: TargetPolicy) -> Blueprint:
     blp = ContractBlueprint("webhooks", __name__, url_prefix="/games",
-                    description="Push: signed webhooks for a seat or a whole game")
-    store = WebhookStore(service.store.redis)
-    creators = CreatorTokens(service.store.redis)
+                            description="Push: signed webhooks for a seat or a whole game")
 
     def owner(game_id: str) -> int | None:
         """The caller's seat, or None for the creator; 401 for anyone else."""
@@ -83,7 +81,7 @@ def make_blueprint(service: GameService, policy: TargetPolicy) -> Blueprint:
         _table, seat = service.load(game_id, token)
         if seat is not None:
             return seat
-        if creators.holds(game_id, token):
+        if service.is_creator(game_id, token):
             return None
         raise ApiError(401, "invalid_token", "this token is neither a seat's of this game "
                                              "nor its creator's")

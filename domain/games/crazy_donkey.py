@@ -9,6 +9,7 @@ lives in `domain.games.trick_engine`.
 from __future__ import annotations
 
 from domain.game import OptionSpec
+from domain.games import kit
 from domain.games.trick_engine import TrickConfig, TrickGame
 
 # The donkey counts among a hand's cards.
@@ -21,7 +22,7 @@ OPTIONS = (
 
 RULES = (
     "Decision: the donkey is led alone, as in Ochs & Esel (a donkey trick is one card each).",
-    "Decision: after the last deal tied players share the place (rankings 1, 1, 3 ...).",
+    f"Decision: after the last deal the fewest penalty points wins; {kit.TIES_SHARE}.",
     "Decision (shared with Ochs & Esel): a leader whose hand holds only locked special "
     "cards may lead one of them anyway.",
     "Assumption: a joker played in a donkey trick is declared 1 or 14 by its player "

@@ -7,6 +7,7 @@ Rules: `rules/ochs-und-esel.md`. The play itself lives in `domain.games.trick_en
 from __future__ import annotations
 
 from domain.game import OptionSpec
+from domain.games import kit
 from domain.games.trick_engine import TrickConfig, TrickGame
 
 HAND_SIZES = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11: 9, 12: 9}
@@ -27,7 +28,7 @@ RULES = (
     "Decision: in later rounds of the ox variant the player who held the donkey at the end "
     "of the previous round leads, as in the base game (the donkey still goes back to the "
     "centre). If the donkey was never taken, the winner of the last trick leads.",
-    "Decision: after the last round tied players share the place (rankings 1, 1, 3 ...).",
+    f"Decision: after the last round the fewest penalty points wins; {kit.TIES_SHARE}.",
     "Assumption: a randomly chosen first player is drawn when the game starts and recorded "
     "in the log (event first_player_chosen).",
     "Assumption: cards played face up (tricks, the ox trick) are public knowledge: views "

@@ -5,7 +5,7 @@
 - `signing` — the HMAC-SHA256 signature every delivery carries;
 - `targets` — which URLs the server agrees to call;
 - `deliveries` — delivery records, their attempts and the retry schedule;
-- `store` — all of it in Redis, in the game's hash-tagged keys.
+- storage: the `WebhookStore` port of `domain.store` (Redis, or memory for tests).
 
 The RQ jobs that send deliveries live in `workers/webhooks.py`.
 """

@@ -32,6 +32,15 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
         (g, lv) for g in engine for lv in ("random", "basic", "strong")}
     assert all("error" in r or r["moves"] >= 1 for r in bots)
     assert doc["sections"]["timers"]["moves"] == 10
+    peer = doc["sections"]["peer"]
+    if "skipped" in peer:  # no node, or boardgame.io not installed: one line says so
+        assert peer["skipped"] and "\n" not in peer["skipped"]
+    else:
+        assert [r["clients"] for r in peer["rows"]] == [1, 4]
+        for r in peer["rows"]:
+            for system in r["systems"].values():
+                assert system["moves"] > 0 and system["errors"] == {}, system
+                assert system["server_cpu_ms_per_move"] > 0
     names = {t["target"] for t in doc["targets"]}
     assert {"moves/ceiling", "move p99 ms", "state load ratio", "replay max ms",
             "strong bot p99 ms", "deadline / move"} <= names

@@ -2,14 +2,16 @@ from __future__ import annotations
 
 import pytest
 
-from api.app import create_app
 from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    return create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=NoHooks())
+    return web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()),
+                   {"TESTING": True})
 
 
 @pytest.fixture

@@ -10,20 +10,23 @@ from itertools import groupby
 
 import pytest
 
-from api.app import create_app
 from domain import bots
 from domain.bots import Observation, levels
 from domain.bots.mcts import Budget
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.support.workers import burst
-from workers import context
 
 
 @pytest.fixture
-def live_app(redis_url, redis_client):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True})  # the real hooks
-    yield app
-    context.configure(None)
+def components(redis_url, redis_client):
+    return bootstrap(Settings(redis_url=redis_url))  # the real hooks
+
+
+@pytest.fixture
+def live_app(components):
+    return web_app(components, {"TESTING": True})
 
 
 def test_the_bot_interface_holds_only_a_seats_view():
@@ -36,7 +39,7 @@ def test_the_bot_interface_holds_only_a_seats_view():
     ("trash", {"target_slots": 8}),
     ("canyon-donkeys", {}),
 ])
-def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, redis_url, monkeypatch,
+def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, components, monkeypatch,
                                                           game_type, options):
     api = ApiClient(live_app.test_client())
     service = live_app.extensions["donkeypost"]
@@ -64,7 +67,7 @@ def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, redis_url, m
     assert seat == 0
     rng = random.Random(7)
     for _ in range(1000):
-        burst(service, redis_url)
+        burst(components)
         view = api.view(game_id, token)
         if view["status"] == "finished":
             break

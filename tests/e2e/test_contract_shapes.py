@@ -12,10 +12,10 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from api.cli import OPENAPI_PATH
 from domain import registry
 from domain.game import resolve_options
 from domain.redaction import redact
+from donkeypost.cli import OPENAPI_PATH
 from tests.gamekit import random_playout
 
 DOCUMENT = json.loads(Path(OPENAPI_PATH).read_text())

@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
-from api.app import create_app
-from api.cli import OPENAPI_PATH
 from domain.connection import connect
 from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.cli import OPENAPI_PATH
+from donkeypost.settings import Settings
 from tests.support.live import serving
 
 GENERATOR_CONFIG = "package_name_override: donkeypost_client\npost_hooks: []\n"
@@ -60,7 +61,8 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def base_url(redis_url: str) -> Iterator[str]:
     connect(redis_url).flushdb()
-    with serving(create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=NoHooks())) as url:
+    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
+    with serving(app) as url:
         yield url
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from openapi_spec_validator import validate
 
-from api.cli import OPENAPI_PATH, openapi_document
 from domain import registry
+from donkeypost.cli import OPENAPI_PATH, openapi_document
 
 DOCUMENT = json.loads(Path(OPENAPI_PATH).read_text())
 OPERATIONS = [(path, method, op) for path, ops in DOCUMENT["paths"].items()

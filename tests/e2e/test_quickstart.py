@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from api.app import create_app
 from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 from tests.support.live import serving
 
 SCRIPT = Path(__file__).parents[2] / "examples" / "quickstart.sh"
@@ -22,7 +23,7 @@ SCRIPT = Path(__file__).parents[2] / "examples" / "quickstart.sh"
 def test_the_quickstart_plays_a_move_and_shows_the_table_after_the_deal(redis_url,
                                                                          redis_client,
                                                                          tmp_path):
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=NoHooks())
+    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
     with serving(app) as base:
         run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp_path, capture_output=True,
                              text=True, timeout=60, env={**os.environ, "API": base})

@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
-from api.app import create_app
-from api.cli import OPENAPI_PATH
 from domain.connection import connect
 from domain.service import NoHooks
+from domain.webhooks.targets import TargetPolicy
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.cli import OPENAPI_PATH
+from donkeypost.settings import Settings
 from tests.support.live import serving
 
 CONFIG = Path(__file__).parents[1] / "support" / "schemathesis.toml"
@@ -69,9 +71,9 @@ def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
 @pytest.mark.timeout(MAX_TIME_S + 120)
 def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_path):
     connect(redis_url).flushdb()
-    app = create_app({"REDIS_URL": redis_url, "TESTING": True, "SSE_MAX_S": 0.5,
-                      "SSE_KEEPALIVE_S": 0.2,
-                      "WEBHOOK_ALLOWED_NETWORKS": "203.0.113.0/24"}, hooks=NoHooks())
+    settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
+                        webhook_targets=TargetPolicy.allowing("203.0.113.0/24"))
+    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     (tmp_path / "fixtures.json").write_text(json.dumps({
         "away": away_seats(app, PREPARED), "playing": games_being_played(app, PREPARED)}))
     reached = tmp_path / "reached.json"

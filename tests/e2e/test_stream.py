@@ -11,10 +11,11 @@ import time
 
 import pytest
 
-from api.app import create_app
 from domain import registry
 from domain.redaction import redact
 from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
 from tests.support import high_card
@@ -30,8 +31,8 @@ def with_test_game(monkeypatch):
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    return create_app({"REDIS_URL": redis_url, "TESTING": True,
-                       "SSE_KEEPALIVE_S": KEEPALIVE_S}, hooks=NoHooks())
+    settings = Settings(redis_url=redis_url, sse_keepalive_s=KEEPALIVE_S)
+    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
 
 
 @pytest.fixture

@@ -14,11 +14,12 @@ import time
 from typing import Any
 
 import pytest
-from rq import Queue, SimpleWorker
+from rq import Queue
 
-from api.app import create_app
 from domain import registry
-from domain.webhooks.store import WebhookStore
+from domain.store import RedisWebhookStore
+from donkeypost.bootstrap import bootstrap, rq_worker, web_app
+from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
 from tests.support import high_card
@@ -45,9 +46,10 @@ def queue(redis_client) -> Queue:
 
 
 @pytest.fixture
-def app(redis_url, redis_client, queue):
-    hooks = WebhookHooks(WebhookStore(redis_client), queue)
-    return create_app({"REDIS_URL": redis_url, "TESTING": True}, hooks=hooks)
+def app(redis_client, queue):
+    """Wired from the environment set above, with the webhook hooks alone after appends."""
+    hooks = WebhookHooks(RedisWebhookStore(redis_client), queue)
+    return web_app(bootstrap(Settings.from_env(), hooks=hooks), {"TESTING": True})
 
 
 @pytest.fixture
@@ -56,10 +58,12 @@ def api(app) -> ApiClient:
 
 
 def work(queue: Queue, until: Any = None, timeout_s: float = 20.0) -> None:
-    """Run burst workers (with the scheduler, for retries) until `until()` or no job is left."""
+    """Run burst workers (with the scheduler, for retries) until `until()` or no job is left.
+    Each is wired from the environment as it starts, as `donkeypost worker` is."""
     deadline = time.monotonic() + timeout_s
     while True:
-        SimpleWorker([queue], connection=queue.connection).work(burst=True, with_scheduler=True)
+        rq_worker(bootstrap(Settings.from_env()), [queue.name]).work(burst=True,
+                                                                     with_scheduler=True)
         scheduled = queue.scheduled_job_registry.get_job_ids()
         if (until() if until is not None else not scheduled and not queue.count):
             return
@@ -244,6 +248,6 @@ def _only(receiver: Receiver, hook_id: str) -> Receiver:
 
 
 def test_the_default_app_sends_webhooks(redis_url, redis_client):
-    hooks = create_app({"REDIS_URL": redis_url}).extensions["donkeypost"].hooks
+    hooks = web_app(bootstrap(Settings(redis_url=redis_url))).extensions["donkeypost"].hooks
     assert isinstance(hooks, WebhookHooks) or any(
         isinstance(h, WebhookHooks) for h in hooks.hooks)

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from domain.service import GameService
-from domain.store import RedisEventStore
+from donkeypost.bootstrap import Components, bootstrap, job_context
+from donkeypost.settings import Settings
 from workers import context
 from workers.hooks import RqHooks
 
@@ -29,14 +29,20 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def rq_hooks(redis_client, clock) -> RqHooks:
-    return RqHooks(redis_client, clock=clock)
+def components(redis_url, redis_client, clock) -> Components:
+    """The web app's and the workers' objects, as the composition root wires them, on the
+    test's clock."""
+    return bootstrap(Settings(redis_url=redis_url), clock=clock)
 
 
 @pytest.fixture
-def service(redis_client, rq_hooks, clock):
-    """The service of the web app and of the jobs: appends are followed by the RQ hooks."""
-    svc = GameService(RedisEventStore(redis_client), clock=clock, hooks=rq_hooks)
-    context.configure(svc)
-    yield svc
-    context.configure(None)
+def rq_hooks(components) -> RqHooks:
+    return components.rq_hooks
+
+
+@pytest.fixture
+def service(components):
+    """The service of the web app and of the jobs: appends are followed by the hooks. The
+    test runs inside a job's context, so that it may also call jobs as a worker would."""
+    with context.running(job_context(components)):
+        yield components.service

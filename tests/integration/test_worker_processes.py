@@ -45,6 +45,10 @@ def test_a_deadline_fires_exactly_once_with_two_workers_running(
                                                 job_id=copy, result_ttl=600), at)
         wait_until(lambda: _finished(service, table.id), 90, "the end of the game",
                    every_s=0.2)
+        # The game can end before RQ's scheduler has moved every copy to its queue: wait
+        # until each of the four jobs has run.
+        wait_until(lambda: all(Job.fetch(j, connection=redis_client).is_finished
+                               for j in (timer, *copies)), 30, "every copy run", every_s=0.2)
         results = [Job.fetch(j, connection=redis_client).return_value()
                    for j in (timer, *copies)]
     finally:

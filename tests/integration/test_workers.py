@@ -9,6 +9,8 @@ import time
 
 import msgspec
 import pytest
+from rq import SimpleWorker
+from rq.job import Job
 
 from domain import bots, registry
 from domain.errors import SeatNotAway
@@ -117,12 +119,12 @@ def test_a_deadline_does_not_fire_before_it_passes(service):
 
 
 def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
-        service, rq_hooks, clock, redis_url):
+        service, rq_hooks, clock, components):
     table = human_and_bots(service, first=0, deadline_s=60)
     for missed in (1, 2):
         clock.advance(61)
         assert jobs.deadline_passed(table.id, table.version, 0) == "acted"
-        burst(service, redis_url, queues=["bots"])  # the bots play until seat 0's turn
+        burst(components, queues=["bots"])  # the bots play until seat 0's turn
         table, _ = service.load(table.id)
         assert _acting(table) == {0} and table.timeouts_in_row[0] == missed
     # Away: played at once (a job waiting in the queue), no timer.
@@ -133,7 +135,7 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
     played = service.store.read(table.id, after=table.version)
     assert [e.data.get("auto") for e in moves_of(played, 0)] == ["away"]
     assert timeouts(played) == []
-    burst(service, redis_url, queues=["bots"])
+    burst(components, queues=["bots"])
     table, _ = service.load(table.id)
     assert _acting(table) == {0} and table.is_away(0)
     assert rq_hooks.queues["deadlines"].job_ids[-1] == _job_id("away", table, 0)
@@ -142,7 +144,7 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
     assert result.events[0].type == "seat_returned" and result.events[1].actor == 0
     assert "auto" not in result.events[1].data
     assert result.table.timeouts_in_row[0] == 0
-    burst(service, redis_url)  # the stale away jobs are dropped; the bots play
+    burst(components)  # the stale away jobs are dropped; the bots play
     table, _ = service.load(table.id)
     if table.status == "active":  # (a one-round game rarely ends this early)
         assert _acting(table) == {0}
@@ -151,14 +153,14 @@ def test_two_missed_deadlines_mark_the_seat_away_until_its_owner_acts(
 
 
 def test_an_away_seat_that_comes_back_waits_for_its_owner_again(
-        service, rq_hooks, clock, redis_url):
+        service, rq_hooks, clock, components):
     table = human_and_bots(service, first=0, deadline_s=60)
     with pytest.raises(SeatNotAway):
         service.come_back(table.id, 0)
     for _missed in (1, 2):
         clock.advance(61)
         assert jobs.deadline_passed(table.id, table.version, 0) == "acted"
-        burst(service, redis_url, queues=["bots"])
+        burst(components, queues=["bots"])
         table, _ = service.load(table.id)
     assert table.is_away(0) and _acting(table) == {0}
     away_job = _job_id("away", table, 0)
@@ -173,12 +175,12 @@ def test_an_away_seat_that_comes_back_waits_for_its_owner_again(
     assert now.version == back.version and _acting(now) == {0}
 
 
-def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, redis_url):
+def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, components):
     # The process that appended died before its hooks ran: no job, no timer.
     crashed = GameService(service.store)
     table = human_and_bots(crashed, first=0, deadline_s=1)
     wait_until(lambda: time.time() > table.deadline(0), 3, "the deadline")
-    burst(service, redis_url)
+    burst(components)
     log = service.store.read(table.id, after=table.version)
     assert [(e.seq, e.data["seat"]) for e in timeouts(log)] == [(table.version + 1, 0)]
     assert log[1].actor == 0 and log[1].data["auto"] == "timeout"
@@ -207,3 +209,14 @@ def test_a_worker_starting_rearms_lost_timers_once(service, rq_hooks):
     assert (counts.duties, counts.enqueued, counts.armed) == (1, 0, 1)
     assert rq_hooks.timers() == {_job_id("deadline", table, 0): table.deadline(0)}
     assert rq_hooks.rebuild(service.active_games()).armed == 0
+
+
+def test_a_job_run_by_a_plain_rq_worker_fails_saying_what_to_run(components, redis_client):
+    """The jobs' objects come from `donkeypost worker`; a plain RQ worker has none to give."""
+    table = human_and_bots(components.service, first=1)
+    queue = components.rq_hooks.queues["bots"]
+    SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="ERROR")
+    job = Job.fetch(_job_id("bot", table, 1), connection=redis_client)
+    assert job.is_failed
+    assert "run it on `donkeypost worker`" in (job.latest_result().exc_string or "")
+    assert components.service.load(table.id)[0].version == table.version

@@ -15,16 +15,17 @@ from typing import Any
 from domain.events import Event
 from domain.service import GameService
 from domain.table import Table
+from donkeypost.bootstrap import Components, rq_worker
 from workers.hooks import QUEUES
-from workers.runner import make_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def burst(service: GameService, queue_url: str, queues: Sequence[str] = QUEUES) -> None:
-    """One worker, with the scheduler, until `queues` are empty (jobs act via `service`)."""
-    make_worker(service, queue_url, queues).work(burst=True, with_scheduler=True,
-                                                 logging_level="WARNING")
+def burst(components: Components, queues: Sequence[str] = QUEUES) -> None:
+    """One worker, with the scheduler, until `queues` are empty (jobs act through
+    `components`, as on `donkeypost worker`)."""
+    rq_worker(components, queues).work(burst=True, with_scheduler=True,
+                                       logging_level="WARNING")
 
 
 class WorkerProcess:
@@ -36,7 +37,7 @@ class WorkerProcess:
         env.pop("RQ_REDIS_URL", None)
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT,
+        self.proc = subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker"], cwd=ROOT,
                                      env=env, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
 

@@ -40,7 +40,8 @@ from domain.games.canyon_donkeys.actions import (
     CanyonSwap,
     CanyonTake,
 )
-from domain.games.canyon_donkeys.state import CARD_VALUES, HIDDEN
+from domain.games.canyon_donkeys.state import CARD_VALUES
+from domain.games.kit import HIDDEN
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
@@ -756,6 +757,18 @@ def test_the_highest_total_wins_then_the_most_cards_then_players_share() -> None
     assert out.places == [2, 1, 2]  # same total: seat 1 won more cards; 0 and 2 share
     assert GAME.view(state, None)["outcome"] == {"totals": [10, 10, 10],
                                                  "won_cards": [1, 2, 1], "places": [2, 1, 2]}
+
+
+def test_a_tie_for_first_shares_the_first_place_and_skips_the_second() -> None:
+    state, _ = begin()
+    state, _ = round_of(state, (5, 5, 1), (ACCEPT, ACCEPT, REFUSE))  # 0: 5, 1: 5
+    for _ in range(7):
+        state = quiet_round(state)
+    out = GAME.outcome(state)
+    assert out is not None and out.scores == [5.0, 5.0, 0.0]
+    assert out.places == [1, 1, 3]  # competition ranking, as in every game
+    assert GAME.view(state, None)["outcome"]["places"] == [1, 1, 3]
+    assert any("competition ranking: 1, 1, 3" in rule for rule in GAME.rules)
 
 
 def test_after_the_end_nobody_acts() -> None:

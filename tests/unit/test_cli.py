@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.cli import main
+from donkeypost.cli import main
 
 
 def test_a_worker_on_an_unknown_queue_is_refused(capsys):

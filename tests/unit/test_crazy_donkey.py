@@ -179,6 +179,15 @@ def test_scoring_joker_14_donkey_20():
     assert outcome is not None and outcome.places == [1, 3, 2]
 
 
+def test_a_tie_for_first_shares_the_first_place_and_skips_the_second():
+    state = deal(GAME, [[7], [8], [D, 2]], leader=0, options={"deals": 1})
+    state, log = run(GAME, state, (0, S(7)), (1, S(8)), (2, PASS))
+    assert only(log, "game_ended").data == {"totals": [0, 0, 22], "places": [1, 1, 3]}
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.places == [1, 1, 3]
+    assert any("competition ranking: 1, 1, 3" in rule for rule in GAME.rules)
+
+
 # ---------------------------------------------------------------------------------------
 # No ox; options; one engine
 # ---------------------------------------------------------------------------------------

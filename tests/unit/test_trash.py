@@ -24,6 +24,7 @@ from domain.bots.mcts import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
+from domain.games.kit import HIDDEN
 from domain.games.trash import (
     GAME,
     TrashDiscard,
@@ -31,10 +32,10 @@ from domain.games.trash import (
     TrashDraw,
     TrashPlaceWild,
     TrashState,
-    turn,
+    automatic,
 )
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
-from domain.games.trash.state import HIDDEN, placeable
+from domain.games.trash.state import placeable
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
@@ -124,6 +125,9 @@ def test_bad_options() -> None:
     with pytest.raises(BadOptions) as err:
         GAME.new_state({"decks": 1}, 6)  # 60 face-down cards from 52
     assert err.value.code == "not_enough_cards"
+    with pytest.raises(BadOptions) as err:
+        GAME.new_state({"decks": 1}, 5)  # 50 face-down cards: 2 left for the stock
+    assert err.value.code == "not_enough_cards"
     with pytest.raises(BadOptions):
         GAME.new_state({}, 7)
 
@@ -136,12 +140,15 @@ SPEC_DECISIONS = (
     "no one gets a last turn.",
     "leaves the stock empty and the discard is not placeable, the player's turn passes.",
     "the first round's first player is chosen at random (recorded in the log).",
+    "places follow the slots left, fewest first; tied players share the place and the "
+    "places after them are skipped (competition ranking: 1, 1, 3)",
+    "at least one deck per four players, so 5 or 6 players need 2 decks or more",
 )
 
 
 def test_rules_list_every_decision_of_the_spec() -> None:
     decisions = [r for r in GAME.rules if r.startswith("Decision:")]
-    assert len(decisions) == 5
+    assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
     assert all(r.startswith(("Decision:", "Assumption:")) for r in GAME.rules)
@@ -263,8 +270,8 @@ def test_a_wild_with_no_face_down_slot_left_is_discarded() -> None:
     # complete, and the round was won the moment its last slot turned face up. So the
     # rule is checked on the step itself, with a wild in hand over a full layout.
     state = table("AS* 2C* 3D* 4S*", "5C 6C 7C 8C", hand="JH")
-    step = turn.Play(state)
-    turn.play_on(step, 0, random.Random(0))
+    step = automatic.begin(state)
+    automatic.play_on(step, 0, random.Random(0))
     assert steps(step.events)[:3] == [("discarded", "JH", "layout_complete"),
                                       ("round_won", 0, 3), ("round_dealt",)]
     assert not placeable(state, 0, CARD["JS"])  # nor may it be drawn from the discard
@@ -402,12 +409,21 @@ def test_variant_max_rounds_fewest_slots_win_and_ties_share() -> None:
     assert events[-1].type == "round_dealt"
 
 
-def test_dense_places_with_ties() -> None:
+def test_tied_places_are_shared_and_the_next_ones_skipped() -> None:
     rows = ("AS 2C 3D", "AS 2C 3D", "AS* 2C* 3D*", "AS")
     state = table(*rows, max_rounds=1, round=1, slots=(5, 5, 3, 7), turn=2)
     state = msgspec.structs.replace(state, ended="max_rounds")
     out = GAME.outcome(state)
-    assert out is not None and out.places == [2, 2, 1, 3]
+    assert out is not None and out.places == [2, 2, 1, 4]
+    # A tie for first: both share the first place, the next player is third.
+    state = msgspec.structs.replace(state, slots=(3, 3, 5, 7))
+    assert GAME.outcome(state).places == [1, 1, 3, 4]  # type: ignore[union-attr]
+    # The game_ended event says the same.
+    rows = ("AS 2C 3D", "AS* 2C 3D*", "AS 2C")
+    state = table(*rows, draws="2D JC", turn=1, max_rounds=3, round=3, slots=(3, 4, 2))
+    _, events = play(state, 1, STOCK)
+    assert steps(events)[-2:] == [("round_won", 1, 3), ("game_ended",)]
+    assert events[-1].data["places"] == [2, 2, 1]
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -562,8 +578,8 @@ options_strategy = st.fixed_dictionaries({}, optional={
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), options=options_strategy)
 def test_random_playouts(seed: int, players: int, options: dict[str, Any]) -> None:
-    if options.get("decks") == 1 and players == 6:
-        options = {**options, "decks": 2}
+    if options.get("decks") == 1 and players >= 5:
+        options = {**options, "decks": 2}  # one deck serves four players at most
     if not options.get("max_rounds") and options.get("target_slots", 0) in (0, 1, 2):
         options = {**options, "max_rounds": 3}  # keep each example short
     rng = random.Random(seed)
@@ -669,6 +685,18 @@ def test_standard_games_end(players: int) -> None:
     state, _ = random_playout(GAME, players, {}, seed=players, check_every=500)
     assert GAME.outcome(state) is not None and state.ended == "one_slot_won"
     assert min(state.slots) == 0 and time.perf_counter() - began < 10
+
+
+@pytest.mark.parametrize(("players", "decks"), [(4, 1), (5, 2), (6, 2)])
+def test_with_the_fewest_decks_allowed_rounds_are_not_void(players: int, decks: int) -> None:
+    # One deck for five players left 2 cards outside the layouts: rounds ended void again
+    # and again (about 140 times a game). One deck per four players is the least allowed.
+    assert GAME.new_state({"decks": decks}, players).decks == decks
+    for seed in range(3):
+        state, log = random_playout(GAME, players, {"decks": decks}, seed=seed,
+                                    check_every=10**9, max_steps=3000)
+        assert state.ended == "one_slot_won"
+        assert not [ev for ev in log if ev.type == "round_void"]
 
 
 # --- bots ----------------------------------------------------------------------------------

@@ -7,11 +7,12 @@ copy with `msgspec.structs.replace` and survives a JSON round trip unchanged.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
 from domain.games.canyon_donkeys.donkeys import DEFAULT_COMPOSITION, DIFFICULT, Card, loads_each
+from domain.games.kit import places
 
 # Phases. Players act in the first group; the engine resolves the second group at once.
 SETUP = "setup"
@@ -33,9 +34,6 @@ PLAYER_PHASES = frozenset({LOAD, FAVOURS, LOOKS, CONTRACT, LATE_FAVOURS, REWARD}
 AUTOMATIC_PHASES = frozenset({NEXT_DONKEY, SET_ASIDE, REVEAL, SCORE, ROUND_END})
 
 CARD_VALUES = tuple(range(1, 11))
-HIDDEN = -1  # the private key no seat receives: the donkey deck, the donkeys removed unseen
-
-T = TypeVar("T")
 
 
 class CanyonState(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,11 +84,6 @@ def clockwise(first: int, players: int) -> tuple[int, ...]:
     return tuple((first + i) % players for i in range(players))
 
 
-def replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    """`items` with `items[index]` replaced by `value`."""
-    return (*items[:index], value, *items[index + 1:])
-
-
 def seats_to_act(state: CanyonState) -> frozenset[int]:
     """Every seat that may act now: several while loading or looking, else one."""
     phase = state.phase
@@ -108,9 +101,40 @@ def seats_to_act(state: CanyonState) -> frozenset[int]:
 
 
 def standings(state: CanyonState) -> tuple[list[int], list[int], list[int]]:
-    """Totals of won values, won card counts, and dense places (total, then cards)."""
-    totals = [sum(v for _, v in pile) for pile in state.won]
-    counts = [len(pile) for pile in state.won]
-    keys = sorted({(t, c) for t, c in zip(totals, counts, strict=True)}, reverse=True)
-    places = [keys.index((t, c)) + 1 for t, c in zip(totals, counts, strict=True)]
-    return totals, counts, places
+    """Totals of won values, won card counts, and places: the highest total first, then the
+    most won cards; still tied seats share the place (competition ranking, 1, 1, 3)."""
+    totals = [sum(v for _, v in won) for won in state.won]
+    counts = [len(won) for won in state.won]
+    keys = list(zip(totals, counts, strict=True))
+    return totals, counts, places(keys, lower_is_better=False)
+
+
+def look_targets(state: CanyonState, seat: int) -> list[tuple[int, int]]:
+    """Other players' face-down load cards this seat has not looked at yet."""
+    seen = {(t, s) for t, s, _ in state.looks[seat]}
+    return [(t, s) for t in range(state.players) if t != seat
+            for s, card in enumerate(state.loads[t])
+            if card not in state.shown and (t, s) not in seen]
+
+
+def pile(state: CanyonState) -> list[Card]:
+    """The overloaded donkey's pile: every load card still on the table that counts."""
+    return [c for load in state.loads for c in load if c not in state.removed]
+
+
+def swaps(state: CanyonState, seat: int) -> list[tuple[Card, Card]]:
+    """Favour 8 for an accepter: (own counted card, another player's counted card)."""
+    mine = [c for c in state.loads[seat] if c not in state.removed]
+    theirs = [c for s, load in enumerate(state.loads) if s != seat
+              for c in load if c not in state.removed]
+    return [(g, t) for g in mine for t in theirs]
+
+
+
+def as_card(raw: Sequence[int]) -> Card:
+    """A card from the wire (`[owner, value]`)."""
+    return (int(raw[0]), int(raw[1]))
+
+
+def as_cards(raw: Iterable[Sequence[int]]) -> list[Card]:
+    return [as_card(c) for c in raw]

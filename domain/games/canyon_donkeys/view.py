@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -26,6 +26,7 @@ from domain.games.canyon_donkeys.state import (
     CARD_VALUES,
     OVER,
     CanyonState,
+    as_card,
     seats_to_act,
     standings,
 )
@@ -97,7 +98,7 @@ def view(state: CanyonState, viewer: int | None, reveal_all: bool = False) -> di
     return out
 
 
-def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonState:
+def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> CanyonState:
     """A full state that agrees with `view` (seat's view): hidden cards and donkeys are
     dealt at random from what the seat cannot place."""
     n = view["players"]
@@ -111,7 +112,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
     for j in range(n):
         if j == seat:
             hands.append(tuple(you["hand"]))
-            loads.append(tuple(_card(c) for c in you["load"]))
+            loads.append(tuple(as_card(c) for c in you["load"]))
             buried.append(tuple(you["buried"]))
             for r, values in enumerate(you["set_aside"]):
                 set_aside[r][j] = tuple((j, v) for v in values)
@@ -125,7 +126,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
         load: list[Card] = []
         for slot, entry in enumerate(seats[j]["load"]):
             if entry is not None:
-                load.append(_card(entry))
+                load.append(as_card(entry))
             elif slot in looked and (j, slot) not in exchanged:
                 load.append((j, looked[slot]))
             else:
@@ -157,7 +158,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
     deck, removed_donkeys = _donkeys(view, rng)
     donkey = view["donkey"] or {}
     memory = [()] * n
-    memory[seat] = tuple(_card(c) for c in you["known_buried"])
+    memory[seat] = tuple(as_card(c) for c in you["known_buried"])
     first_option = options["first_player"]
     explicit = options["donkey_deck"]
     return CanyonState(
@@ -170,7 +171,7 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
         deck=deck, removed_donkeys=removed_donkeys, seen=tuple(view["donkeys_seen"]),
         donkey=donkey.get("type", ""), effect=donkey.get("effect", ""),
         limit=_limit(donkey),
-        hands=tuple(hands), loads=tuple(loads), shown=tuple(_card(c) for c in view["face_up"]),
+        hands=tuple(hands), loads=tuple(loads), shown=tuple(as_card(c) for c in view["face_up"]),
         set_aside=tuple(tuple(r) for r in set_aside),
         favours_used=tuple(s["favours_used"] for s in seats),
         favour=tuple(s["favour"] or 0 for s in seats),
@@ -179,10 +180,10 @@ def determinize(view: dict[str, Any], seat: int, rng: random.Random) -> CanyonSt
         contract=tuple(None if s["contract"] is None else s["contract"] == ACCEPT
                        for s in seats),
         exchanges=exchanges, revealed=view["revealed"], overloaded=bool(view["overloaded"]),
-        removed=tuple(_card(c) for c in view["removed"]), excluded=tuple(view["excluded"]),
-        won=tuple(tuple(_card(c) for c in s["won"]) for s in seats),
-        discard=tuple(_card(c) for c in view["discard"]),
-        favour_cards=tuple(_card(c) for c in view["favour_cards"]),
+        removed=tuple(as_card(c) for c in view["removed"]), excluded=tuple(view["excluded"]),
+        won=tuple(tuple(as_card(c) for c in s["won"]) for s in seats),
+        discard=tuple(as_card(c) for c in view["discard"]),
+        favour_cards=tuple(as_card(c) for c in view["favour_cards"]),
         buried=tuple(buried), memory=tuple(memory),
     )
 
@@ -256,7 +257,7 @@ def known_cards(state: CanyonState, me: int | None) -> set[Card]:
     return known
 
 
-def _donkeys(view: dict[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
+def _donkeys(view: Mapping[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
                                                                 tuple[str, ...]]:
     """The deck and the removed donkeys: known from an explicit deck, else sampled from
     the composition minus every donkey seen."""
@@ -269,7 +270,3 @@ def _donkeys(view: dict[str, Any], rng: random.Random) -> tuple[tuple[str, ...],
     pool.subtract(Counter(seen))
     drawn = rng.sample(sorted(pool.elements()), left + removed)
     return tuple(drawn[:left]), tuple(drawn[left:])
-
-
-def _card(raw: Sequence[int]) -> Card:
-    return (int(raw[0]), int(raw[1]))

@@ -1,15 +1,17 @@
-"""Trash (game id `trash`): `game` holds the game object, `state` its actions, state and
-evolve, `turn` the forced steps of a turn, `view` what a seat sees."""
+"""Trash (game id `trash`). The modules, in the order every game of this server keeps:
+`cards`, `actions`, `state` (and the questions the rules ask of it), `rules` (legal actions
+and decide), `automatic` (the forced steps of a turn, the deal, the end of a round),
+`evolve`, `view` (and `determinize`), and `game`, the game object that wires them."""
 
-from domain.games.trash.game import GAME, Trash
-from domain.games.trash.state import (
+from domain.games.trash.actions import (
     TrashAction,
     TrashDiscard,
     TrashDisplace,
     TrashDraw,
     TrashPlaceWild,
-    TrashState,
 )
+from domain.games.trash.game import GAME, Trash
+from domain.games.trash.state import TrashState
 
 __all__ = ["GAME", "Trash", "TrashAction", "TrashDiscard", "TrashDisplace", "TrashDraw",
            "TrashPlaceWild", "TrashState"]

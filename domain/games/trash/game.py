@@ -2,7 +2,7 @@
 
 The spec is `rules/trash.md` (source: the French rulebook `seeds/003_…`); comments cite
 its rules and its Decision lines. A turn is a chain of choices made by actions, with every
-forced step an automatic event (see `turn.py`):
+forced step an automatic event (see `automatic.py`):
 
     draw: stock, or the discard's top when placeable     action `draw`        card_drawn
     with the card in hand, repeatedly:
@@ -33,40 +33,25 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from domain.errors import (
-    BadAction,
-    BadOptions,
-    GameNotStarted,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-)
-from domain.events import Event, event
+from domain.errors import BadOptions
+from domain.events import Event
 from domain.game import OptionSpec, Outcome, resolve_options
-from domain.games.trash import turn
-from domain.games.trash.cards import CODES, DECK_SIZE, RANK
+from domain.games import kit
+from domain.games.trash import automatic
+from domain.games.trash import rules as play_rules
+from domain.games.trash.actions import TrashAction
+from domain.games.trash.evolve import evolve
 from domain.games.trash.shapes import TRASH_SHAPES
-from domain.games.trash.state import (
-    START_SLOTS,
-    TrashAction,
-    TrashDiscard,
-    TrashDisplace,
-    TrashDraw,
-    TrashPlaceWild,
-    TrashState,
-    evolve,
-    face_down_slots,
-    phase,
-    placeable,
-)
+from domain.games.trash.state import START_SLOTS, TrashState
 from domain.games.trash.view import determinize, table_view
 
-DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # the rulebook's material
+PLAYERS_PER_DECK = 4  # at most: with fewer cards, rounds end void without end (Decision)
 
 OPTIONS = (
     OptionSpec(name="decks", type="int", default=None, minimum=1, maximum=3, nullable=True,
                description="52-card decks shuffled together; null = by players "
-                           "(1 for 2, 2 for 3-4, 3 for 5-6)"),
+                           "(1 for 2, 2 for 3-4, 3 for 5-6); 5-6 players need at least 2"),
     OptionSpec(name="wild", type="str", default="J", choices=["J", "JQK"],
                description="the wild ranks: jacks, or jacks, queens and kings (variant 3)"),
     OptionSpec(name="target_slots", type="int", default=0, minimum=0, maximum=9,
@@ -93,19 +78,13 @@ RULES = (
     "Assumption: when no card outside the layouts can be placed by anyone, the round can "
     "never be won: it is void (nobody's layout shrinks, it counts as a round played) and "
     "the cards are dealt again, led by the same player.",
-    "Assumption: the decks must hold every layout: 6 players need at least 2 decks.",
+    "Decision: at least one deck per four players, so 5 or 6 players need 2 decks or more "
+    "(the rulebook's material is 3). With one deck for five players the layouts take 50 of "
+    "its 52 cards and rounds end void again and again, about 140 times a game with no "
+    "bound; the rulebook sizes the decks by the number of players, so the ruling is a "
+    "minimum number of decks, not a cap on void rounds, which the rulebook never mentions.",
+    f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
 )
-
-# The pending choice each action answers, and what to tell a player who answers another.
-_ACTION_PHASE: dict[type, str] = {TrashDraw: "draw", TrashPlaceWild: "place_wild",
-                                  TrashDisplace: "displace", TrashDiscard: "displace"}
-_PHASE_ERROR = {
-    "draw": ("must_draw_first", "draw a card first"),
-    "place_wild": ("must_place_wild", "place the wild in hand on a face-down slot"),
-    "displace": ("must_choose_displace",
-                 "displace the face-up wild with the number in hand, or discard the number"),
-}
-
 
 class Trash:
     id = "trash"
@@ -119,21 +98,23 @@ class Trash:
     shapes = TRASH_SHAPES
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
-        if not self.min_players <= players <= self.max_players:
-            raise BadOptions(f"Trash is for 2 to 6 players, not {players}", code="bad_players")
+        kit.check_player_count(self, players)
         opts = resolve_options(self.options, options, players)
         decks = opts["decks"] or DEFAULT_DECKS[players]
-        if START_SLOTS * players > DECK_SIZE * decks:
-            raise BadOptions(f"{decks} deck(s) cannot deal {players} layouts of "
-                             f"{START_SLOTS} cards", code="not_enough_cards")
+        # Decision: at least one deck per four players (more than one deck holds, too).
+        least = -(-players // PLAYERS_PER_DECK)
+        if decks < least:
+            raise BadOptions(f"{players} players need at least {least} decks (one per "
+                             f"{PLAYERS_PER_DECK} players), not {decks}",
+                             code="not_enough_cards")
         return TrashState(players=players, decks=decks, wild=opts["wild"],
                           target_slots=opts["target_slots"], max_rounds=opts["max_rounds"],
                           slots=(START_SLOTS,) * players)
 
     def setup(self, state: TrashState, rng: random.Random) -> list[Event]:
-        play = turn.Play(state)
+        play = automatic.begin(state)
         # Decision: the first round's first player is chosen at random (recorded in the log).
-        turn.deal(play, rng.randrange(state.players), "random", rng)
+        automatic.deal(play, rng.randrange(state.players), "random", rng)
         return play.events
 
     # --- legal actions / apply / terminal / returns --------------------------------------
@@ -143,71 +124,12 @@ class Trash:
         return frozenset((state.turn,))
 
     def legal_actions(self, state: TrashState, seat: int) -> list[TrashAction]:
-        if seat != state.turn or state.round == 0 or state.ended:
-            return []
-        now = phase(state)
-        if now == "draw":
-            actions: list[TrashAction] = []
-            if state.stock:
-                actions.append(TrashDraw(source="stock"))
-            if state.discard and placeable(state, seat, state.discard[-1]):
-                actions.append(TrashDraw(source="discard"))
-            return actions
-        if now == "place_wild":
-            return [TrashPlaceWild(slot=slot) for slot in face_down_slots(state, seat)]
-        return [TrashDisplace(), TrashDiscard()]
+        return play_rules.legal_actions(state, seat)
 
     def decide(self, state: TrashState, seat: int, action: TrashAction,
                rng: random.Random) -> list[Event]:
-        if state.round == 0:
-            raise GameNotStarted("the cards are not dealt yet")
-        if state.ended:
-            raise GameOver("the game is over")
-        if seat != state.turn:
-            raise NotYourTurn(f"it is seat {state.turn}'s turn")
-        answers = _ACTION_PHASE.get(type(action))
-        if answers is None:
-            raise BadAction(f"not a Trash action: {action!r}")
-        now = phase(state)
-        if answers != now:
-            code, message = _PHASE_ERROR[now]
-            raise IllegalAction(message, code=code)
-        play = turn.Play(state)
-        match action:
-            case TrashDraw(source="stock"):
-                # Rule 1: draw the top card of the stock...
-                if not state.stock:
-                    raise IllegalAction("the stock is empty", code="stock_empty")
-                play.emit(event("card_drawn", seat, seat=seat, source="stock",
-                                card=CODES[state.stock[-1]]))
-            case TrashDraw(source="discard"):
-                # ...or the top card of the discard pile.
-                if not state.discard:
-                    raise IllegalAction("the discard pile is empty", code="discard_empty")
-                # Decision: the discard may be taken only when it is placeable.
-                if not placeable(state, seat, state.discard[-1]):
-                    raise IllegalAction(f"{CODES[state.discard[-1]]} cannot be placed",
-                                        code="discard_not_placeable")
-                play.emit(event("card_drawn", seat, seat=seat, source="discard",
-                                card=CODES[state.discard[-1]]))
-            case TrashPlaceWild(slot=int(slot)):
-                # A wild goes face up on a face-down slot of the player's choice.
-                if not 1 <= slot <= len(state.layout[seat]):
-                    raise IllegalAction(f"there is no slot {slot}", code="no_such_slot")
-                if state.face_up[seat][slot - 1]:
-                    raise IllegalAction(f"slot {slot} is face up", code="slot_not_face_down")
-                turn.place(play, seat, slot)
-            case TrashDisplace():
-                # A number whose slot holds a face-up wild displaces it; the wild goes on.
-                turn.place(play, seat, RANK[state.hand])
-            case TrashDiscard():
-                # ...or the player keeps the wild there: discard the number, turn over.
-                turn.discard_and_end_turn(play, seat, "kept_wild", rng)
-                return play.events
-            case _:
-                raise BadAction(f"malformed Trash action: {action!r}")
-        turn.play_on(play, seat, rng)
-        return play.events
+        kit.check_turn(self, state, seat)
+        return play_rules.decide(state, seat, action, rng)
 
     def evolve(self, state: TrashState, ev: Event) -> TrashState:
         return evolve(state, ev)
@@ -215,18 +137,17 @@ class Trash:
     def outcome(self, state: TrashState) -> Outcome | None:
         if not state.ended:
             return None
-        return Outcome(places=turn.dense_places(state.slots),
-                       scores=[float(n) for n in state.slots],
-                       score_name="slots", lower_is_better=True)
+        return kit.outcome(state.slots, score_name="slots", lower_is_better=True)
 
     # --- what a seat may see ---------------------------------------------------------------
     def view(self, state: TrashState, viewer: int | None,
              reveal_all: bool = False) -> dict[str, Any]:
         return table_view(state, viewer, reveal_all)
 
-    def determinize(self, table: dict[str, Any], seat: int, rng: random.Random) -> TrashState:
+    def determinize(self, view: Mapping[str, Any], seat: int,
+                    rng: random.Random) -> TrashState:
         """A full state consistent with the view `seat` was shown (for search bots)."""
-        return determinize(table, rng)
+        return determinize(view, seat, rng)
 
 
 GAME = Trash()

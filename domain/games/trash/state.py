@@ -1,4 +1,4 @@
-"""Trash's actions, state and `evolve`, with the questions the rules ask of a state.
+"""Trash's state, with the questions the rules ask of a state.
 
 The state is a frozen struct of ints and tuples: JSON round-trippable, cheap to copy, and
 `evolve` only slices tuples, so search bots can fold many events.
@@ -6,39 +6,19 @@ The state is a frozen struct of ints and tuples: JSON round-trippable, cheap to 
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 import msgspec
 
-from domain.events import Event
-from domain.games.trash.cards import CARD, JACK, NO_CARD, RANK, TEN, cards
+# The actions are imported from here by code written before they had a module of their own.
+from domain.games.trash.actions import (  # noqa: F401
+    TrashAction,
+    TrashDiscard,
+    TrashDisplace,
+    TrashDraw,
+    TrashPlaceWild,
+)
+from domain.games.trash.cards import JACK, NO_CARD, RANK, TEN
 
 START_SLOTS = 10  # Layout: 10 slots at the start, one fewer for each round won
-HIDDEN = -1  # the private key no seat receives: face-down deals, stock orders
-
-
-# --- Actions -----------------------------------------------------------------------------
-class TrashDraw(msgspec.Struct, frozen=True, tag_field="type", tag="draw"):
-    """Draw the stock's top card, or the discard's top card when it is placeable."""
-
-    source: Literal["stock", "discard"]
-
-
-class TrashPlaceWild(msgspec.Struct, frozen=True, tag_field="type", tag="place_wild"):
-    """Put the wild in hand face up on this face-down slot (1 = Ace) and take that card."""
-
-    slot: int
-
-
-class TrashDisplace(msgspec.Struct, frozen=True, tag_field="type", tag="displace"):
-    """Put the number in hand on its slot in place of the face-up wild; take the wild."""
-
-
-class TrashDiscard(msgspec.Struct, frozen=True, tag_field="type", tag="discard"):
-    """Leave the face-up wild where it is: discard the number in hand, ending the turn."""
-
-
-TrashAction = TrashDraw | TrashPlaceWild | TrashDisplace | TrashDiscard
 
 
 # --- State -------------------------------------------------------------------------------
@@ -59,44 +39,6 @@ class TrashState(msgspec.Struct, frozen=True, kw_only=True):
     stock_known: bool = False  # the stock is a reshuffled discard: its contents are public
     discard: tuple[int, ...] = ()  # top card last
     ended: str = ""  # why the game ended ("" while it runs)
-
-
-def evolve(state: TrashState, ev: Event) -> TrashState:
-    """Apply one fact: no validation, no randomness."""
-    data = ev.data
-    replace = msgspec.structs.replace
-    match ev.type:
-        case "round_dealt":
-            hidden = ev.private[HIDDEN]
-            layout = tuple(cards(row) for row in hidden["layouts"])
-            return replace(state, round=data["round"], leader=data["leader"],
-                           turn=data["leader"], layout=layout,
-                           face_up=tuple((False,) * len(row) for row in layout),
-                           hand=NO_CARD, stock=cards(hidden["stock"]), stock_known=False,
-                           discard=())
-        case "card_drawn":
-            if data["source"] == "stock":
-                return replace(state, hand=state.stock[-1], stock=state.stock[:-1])
-            return replace(state, hand=state.discard[-1], discard=state.discard[:-1])
-        case "card_placed":
-            seat, at = data["seat"], data["slot"] - 1
-            row = _put(state.layout[seat], at, CARD[data["card"]])
-            ups = _put(state.face_up[seat], at, True)
-            return replace(state, hand=CARD[data["taken"]],
-                           layout=_put(state.layout, seat, row),
-                           face_up=_put(state.face_up, seat, ups))
-        case "card_discarded":
-            return replace(state, hand=NO_CARD, discard=(*state.discard, state.hand))
-        case "turn_ended" | "turn_passed":
-            return replace(state, turn=data["next"])
-        case "stock_reshuffled":
-            return replace(state, stock=cards(ev.private[HIDDEN]["stock"]), stock_known=True,
-                           discard=state.discard[-1:])
-        case "round_won":
-            return replace(state, slots=_put(state.slots, data["seat"], data["slots"]))
-        case "game_ended":
-            return replace(state, ended=data["reason"])
-    return state  # round_void changes nothing by itself: the deal that follows does
 
 
 # --- What the rules ask of a state -------------------------------------------------------
@@ -145,6 +87,3 @@ def stalemate(state: TrashState) -> bool:
     return not any(is_wild(state, card) or RANK[card] in wanted
                    for pile in (state.stock, state.discard) for card in pile)
 
-
-def _put(row: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*row[:index], value, *row[index + 1:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD, RANK, codes
@@ -67,10 +68,10 @@ def _pending(state: TrashState, now: str) -> dict[str, Any] | None:
     return None
 
 
-def determinize(table: dict[str, Any], rng: random.Random) -> TrashState:
-    """A full state consistent with `table` (a view without `reveal_all`): the unseen
-    cards go uniformly at random to the face-down slots and, unless it is a known
-    reshuffle, to the stock."""
+def determinize(table: Mapping[str, Any], seat: int, rng: random.Random) -> TrashState:
+    """A full state consistent with `table` (a view without `reveal_all`; every seat sees
+    the same table, so `seat` changes nothing): the unseen cards go uniformly at random to
+    the face-down slots and, unless it is a known reshuffle, to the stock."""
     opts, layouts, stock_view = table["options"], table["layouts"], table["stock"]
     known_stock = [CARD[code] for code in stock_view["cards"] or ()]
     seen = Counter(CARD[s["card"]] for row in layouts for s in row if s["face_up"])

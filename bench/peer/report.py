@@ -1,0 +1,63 @@
+"""The `peer` section's table (or its one line when it was skipped). `bench.report` lists
+it among the sections' tables; the cells are formatted here as `bench.report` formats its
+own (this module may not import that one back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from bench.peer.section import DONKEYPOST, FLATFILE, MEMORY
+
+TITLE = "7. Peer: donkeypost vs boardgame.io"
+
+
+def peer_table(sec: dict[str, Any]) -> Table:
+    if "skipped" in sec:
+        line = Table.grid()
+        line.add_row(f"{TITLE}: skipped ({sec['skipped']})")
+        return line
+    v = sec["versions"]
+    t = _table(f"{TITLE} {v.get('boardgame.io')} (node {v.get('node')}): each stack pinned to "
+               f"CPU {sec['cpus']['servers']}, the systems in {_f(sec['slice_s'])} s turns; "
+               "per system: moves/s, a move's latency ms p50/p99, the stack's CPU ms per move",
+               ["clients", "donkeypost (GET + POST)", "boardgame.io in memory",
+                "boardgame.io FlatFile", "donkeypost / memory: moves/s, CPU",
+                "donkeypost / FlatFile: moves/s, CPU", "errors"])
+    for r in sec["rows"]:
+        cells = [str(r["clients"])]
+        for key in (DONKEYPOST, MEMORY, FLATFILE):
+            s = r["systems"][key]
+            cells.append(f"{_f(s['moves_per_s'], 0)}, {_lat(s['latency_ms'], ('p50', 'p99'))},"
+                         f" {_f(s['server_cpu_ms_per_move'], 2)}")
+        for key in (MEMORY, FLATFILE):
+            q = r["ratios"][key]
+            cells.append(f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
+        cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
+        t.add_row(*cells)
+    systems = [s for r in sec["rows"] for s in r["systems"].values()]
+    if systems:
+        others = [s["others_cores"] for s in systems]
+        waiting = [s.get("server_waiting_cores", 0.0) for s in systems]
+        t.caption = (f"While measured, the machine's other jobs used {min(others):.2f}–"
+                     f"{max(others):.2f} cores and the stacks waited for their CPU "
+                     f"{min(waiting):.2f}–{max(waiting):.2f} cores' worth: read the ratios.")
+    return t
+
+
+def _f(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _lat(lat: dict[str, Any] | None, keys: tuple[str, ...]) -> str:
+    return " / ".join(_f((lat or {}).get(k)) for k in keys) if lat else "–"
+
+
+def _table(title: str, columns: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for n, col in enumerate(columns):
+        table.add_column(col, justify="left" if n == 0 else "right")
+    return table

@@ -1,0 +1,79 @@
+"""The command that plays one action of a seat, at the cost of one append when it can.
+
+`loaded` is the table as the caller just read it (`load_to_act`), so that a move costs
+two round trips at most: that read and the append — one, when the action names a version
+(If-Match) whose table this process remembers. A refusal is never decided on a remembered
+table: it is decided again on the latest one. A retried idempotent request is recognised
+by the append script itself; only when the action is refused is the first answer looked
+up (the game may have moved on since it was given).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain.errors import DomainError, PreconditionFailed, VersionConflict
+from domain.events import Event
+from domain.redaction import redact
+from domain.service.appending import append
+from domain.service.decide import decide_action
+from domain.service.deps import Deps
+from domain.service.loading import Loaded, load_to_act
+from domain.service.retry import with_retries
+from domain.table import Table, to_act
+
+ACT_ATTEMPTS = 3
+
+
+@dataclass
+class ActResult:
+    table: Table
+    events: list[Event]
+    body: bytes  # the JSON answer given to the acting seat (also kept for idempotent retries)
+
+
+def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None = None,
+        idempotency_key: str | None = None, by: str = "player",
+        loaded: Loaded | None = None) -> ActResult:
+    """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away"."""
+    idem = f"{seat}:{idempotency_key}" if idempotency_key else None
+
+    def first_answer() -> bytes | None:
+        return deps.store.first_answer(game_id, idem) if idem else None
+
+    def attempt(n: int) -> ActResult | None:
+        current = loaded if loaded is not None and n == 0 else load_to_act(deps, game_id)
+        table = current.table
+        try:
+            game, after, batch = decide_action(table, current.seed, seat, action, if_match,
+                                               by, deps.clock)
+        except DomainError:
+            if current.cached:
+                return None  # refused on a remembered table: decide again on the latest
+            first = first_answer()
+            if first is not None:
+                return ActResult(table, [], first)
+            raise
+        # `to_act` is public and saves the client a request to learn who plays next.
+        body = msgspec.json.encode(
+            {"version": after.version, "to_act": sorted(to_act(after, game)),
+             "events": [redact(e, seat) for e in batch.events]})
+        try:
+            first = append(deps, after, batch, expected=table.version,
+                           idempotency=(idem, body) if idem else None)
+        except VersionConflict as conflict:
+            if if_match is None:
+                return None  # someone else moved first: decide again on the latest
+            first = first_answer()
+            if first is not None:
+                return ActResult(after, [], first)
+            raise PreconditionFailed(if_match, conflict.actual) from None
+        if first is not None:
+            return ActResult(after, [], first)
+        deps.remembered.tables.put((game_id, after.version), after)
+        return ActResult(after, batch.events, body)
+
+    return with_retries(ACT_ATTEMPTS, attempt, "playing the action")

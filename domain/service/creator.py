@@ -1,0 +1,18 @@
+"""The creator's credential: a token issued once after `POST /games`, checked later (e.g.
+for a game-wide webhook). Only its sha256 is stored, with the game."""
+
+from __future__ import annotations
+
+from domain.service.tokens import hash_token, matches, new_creator_token
+from domain.store.port import EventStore
+
+
+def issue_creator_token(store: EventStore, game_id: str) -> str:
+    token = new_creator_token()
+    store.save_creator(game_id, hash_token(token))
+    return token
+
+
+def is_creator(store: EventStore, game_id: str, token: str) -> bool:
+    """Is `token` the creator's token of this game?"""
+    return matches(store.creator(game_id), token)

@@ -1,0 +1,57 @@
+"""Deciding one action on a table: the checks every game shares (If-Match, status, turn,
+the action's shape), then the game's own `decide`, folded into a batch. No store here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domain import registry
+from domain.errors import BadAction, GameNotStarted, GameOver, NotYourTurn, PreconditionFailed
+from domain.events import Event, event
+from domain.game import Game
+from domain.rng import rng_for
+from domain.service.folding import Batch, finish, fold
+from domain.table import Table, to_act
+
+
+def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int | None,
+                  by: str, clock: Callable[[], float]) -> tuple[Game[Any, Any], Table, Batch]:
+    """The game, the table the action leads to and the batch to append. `by`: the seat's
+    owner ("player"), its bot, or the server for an absent player ("timeout", "away").
+    Raises the domain's errors (PreconditionFailed when `if_match` is not the version)."""
+    if if_match is not None and if_match != table.version:
+        raise PreconditionFailed(if_match, table.version)
+    game = registry.get_game(table.type)
+    if table.status == "finished":
+        raise GameOver("the game is over")
+    if table.status == "open":
+        raise GameNotStarted("the game starts when every seat is taken")
+    if seat not in to_act(table, game):
+        raise NotYourTurn(f"seat {seat} may not act now")
+    parsed = parse_action(game, action)
+    prefix: list[Event] = []
+    if by == "timeout":
+        prefix.append(event("turn_timed_out", seat=seat))
+    elif by == "player" and table.timeouts_in_row[seat] > 0:
+        prefix.append(event("seat_returned", seat=seat))
+    decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
+    if by in ("timeout", "away"):
+        # The log says which moves the server made for an absent player.
+        decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
+                   if e.actor == seat else e for e in decided]
+    batch = Batch()
+    after = fold(table, game, prefix + decided, batch, clock)
+    if game.outcome(after.game) is not None:
+        after = finish(after, game, seed, batch, clock)
+    return game, after, batch
+
+
+def parse_action(game: Game[Any, Any], action: Any) -> Any:
+    """Turn an action body (JSON-like) into the game's action type, or raise BadAction."""
+    try:
+        return msgspec.convert(action, game.action_type)
+    except msgspec.ValidationError as err:
+        raise BadAction(f"not an action of {game.title}: {err}") from None

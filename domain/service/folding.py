@@ -1,0 +1,56 @@
+"""New events into a batch: stamped, folded into the table, and checkpointed on the way.
+
+A command prepares everything it appends as one `Batch`; nothing here touches the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.events import Event, event, stamp
+from domain.game import Game
+from domain.rng import rng_for
+from domain.store.port import CHECKPOINT_EVERY
+from domain.table import Table, encode_table, evolve_table
+
+
+@dataclass
+class Batch:
+    """Events prepared for one append, and the replay checkpoint met on the way (if any)."""
+
+    events: list[Event] = field(default_factory=list)
+    checkpoint: tuple[int, bytes] | None = None
+
+
+def fold(table: Table | None, game: Game[Any, Any], new: list[Event], batch: Batch,
+         clock: Callable[[], float]) -> Table:
+    """Stamp new events and apply them; they join `batch`, to be appended together."""
+    version = table.version if table else 0
+    prev_hash = table.last_hash if table else ""
+    for ev in stamp(new, version + 1, clock(), prev_hash):
+        table = evolve_table(table, ev, game)
+        batch.events.append(ev)
+        if ev.seq % CHECKPOINT_EVERY == 0:
+            batch.checkpoint = (ev.seq, encode_table(table))
+    assert table is not None
+    return table
+
+
+def start(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
+          clock: Callable[[], float]) -> Table:
+    """Every seat is taken: the game starts and its setup (the deal) is recorded."""
+    table = fold(table, game, [event("game_started")], batch, clock)
+    return fold(table, game, game.setup(table.game, rng_for(seed, 0)), batch, clock)
+
+
+def finish(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
+           clock: Callable[[], float]) -> Table:
+    """The game has an outcome: record it, and reveal the seed."""
+    outcome = game.outcome(table.game)
+    assert outcome is not None
+    return fold(table, game, [event("game_finished", seed=seed,
+                                    outcome=msgspec.to_builtins(outcome))], batch, clock)

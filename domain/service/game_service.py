@@ -1,0 +1,108 @@
+"""`GameService`: the one object the API, the workers and the bench call.
+
+It holds the collaborators (`Deps`: the store, the clock, the hooks, what the process
+remembers) and hands each call to the module that does that one thing: loading, the
+commands (create, join, come back, act), the queries and the view builder.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import domain.service.act as acting
+import domain.service.create as creating
+import domain.service.creator as creator
+import domain.service.loading as loading
+import domain.service.queries as queries
+import domain.service.replay as replay
+import domain.service.seats as seating
+from domain import registry
+from domain.service.act import ActResult
+from domain.service.create import DEFAULT_DEADLINE_S
+from domain.service.deps import Deps
+from domain.service.hooks import Hooks, NoHooks
+from domain.service.remembered import Remembered
+from domain.service.views import table_view
+from domain.store.port import EventStore
+from domain.table import Table
+
+
+class GameService:
+    def __init__(self, store: EventStore, clock: Callable[[], float] = time.time,
+                 hooks: Hooks | None = None, remembered: Remembered | None = None) -> None:
+        self.deps = Deps(store=store, clock=clock, hooks=hooks or NoHooks(),
+                         remembered=remembered or Remembered())
+
+    @property
+    def store(self) -> EventStore:
+        return self.deps.store
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.deps.clock
+
+    @property
+    def hooks(self) -> Hooks:
+        return self.deps.hooks
+
+    # --- loading -------------------------------------------------------------------------
+    def load(self, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
+        """The table at its latest version, and the seat the token belongs to (if any)."""
+        return loading.load(self.deps, game_id, token)
+
+    def load_to_act(self, game_id: str, token: str | None = None,
+                    version: int | None = None) -> loading.Loaded:
+        """What an action needs before its append (see `loading.load_to_act`)."""
+        return loading.load_to_act(self.deps, game_id, token, version)
+
+    def rebuild(self, game_id: str, until: int | None = None) -> Table:
+        """Fold the log from its first event (replay, verification, lost snapshots)."""
+        return replay.rebuild(self.deps.store, game_id, until)
+
+    def active_games(self, batch: int = 500) -> Iterator[Table]:
+        """Every game being played, loaded from its snapshot `batch` games at a time."""
+        return queries.active_games(self.deps.store, batch)
+
+    # --- commands ------------------------------------------------------------------------
+    def create(self, game_type: str, options: Mapping[str, Any] | None,
+               seats: Sequence[Mapping[str, Any]],
+               deadline_s: float | None = DEFAULT_DEADLINE_S,
+               on_timeout: str = "autoplay", bot_delay_s: float = 0.0) -> Table:
+        return creating.create(self.deps, game_type, options, seats, deadline_s=deadline_s,
+                               on_timeout=on_timeout, bot_delay_s=bot_delay_s)
+
+    def join(self, game_id: str, name: str) -> tuple[int, str, Table]:
+        return seating.join(self.deps, game_id, name)
+
+    def come_back(self, game_id: str, seat: int) -> Table:
+        return seating.come_back(self.deps, game_id, seat)
+
+    def act(self, game_id: str, seat: int, action: Any, if_match: int | None = None,
+            idempotency_key: str | None = None, by: str = "player",
+            loaded: loading.Loaded | None = None) -> ActResult:
+        return acting.act(self.deps, game_id, seat, action, if_match=if_match,
+                          idempotency_key=idempotency_key, by=by, loaded=loaded)
+
+    def issue_creator_token(self, game_id: str) -> str:
+        """The creator's token of a game just created (shown once)."""
+        return creator.issue_creator_token(self.deps.store, game_id)
+
+    # --- queries -------------------------------------------------------------------------
+    def is_creator(self, game_id: str, token: str) -> bool:
+        return creator.is_creator(self.deps.store, game_id, token)
+
+    def view(self, table: Table, viewer: int | None) -> dict[str, Any]:
+        return table_view(table, registry.get_game(table.type), viewer, self.deps.clock())
+
+    def list_games(self, status: str | None, game_type: str | None, offset: int,
+                   limit: int) -> tuple[list[Table], int]:
+        return queries.list_games(self.deps.store, status, game_type, offset, limit)
+
+    def events_for(self, game_id: str, viewer: int | None, after: int = 0,
+                   wait_s: float = 0.0, limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
+        return queries.events_for(self.deps, game_id, viewer, after, wait_s, limit)
+
+    def state_at(self, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
+        return replay.state_at(self.deps, game_id, seq, viewer)

@@ -1,0 +1,44 @@
+"""What the service tells after every append: the `Hooks` port and two plain ones."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from domain.events import Event
+from domain.table import Table
+
+_log = logging.getLogger(__name__)
+
+
+class Hooks(Protocol):
+    """What happens after an append: bot jobs, deadlines, notifications."""
+
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+
+
+class NoHooks:
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        pass
+
+
+class FanOutHooks:
+    """Several hooks objects behind the one the service calls, each told of every append.
+
+    The events are stored before any hook runs, so a hook that fails must not turn a
+    recorded move into an error for the caller, nor keep the next hooks from running: the
+    failure is logged with its traceback, and what the hook missed is rebuilt from the
+    stored games (the workers rebuild bot turns and deadlines when they start and on every
+    sweep)."""
+
+    def __init__(self, hooks: Sequence[Hooks]) -> None:
+        self.hooks = tuple(hooks)
+
+    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_append(table, new_events)
+            except Exception:
+                _log.exception("hook %s failed after an append to game %s (version %s)",
+                               type(hook).__name__, table.id, table.version)

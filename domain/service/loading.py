@@ -1,0 +1,74 @@
+"""Loading a game's latest table: one read of the store at most, none when remembered.
+
+The snapshot is written with every append, so nothing is folded; the token's seat and the
+seed come in the same read, unless this process remembers them (`remembered`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain import registry
+from domain.errors import UnknownGame
+from domain.service.deps import Deps
+from domain.service.tokens import hash_token
+from domain.table import Table, decode_table
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A table as read for an action: with the seat the caller's token names (if any) and
+    the game's seed, so that an action needs no other read before its append. `cached`:
+    the table was remembered at the version the caller named, not read just now."""
+
+    table: Table
+    seat: int | None
+    seed: str
+    cached: bool = False
+
+
+def load(deps: Deps, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
+    """The table at its latest version, and the seat the token belongs to (if any)."""
+    token_hash = hash_token(token) if token is not None else None
+    table, seat, _ = read_latest(deps, game_id, token_hash, with_seed=False)
+    return table, seat
+
+
+def load_to_act(deps: Deps, game_id: str, token: str | None = None,
+                version: int | None = None) -> Loaded:
+    """What an action needs before its append, in one round trip at most: none when the
+    caller names a `version` (If-Match) whose table this process remembers."""
+    token_hash = hash_token(token) if token is not None else None
+    remembered = deps.remembered
+    if version is not None:
+        table = remembered.tables.get((game_id, version))
+        seed = remembered.seeds.get(game_id)
+        seat = remembered.seats.get((game_id, token_hash)) if token_hash is not None else None
+        if table is not None and seed is not None and (token_hash is None or
+                                                      seat is not None):
+            return Loaded(table, seat, seed, cached=True)
+    table, seat, seed = read_latest(deps, game_id, token_hash, with_seed=True)
+    assert seed is not None
+    return Loaded(table, seat, seed)
+
+
+def read_latest(deps: Deps, game_id: str, token_hash: str | None,
+                with_seed: bool) -> tuple[Table, int | None, str | None]:
+    """The latest table, read from the store with what this process does not remember."""
+    remembered = deps.remembered
+    seat = remembered.seats.get((game_id, token_hash)) if token_hash is not None else None
+    seed = remembered.seeds.get(game_id) if with_seed else None
+    raw, read_seat, read_seed = deps.store.read_table(
+        game_id, token_hash if seat is None else None,
+        with_seed=with_seed and seed is None)
+    if raw is None or (with_seed and seed is None and read_seed is None):
+        raise UnknownGame(f"no game {game_id!r}")
+    if read_seat is not None and token_hash is not None:
+        seat = read_seat
+        remembered.seats.put((game_id, token_hash), seat)
+    if read_seed is not None:
+        seed = read_seed
+        remembered.seeds.put(game_id, seed)
+    table = decode_table(raw, registry.games())
+    remembered.tables.put((game_id, table.version), table)
+    return table, seat, seed

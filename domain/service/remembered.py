@@ -1,0 +1,26 @@
+"""What one process remembers between requests: facts that never change once written.
+
+(game, version) -> table, (game, token hash) -> seat, game -> seed. Reading them again
+costs a round trip to the store; remembering them costs a few kilobytes each (see
+`domain.lru`). A table at a version is only trusted for an action that names that version
+(If-Match), whose append fails anyway if the game has moved on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.lru import Lru
+from domain.table import Table
+
+# Enough for the games a process's clients play now.
+REMEMBERED_TABLES = 4096
+REMEMBERED_TOKENS = 16384
+
+
+@dataclass
+class Remembered:
+    tables: Lru[tuple[str, int], Table] = field(
+        default_factory=lambda: Lru(REMEMBERED_TABLES))
+    seats: Lru[tuple[str, str], int] = field(default_factory=lambda: Lru(REMEMBERED_TOKENS))
+    seeds: Lru[str, str] = field(default_factory=lambda: Lru(REMEMBERED_TABLES))

@@ -1,0 +1,47 @@
+"""The view builder: what a viewer (a seat, or None for a spectator) may see of a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.game import Game
+from domain.table import Table, to_act
+
+
+def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: float,
+               reveal_all: bool | None = None) -> dict[str, Any]:
+    """What `viewer` may see of the table now; every entry of `legal_actions` is a complete
+    action body the viewer may post unchanged."""
+    reveal = table.status == "finished" if reveal_all is None else reveal_all
+    acting = sorted(to_act(table, game))
+    seats = [
+        {"seat": i, "kind": s.kind, "level": s.level, "name": s.name, "taken": s.taken,
+         "away": table.is_away(i), "timeouts_in_row": table.timeouts_in_row[i],
+         "deadline": table.deadline(i)}
+        for i, s in enumerate(table.seats)
+    ]
+    legal: list[Any] = []
+    if viewer is not None and table.status == "active" and viewer in acting:
+        legal = [msgspec.to_builtins(a) for a in game.legal_actions(table.game, viewer)]
+    return {
+        "id": table.id,
+        "type": table.type,
+        "status": table.status,
+        "version": table.version,
+        "options": table.options,
+        "seats": seats,
+        "you": viewer,
+        "to_act": acting,
+        "deadline_s": table.deadline_s,
+        "on_timeout": table.on_timeout,
+        "seed_hash": table.seed_hash,
+        "seed": table.seed,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+        "game": game.view(table.game, viewer, reveal) if table.game is not None else None,
+        "legal_actions": legal,
+        "outcome": table.outcome,
+        "server_time": now,
+    }

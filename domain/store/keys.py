@@ -1,0 +1,81 @@
+"""Every Redis key name of the games' data, in one place (nothing else spells one).
+
+Keys of one game share the hash tag `{<id>}`, so that the append script and every pipeline
+of one game stay in one slot of a Redis Cluster:
+- `game:{id}:events`  stream; entry id `0-<seq>` makes the stream its own version counter
+- `game:{id}:snap`    the table after the last event (written by the append script)
+- `game:{id}:ckpt`    hash seq -> table after that seq, every CHECKPOINT_EVERY events (replay)
+- `game:{id}:idem:<k>` the first answer to an idempotent request (SET NX EX)
+- `game:{id}:tokens`  hash sha256(token) -> seat
+- `game:{id}:secret`  the game's seed until it is revealed
+- `game:{id}:creator` sha256 of the creator's token
+- `game:{id}:hooks`   hash registration id -> webhook registration
+- `game:{id}:delivery:<delivery id>` one webhook delivery with its attempts
+- `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
+
+The listing indexes (`games:*`, sorted sets scored by creation time) live outside any
+game's slot and are written after the append. The queues' keys (RQ's, and the workers'
+`donkeypost:*` timers and sweep lock) belong to the workers, on the queues' Redis.
+"""
+
+from __future__ import annotations
+
+
+def _game(game_id: str, what: str) -> str:
+    return f"game:{{{game_id}}}:{what}"
+
+
+def events(game_id: str) -> str:
+    return _game(game_id, "events")
+
+
+def snapshot(game_id: str) -> str:
+    return _game(game_id, "snap")
+
+
+def checkpoints(game_id: str) -> str:
+    return _game(game_id, "ckpt")
+
+
+def idempotency(game_id: str, key: str) -> str:
+    return _game(game_id, f"idem:{key}")
+
+
+def tokens(game_id: str) -> str:
+    return _game(game_id, "tokens")
+
+
+def secret(game_id: str) -> str:
+    return _game(game_id, "secret")
+
+
+def creator(game_id: str) -> str:
+    return _game(game_id, "creator")
+
+
+def webhooks(game_id: str) -> str:
+    return _game(game_id, "hooks")
+
+
+def delivery(game_id: str, delivery_id: str) -> str:
+    return _game(game_id, f"delivery:{delivery_id}")
+
+
+def hook_deliveries(game_id: str, hook_id: str) -> str:
+    return _game(game_id, f"hook:{hook_id}:deliveries")
+
+
+ALL_GAMES = "games:all"
+
+
+def by_status(status: str) -> str:
+    return f"games:status:{status}"
+
+
+def by_type(game_type: str) -> str:
+    return f"games:type:{game_type}"
+
+
+def by_status_and_type(status: str, game_type: str) -> str:
+    """A short-lived intersection of the two indexes (cached while a client pages)."""
+    return f"games:q:{status}:{game_type}"

@@ -1,0 +1,172 @@
+"""The `EventStore` port in this process's memory: the service's unit tests run on it.
+
+It behaves as the Redis store does (the contract tests run on both): appends at an
+expected version or a conflict, idempotency records that expire, the snapshot, replay
+checkpoints and seat tokens written with the append, secrets, listing indexes newest
+first, and a blocking wait for new events. One lock guards everything; waiting readers
+are woken by every append.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from domain.errors import VersionConflict
+from domain.events import Event
+from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+
+
+@dataclass
+class _Game:
+    events: list[Event] = field(default_factory=list)  # events[i] has seq i + 1
+    snapshot: bytes | None = None
+    checkpoints: dict[int, bytes] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+    answers: dict[str, tuple[float, bytes]] = field(default_factory=dict)  # key -> expiry
+    seed: str | None = None
+    creator: str | None = None
+
+
+class MemoryEventStore:
+    """Games in a dict; `clock` decides when idempotency records expire."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self._games: dict[str, _Game] = {}
+        # index name ("all", "status:<s>", "type:<t>") -> game id -> created_at
+        self._indexes: dict[str, dict[str, float]] = {}
+        self._changed = threading.Condition()
+
+    def _game(self, game_id: str) -> _Game:
+        return self._games.setdefault(game_id, _Game())
+
+    # --- writing -------------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
+               checkpoint: tuple[int, bytes] | None = None,
+               token: tuple[str, int] | None = None,
+               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+        with self._changed:
+            game = self._game(game_id)
+            if idempotency is not None:
+                first = self._answer(game, idempotency[0])
+                if first is not None:
+                    return AppendResult(version=expected_version, duplicate=first)
+            version = len(game.events)
+            if version != expected_version:
+                raise VersionConflict(expected_version, version)
+            game.events.extend(events)
+            game.snapshot = snapshot
+            if checkpoint is not None:
+                game.checkpoints[checkpoint[0]] = checkpoint[1]
+            if token is not None:
+                game.tokens[token[0]] = token[1]
+            if idempotency is not None:
+                game.answers[idempotency[0]] = (self.clock() + IDEMPOTENCY_TTL_S,
+                                                idempotency[1])
+            self._changed.notify_all()
+            return AppendResult(version=len(game.events))
+
+    def save_secrets(self, game_id: str, seed: str) -> None:
+        with self._changed:
+            self._game(game_id).seed = seed
+
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        with self._changed:
+            self._game(game_id).creator = token_hash
+
+    # --- reading one game ----------------------------------------------------------------
+    def read_table(self, game_id: str, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+        with self._changed:
+            game = self._games.get(game_id) or _Game()
+            seat = game.tokens.get(token_hash) if token_hash is not None else None
+            return game.snapshot, seat, game.seed if with_seed else None
+
+    def seed(self, game_id: str) -> str | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            return game.seed if game else None
+
+    def creator(self, game_id: str) -> str | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            return game.creator if game else None
+
+    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            return self._answer(game, idem_key) if game else None
+
+    def _answer(self, game: _Game, idem_key: str) -> bytes | None:
+        found = game.answers.get(idem_key)
+        if found is None:
+            return None
+        if found[0] <= self.clock():
+            del game.answers[idem_key]
+            return None
+        return found[1]
+
+    def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
+        at = seq - seq % CHECKPOINT_EVERY
+        if at <= 0:
+            return None
+        with self._changed:
+            game = self._games.get(game_id)
+            raw = game.checkpoints.get(at) if game else None
+            return (at, raw) if raw is not None else None
+
+    # --- the log -------------------------------------------------------------------------
+    def read(self, game_id: str, after: int = 0, until: int | None = None,
+             count: int | None = None) -> list[Event]:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None:
+                return []
+            end = len(game.events) if until is None else min(until, len(game.events))
+            found = game.events[max(after, 0):end]
+            return found[:count] if count is not None else found
+
+    def wait(self, game_id: str, after: int, timeout_s: float,
+             count: int | None = None) -> list[Event]:
+        with self._changed:
+            self._changed.wait_for(lambda: self.version(game_id) > after, timeout_s)
+            return self.read(game_id, after=after, count=count)
+
+    def version(self, game_id: str) -> int:
+        with self._changed:
+            game = self._games.get(game_id)
+            return len(game.events) if game else 0
+
+    # --- many games ----------------------------------------------------------------------
+    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        with self._changed:
+            return [g.snapshot if (g := self._games.get(i)) else None for i in game_ids]
+
+    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+        with self._changed:
+            for s in STATUSES:
+                if s != status:
+                    self._indexes.get(f"status:{s}", {}).pop(game_id, None)
+            for name in (f"status:{status}", f"type:{game_type}", "all"):
+                self._indexes.setdefault(name, {})[game_id] = created_at
+
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        with self._changed:
+            ids = list(self._indexes.get(f"status:{status}", {}))
+        yield from ids
+
+    def list_ids(self, status: str | None, game_type: str | None, offset: int,
+                 limit: int) -> tuple[list[str], int]:
+        with self._changed:
+            chosen = [self._indexes.get(name, {}) for name, wanted in (
+                (f"status:{status}", status), (f"type:{game_type}", game_type)) if wanted]
+            if not chosen:
+                chosen = [self._indexes.get("all", {})]
+            found = {i: min(index[i] for index in chosen)
+                     for i in chosen[0] if all(i in index for index in chosen)}
+        # Newest first; equal times in reverse id order, as Redis's ZREVRANGE has them.
+        ordered = sorted(found, key=lambda i: (found[i], i), reverse=True)
+        return ordered[offset:offset + limit], len(ordered)

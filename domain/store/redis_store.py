@@ -1,0 +1,199 @@
+"""The event store in Redis (>= 6.2): one stream per game, appended by one Lua script.
+
+The script checks the expected version, appends, and writes the snapshot, the replay
+checkpoint, the seat token and the idempotency record in one atomic step (key names:
+`domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
+Cluster). Listing indexes live outside the game's slot and are written after the append.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import redis
+
+import domain.store.keys as keys
+from domain import events as ev_codec
+from domain.errors import VersionConflict
+from domain.events import Event
+from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+
+# The longest single blocking read: below the Redis client's socket timeout.
+MAX_BLOCK_S = 2.0
+
+_APPEND = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if #last > 0 then version = tonumber(string.sub(last[1][1], 3)) end
+if KEYS[5] ~= KEYS[1] then
+  local first = redis.call('GET', KEYS[5])
+  if first then return {'duplicate', first} end
+end
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+local n = tonumber(ARGV[2])
+for i = 1, n do
+  redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[9 + i])
+end
+redis.call('SET', KEYS[2], ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
+if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
+return {'ok', tostring(version + n)}
+"""
+
+
+class RedisEventStore:
+    """The `EventStore` port in Redis."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._append = client.register_script(_APPEND)
+
+    # --- writing -------------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
+               checkpoint: tuple[int, bytes] | None = None,
+               token: tuple[str, int] | None = None,
+               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+        """See `EventStore.append`: one EVALSHA, whatever the batch."""
+        stream = keys.events(game_id)
+        idem_key = keys.idempotency(game_id, idempotency[0]) if idempotency else stream
+        args: list[Any] = [
+            expected_version, len(events), snapshot,
+            str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
+            token[0] if token else "", token[1] if token else 0,
+            idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
+        ]
+        args.extend(ev_codec.encode(e) for e in events)
+        script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
+                       keys.tokens(game_id), idem_key]
+        status, value = self._append(keys=script_keys, args=args)
+        if status == b"duplicate":
+            return AppendResult(version=expected_version, duplicate=value)
+        if status == b"conflict":
+            raise VersionConflict(expected_version, int(value))
+        return AppendResult(version=int(value))
+
+    def save_secrets(self, game_id: str, seed: str) -> None:
+        self.redis.set(keys.secret(game_id), seed)
+
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        self.redis.set(keys.creator(game_id), token_hash)
+
+    # --- reading one game ----------------------------------------------------------------
+    def read_table(self, game_id: str, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+        """See `EventStore.read_table`: one GET, or one pipeline when more is asked."""
+        if token_hash is None and not with_seed:
+            return self.redis.get(keys.snapshot(game_id)), None, None
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(keys.snapshot(game_id))
+        if token_hash is not None:
+            pipe.hget(keys.tokens(game_id), token_hash)
+        if with_seed:
+            pipe.get(keys.secret(game_id))
+        found = iter(pipe.execute())
+        snap = next(found)
+        seat = next(found) if token_hash is not None else None
+        seed = next(found) if with_seed else None
+        return (snap, int(seat) if seat is not None else None,
+                seed.decode() if seed is not None else None)
+
+    def seed(self, game_id: str) -> str | None:
+        raw = self.redis.get(keys.secret(game_id))
+        return raw.decode() if raw is not None else None
+
+    def creator(self, game_id: str) -> str | None:
+        raw = self.redis.get(keys.creator(game_id))
+        return raw.decode() if raw is not None else None
+
+    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+        return self.redis.get(keys.idempotency(game_id, idem_key))
+
+    def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
+        at = seq - seq % CHECKPOINT_EVERY
+        if at <= 0:
+            return None
+        raw = self.redis.hget(keys.checkpoints(game_id), str(at))
+        return (at, raw) if raw is not None else None
+
+    # --- the log -------------------------------------------------------------------------
+    def read(self, game_id: str, after: int = 0, until: int | None = None,
+             count: int | None = None) -> list[Event]:
+        end = f"0-{until}" if until is not None else "+"
+        entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end, count=count)
+        return _decode_entries(entries)
+
+    def wait(self, game_id: str, after: int, timeout_s: float,
+             count: int | None = None) -> list[Event]:
+        """Events after `after`, waiting up to `timeout_s` for the first one (long-poll).
+
+        The wait is cut into blocks of at most `MAX_BLOCK_S`: the client's socket timeout
+        (redis-py's default is 5 s) would otherwise end a longer XREAD with an error."""
+        stream = keys.events(game_id)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            block_s = min(MAX_BLOCK_S, max(deadline - time.monotonic(), 0.001))
+            found = self.redis.xread({stream: f"0-{after}"}, count=count,
+                                     block=max(1, int(block_s * 1000)))
+            if found:
+                return _decode_entries(found[0][1])
+            if time.monotonic() >= deadline:
+                return []
+
+    def version(self, game_id: str) -> int:
+        last = self.redis.xrevrange(keys.events(game_id), count=1)
+        return int(last[0][0].split(b"-")[1]) if last else 0
+
+    # --- many games ----------------------------------------------------------------------
+    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        """The snapshots of several games in one round trip (None for an unknown game)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(keys.snapshot(game_id))
+        return list(pipe.execute())
+
+    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for s in STATUSES:
+            if s != status:
+                pipe.zrem(keys.by_status(s), game_id)
+        pipe.zadd(keys.by_status(status), {game_id: created_at})
+        pipe.zadd(keys.by_type(game_type), {game_id: created_at})
+        pipe.zadd(keys.ALL_GAMES, {game_id: created_at})
+        pipe.execute()
+
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        for raw, _created in self.redis.zscan_iter(keys.by_status(status), count=batch):
+            yield raw.decode()
+
+    def list_ids(self, status: str | None, game_type: str | None, offset: int,
+                 limit: int) -> tuple[list[str], int]:
+        filters = []
+        if status:
+            filters.append(keys.by_status(status))
+        if game_type:
+            filters.append(keys.by_type(game_type))
+        if not filters:
+            key = keys.ALL_GAMES
+        elif len(filters) == 1:
+            key = filters[0]
+        else:
+            # An intersection cached for a few seconds keeps paging consistent and cheap.
+            assert status and game_type
+            key = keys.by_status_and_type(status, game_type)
+            if not self.redis.exists(key):
+                pipe = self.redis.pipeline()
+                pipe.zinterstore(key, filters, aggregate="MIN")
+                pipe.expire(key, 5)
+                pipe.execute()
+        total = self.redis.zcard(key)
+        if offset >= total:
+            return [], total  # past the end; also keeps huge page numbers away from Redis
+        ids = self.redis.zrevrange(key, offset, offset + limit - 1)
+        return [i.decode() for i in ids], total
+
+
+def _decode_entries(entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> list[Event]:
+    return [ev_codec.decode(fields[b"e"]) for _id, fields in entries]

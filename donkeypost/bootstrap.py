@@ -1,0 +1,108 @@
+"""The composition root: the one place where settings become wired objects.
+
+    components = bootstrap(Settings.from_env())   # Redis clients, store, hooks, games, service
+    app = web_app(components)                     # the Flask app (`donkeypost.wsgi`)
+    worker = rq_worker(components, queues)        # an RQ worker (`donkeypost worker`)
+
+Every process builds its own, once, when it starts (a gunicorn worker when it imports
+`donkeypost.wsgi`, `donkeypost worker` before its loop); nothing is built at import and
+nothing is kept in a module. The pieces below never build their collaborators: the API is
+given its service (`api.app.create_app`), a worker is given its jobs' context
+(`workers.runner.make_worker`). Tests and benchmarks call the same functions with their own
+`Settings`, and may replace the hooks (`hooks=NoHooks()`) or the clock.
+
+What follows an append, in the web application and in the workers alike (a move a bot makes
+is followed like a player's): the RQ hooks (bot turns, deadlines, away seats) and the webhook
+hooks, fanned out. The games' Redis (`REDIS_URL`) holds the event store and the webhook
+registrations; the queues' Redis (`RQ_REDIS_URL`, else the same server) holds the queues and
+timers, on a client of its own, so that long-polls holding store connections never starve
+the hooks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from flask import Flask
+from rq import Queue
+
+from api.app import create_app
+from domain import registry
+from domain.connection import connect
+from domain.game import Game
+from domain.service import FanOutHooks, GameService, Hooks
+from domain.store import RedisEventStore, RedisWebhookStore, WebhookStore
+from donkeypost.settings import Settings
+from workers.context import JobContext, WebhookDelivery
+from workers.hooks import QUEUES, RqHooks
+from workers.runner import GameWorker, make_worker
+from workers.webhooks import QUEUE as NOTIFICATIONS
+from workers.webhooks import WebhookHooks
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Components:
+    """Everything one process of the service works with, wired."""
+
+    settings: Settings
+    store_redis: redis.Redis  # the games' Redis
+    queue_redis: redis.Redis  # the queues' and timers' Redis
+    games: Mapping[str, Game[Any, Any]]  # the game registry, loaded when the process starts
+    rq_hooks: RqHooks  # also the workers' timer pump and rebuild
+    webhook_store: WebhookStore
+    service: GameService
+
+
+def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
+              clock: Clock = time.time) -> Components:
+    """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
+    RQ and webhook hooks); `clock` is the service's and the hooks' time."""
+    store_redis = connect(settings.store_url)
+    queue_redis = connect(settings.queue_url)
+    # Loaded now, so that a game that cannot be imported stops the process as it starts.
+    games = registry.games()
+    rq_hooks = RqHooks(queue_redis, clock=clock)
+    webhook_store = RedisWebhookStore(store_redis)
+    if hooks is None:
+        hooks = FanOutHooks([
+            rq_hooks,
+            WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
+        ])
+    return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
+                      games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
+                      service=game_service(store_redis, hooks, clock))
+
+
+def game_service(store_redis: redis.Redis, hooks: Hooks, clock: Clock) -> GameService:
+    """The service on the games' Redis (its one constructor call in the project)."""
+    return GameService(store=RedisEventStore(store_redis), hooks=hooks, clock=clock)
+
+
+def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask application (`config` adds to Flask's, e.g. `{"TESTING": True}`)."""
+    settings = components.settings
+    return create_app(components.service, health_redis=components.store_redis,
+                      webhook_store=components.webhook_store,
+                      webhook_targets=settings.webhook_targets,
+                      sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
+                      config=config)
+
+
+def job_context(components: Components) -> JobContext:
+    """What the jobs of a worker act through."""
+    settings = components.settings
+    return JobContext(service=components.service, webhooks=WebhookDelivery(
+        store=components.webhook_store, retry=settings.webhook_retry,
+        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s))
+
+
+def rq_worker(components: Components, queues: Sequence[str] = QUEUES) -> GameWorker:
+    """An RQ worker on `queues` whose jobs act through `components`."""
+    return make_worker(job_context(components), components.rq_hooks,
+                       sweep_s=components.settings.sweep_s, queues=queues)

@@ -1,0 +1,164 @@
+"""The `EventStore` contract: versioned atomic appends, snapshots, idempotency, checkpoints,
+tokens, secrets, listing indexes and the blocking wait. A subclass provides `store`."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from domain.errors import VersionConflict
+from domain.events import event, stamp, verify_chain
+from domain.store.port import CHECKPOINT_EVERY, EventStore
+
+
+def _events(n: int, first: int = 1, prev: str = "") -> list:
+    return stamp([event("noted", i=i) for i in range(n)], first, 1000.0, prev)
+
+
+def _snapshot(store: EventStore, game_id: str) -> bytes | None:
+    return store.read_table(game_id)[0]
+
+
+class EventStoreContract:
+    @pytest.fixture
+    def store(self) -> EventStore:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    # --- appending -----------------------------------------------------------------------
+    def test_append_then_read_back_in_order(self, store):
+        batch = _events(3)
+        assert store.append("g1", 0, batch, b"snap3").version == 3
+        assert store.read("g1") == batch
+        assert store.read("g1", after=1) == batch[1:]
+        assert store.read("g1", after=1, until=2) == batch[1:2]
+        assert store.read("g1", count=2) == batch[:2]
+        assert _snapshot(store, "g1") == b"snap3"
+        assert store.version("g1") == 3
+        assert verify_chain(store.read("g1")) is None
+
+    def test_an_unknown_game_has_no_log_and_no_snapshot(self, store):
+        assert store.read("nope") == []
+        assert store.version("nope") == 0
+        assert store.read_table("nope", "h", with_seed=True) == (None, None, None)
+        assert store.snapshots(["nope"]) == [None]
+        assert store.seed("nope") is None and store.creator("nope") is None
+
+    def test_stale_expected_version_is_a_conflict_and_writes_nothing(self, store):
+        store.append("g1", 0, _events(2), b"s2")
+        with pytest.raises(VersionConflict) as err:
+            store.append("g1", 1, _events(1, first=2), b"stale", token=("h", 1),
+                         idempotency=("k", b"a"))
+        assert err.value.actual == 2 and err.value.expected == 1
+        assert len(store.read("g1")) == 2
+        assert _snapshot(store, "g1") == b"s2"
+        assert store.read_table("g1", "h")[1] is None
+        assert store.first_answer("g1", "k") is None
+
+    def test_racing_appends_at_one_version_exactly_one_wins(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        wins, conflicts = [], []
+
+        def writer(i: int) -> None:
+            try:
+                store.append("g1", 1, _events(2, first=2), f"w{i}".encode())
+                wins.append(i)
+            except VersionConflict:
+                conflicts.append(i)
+
+        threads = [threading.Thread(target=writer, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(wins) == 1 and len(conflicts) == 7
+        assert len(store.read("g1")) == 3
+        assert _snapshot(store, "g1") == f"w{wins[0]}".encode()
+
+    # --- idempotency ---------------------------------------------------------------------
+    def test_idempotency_key_returns_the_first_answer_and_writes_once(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        first = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"answer"))
+        assert first.duplicate is None and first.version == 2
+        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"other"))
+        assert again.duplicate == b"answer"
+        assert len(store.read("g1")) == 2
+        assert store.first_answer("g1", "k") == b"answer"
+
+    def test_a_used_key_answers_first_even_when_the_game_moved_on(self, store):
+        store.append("g1", 0, _events(1), b"s1", idempotency=("k", b"answer"))
+        store.append("g1", 1, _events(1, first=2), b"s2")
+        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"x"))
+        assert again.duplicate == b"answer" and again.version == 1
+        assert store.version("g1") == 2
+        assert store.first_answer("g1", "other") is None
+        assert store.first_answer("g2", "k") is None  # keys belong to one game
+
+    # --- what is written with the append -------------------------------------------------
+    def test_checkpoints_and_tokens_are_written_with_the_append(self, store):
+        at = CHECKPOINT_EVERY
+        store.append("g1", 0, _events(1), b"s1", checkpoint=(at, b"c128"), token=("h", 2))
+        assert store.checkpoint_at_or_before("g1", at + 72) == (at, b"c128")
+        assert store.checkpoint_at_or_before("g1", at) == (at, b"c128")
+        assert store.checkpoint_at_or_before("g1", at - 28) is None
+        assert store.checkpoint_at_or_before("g1", 2 * at + 5) is None  # none kept there
+        assert store.read_table("g1", "h") == (b"s1", 2, None)
+        assert store.read_table("g1", "unknown") == (b"s1", None, None)
+
+    def test_the_table_the_seat_and_the_seed_are_read_together(self, store):
+        store.save_secrets("g1", "seed")
+        store.append("g1", 0, _events(1), b"s1", token=("h", 0))
+        assert store.read_table("g1") == (b"s1", None, None)
+        assert store.read_table("g1", "h", with_seed=True) == (b"s1", 0, "seed")
+        assert store.read_table("g1", with_seed=True) == (b"s1", None, "seed")
+        assert store.seed("g1") == "seed"
+
+    def test_the_creator_token_hash_is_kept(self, store):
+        store.save_creator("g1", "abc")
+        assert store.creator("g1") == "abc"
+        assert store.creator("g2") is None
+
+    # --- waiting -------------------------------------------------------------------------
+    def test_wait_returns_new_events_or_nothing_after_the_timeout(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        assert store.wait("g1", 1, 0.05) == []
+        later = _events(1, first=2)
+        timer = threading.Timer(0.05, lambda: store.append("g1", 1, later, b"s2"))
+        timer.start()
+        got = store.wait("g1", 1, 2.0)
+        timer.join()
+        assert got == later
+
+    def test_wait_returns_at_once_what_is_already_there(self, store):
+        batch = _events(3)
+        store.append("g1", 0, batch, b"s3")
+        assert store.wait("g1", 0, 5.0, count=2) == batch[:2]
+        assert store.wait("g1", 1, 5.0) == batch[1:]
+
+    # --- many games ----------------------------------------------------------------------
+    def test_snapshots_of_several_games_at_once(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.append("g2", 0, _events(1), b"s2")
+        assert store.snapshots(["g2", "nope", "g1"]) == [b"s2", None, b"s1"]
+        assert store.snapshots([]) == []
+
+    def test_listing_is_newest_first_filtered_and_paged(self, store):
+        store.index("a", "high-card", "open", 1.0)
+        store.index("b", "trash", "open", 2.0)
+        store.index("c", "high-card", "open", 3.0)
+        store.index("a", "high-card", "active", 1.0)  # a's status changed
+        assert store.list_ids(None, None, 0, 30) == (["c", "b", "a"], 3)
+        assert store.list_ids(None, None, 1, 1) == (["b"], 3)
+        assert store.list_ids("open", None, 0, 30) == (["c", "b"], 2)
+        assert store.list_ids("active", None, 0, 30) == (["a"], 1)
+        assert store.list_ids(None, "high-card", 0, 30) == (["c", "a"], 2)
+        assert store.list_ids("open", "high-card", 0, 30) == (["c"], 1)
+        assert store.list_ids("finished", None, 0, 30) == ([], 0)
+        assert sorted(store.scan_ids("open", batch=1)) == ["b", "c"]
+        assert list(store.scan_ids("finished")) == []
+
+    def test_a_page_past_the_end_of_a_listing_is_empty(self, store):
+        store.index("g1", "high-card", "open", 1.0)
+        assert store.list_ids("open", None, 0, 30) == (["g1"], 1)
+        # An offset beyond what Redis can take (a huge page number) is just past the end.
+        assert store.list_ids("open", None, 2**70, 30) == ([], 1)

@@ -1,0 +1,51 @@
+"""The in-memory stores: the storage contracts (tests/contract), and expiry on a clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.events import event, stamp
+from domain.store import MemoryEventStore, MemoryWebhookStore
+from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S
+from tests.contract.event_store import EventStoreContract
+from tests.contract.webhook_store import WebhookStoreContract, _delivery
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TestMemoryEventStore(EventStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryEventStore()
+
+
+class TestMemoryWebhookStore(WebhookStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryWebhookStore()
+
+
+def test_an_idempotency_record_expires_as_in_redis():
+    clock = Clock()
+    store = MemoryEventStore(clock=clock)
+    store.append("g1", 0, stamp([event("noted")], 1, 1.0, ""), b"s1",
+                 idempotency=("k", b"answer"))
+    clock.now += IDEMPOTENCY_TTL_S - 1
+    assert store.first_answer("g1", "k") == b"answer"
+    clock.now += 1
+    assert store.first_answer("g1", "k") is None
+
+
+def test_a_delivery_expires_as_in_redis():
+    clock = Clock()
+    store = MemoryWebhookStore(clock=clock)
+    store.add_deliveries([_delivery(1, "h1")])
+    clock.now += DELIVERY_TTL_S
+    assert store.delivery("g1", "d1") is None
+    assert store.deliveries("g1", "h1") == []

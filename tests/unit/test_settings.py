@@ -1,0 +1,56 @@
+"""The settings are read from the environment once, typed; a bad value names its variable."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from domain.webhooks.deliveries import RetryPolicy
+from donkeypost.settings import Settings, SettingsError
+
+
+def test_an_empty_environment_gives_the_defaults_and_no_redis():
+    settings = Settings.from_env({})
+    assert settings == Settings()
+    with pytest.raises(SettingsError, match="REDIS_URL"):
+        _ = settings.store_url
+
+
+def test_every_variable_reaches_its_setting():
+    settings = Settings.from_env({
+        "REDIS_URL": "redis://games:6379/0", "RQ_REDIS_URL": "redis://queues:6379/0",
+        "SSE_KEEPALIVE_S": "0.5", "SSE_MAX_S": "60",
+        "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8, 10.0.0.0/8", "WEBHOOK_TIMEOUT_S": "2",
+        "WEBHOOK_MAX_ATTEMPTS": "3", "WEBHOOK_RETRY_FIRST_S": "0.1",
+        "WEBHOOK_RETRY_FACTOR": "2", "DONKEYPOST_SWEEP_S": "5",
+        "DONKEYPOST_LOG_LEVEL": "debug", "HOST": "0.0.0.0", "PORT": "9000",
+        "WEB_CONNECTIONS": "50", "DONKEYPOST_DATA": "/var/lib/donkeypost"})
+    assert (settings.store_url, settings.queue_url) == ("redis://games:6379/0",
+                                                        "redis://queues:6379/0")
+    assert (settings.sse_keepalive_s, settings.sse_max_s) == (0.5, 60.0)
+    assert settings.webhook_targets.allowed_networks == (
+        ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("10.0.0.0/8"))
+    assert settings.webhook_timeout_s == 2.0
+    assert settings.webhook_retry == RetryPolicy(max_attempts=3, first_delay_s=0.1, factor=2)
+    assert (settings.sweep_s, settings.log_level) == (5, "DEBUG")
+    assert (settings.host, settings.port, settings.web_connections, settings.data_dir) == (
+        "0.0.0.0", 9000, 50, "/var/lib/donkeypost")
+
+
+def test_the_queues_share_the_games_redis_unless_told_otherwise():
+    assert Settings.from_env({"REDIS_URL": "redis://one", "RQ_REDIS_URL": ""}).queue_url \
+        == "redis://one"
+
+
+def test_the_sweep_period_is_at_least_a_second():
+    assert Settings.from_env({"DONKEYPOST_SWEEP_S": "0"}).sweep_s == 1
+
+
+@pytest.mark.parametrize("name, value", [
+    ("SSE_KEEPALIVE_S", "soon"), ("PORT", "80a"), ("DONKEYPOST_SWEEP_S", "1.5"),
+    ("WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33"), ("WEBHOOK_MAX_ATTEMPTS", "many"),
+])
+def test_a_malformed_value_is_refused_by_name(name, value):
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env({name: value})
