@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
 from domain.errors import BadOptions
 from domain.events import Event
-
-if TYPE_CHECKING:
-    from domain.shapes import GameShapes
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -48,6 +46,26 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     choices: list[Any] | None = None
     nullable: bool = False
     description: str = ""
+
+
+@dataclass(frozen=True)
+class EventShape:
+    """An event type's public `data`, and the private part one seat may see (if any)."""
+
+    data: Any  # a TypedDict
+    private: Any = None  # a TypedDict, or None when the event has no private part
+
+
+@dataclass(frozen=True)
+class GameShapes:
+    """What a game declares about its JSON: `view` is the TypedDict of `Game.view(...)`,
+    `events` maps each event type the game emits to its shape, and `option_types` gives
+    the type of an option whose `OptionSpec.type` is not one of the plain ones (`int`,
+    `bool`, `str`, `seat_or_random`)."""
+
+    view: Any
+    events: Mapping[str, EventShape]
+    option_types: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,41 +1,21 @@
 """The JSON shapes of what a game shows: its view and the data of its events.
 
 A view is a plain dict and an event's `data` a plain dict, built by each game's code. Their
-shapes are declared next to that code as TypedDicts (`GameShapes`), so that they can be
+shapes are declared next to that code as TypedDicts (`domain.game.GameShapes`), so that they can be
 published: the API turns them into JSON Schema for its OpenAPI document, and a test plays
 random games of every registered game and validates every view and event against them,
 so a shape cannot drift from the code that builds it.
 
-This module also holds the shapes of the table's own events (`domain.table`).
+This module holds what the games' shapes share, and the shapes of the table's own events
+(`domain.table`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
-from domain.game import Outcome
-
-
-@dataclass(frozen=True)
-class EventShape:
-    """An event type's public `data`, and the private part one seat may see (if any)."""
-
-    data: Any  # a TypedDict
-    private: Any = None  # a TypedDict, or None when the event has no private part
-
-
-@dataclass(frozen=True)
-class GameShapes:
-    """What a game declares about its JSON: `view` is the TypedDict of `Game.view(...)`,
-    `events` maps each event type the game emits to its shape, and `option_types` gives
-    the type of an option whose `OptionSpec.type` is not one of the plain ones (`int`,
-    `bool`, `str`, `seat_or_random`)."""
-
-    view: Any
-    events: Mapping[str, EventShape]
-    option_types: Mapping[str, Any] = field(default_factory=dict)
+from domain.game import EventShape, Outcome
 
 
 class Played(TypedDict, total=False):

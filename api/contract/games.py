@@ -29,8 +29,8 @@ from flask_smorest import Api
 from api import schemas
 from api.contract import examples
 from api.contract.jsonschema import nullable, ref, schemas_of, without_default
-from domain.game import Game, OptionSpec, Outcome
-from domain.shapes import TABLE_EVENTS, EventShape, OptionValue
+from domain.game import EventShape, Game, OptionSpec, Outcome
+from domain.shapes import TABLE_EVENTS, OptionValue
 
 Games = Mapping[str, Game[Any, Any]]
 PRIVATE_KEYS = "^-?[0-9]+$"  # a seat's number (-1: a part no seat receives)

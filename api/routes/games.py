@@ -180,8 +180,7 @@ def make_blueprint(service: GameService) -> Blueprint:
                                            game_id="$response.body#/game/id")}})
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             """Take the next free human seat; the token is shown this once"""
-            _idempotency_key()
-            seat, token, table = service.join(game_id, body["name"])
+            seat, token, table = service.join(game_id, body["name"], _idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
 
     @blp.route("/<string:game_id>/back")

@@ -11,7 +11,8 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 import msgspec
 
-from domain.shapes import EventShape, GameShapes, Played
+from domain.game import EventShape, GameShapes
+from domain.shapes import Played
 
 NumberCard = Annotated[int, msgspec.Meta(ge=1, le=13)]
 TrickCard = NumberCard | Literal["joker", "ox", "donkey"]

@@ -73,8 +73,9 @@ class GameService:
         return creating.create(self.deps, game_type, options, seats, deadline_s=deadline_s,
                                on_timeout=on_timeout, bot_delay_s=bot_delay_s)
 
-    def join(self, game_id: str, name: str) -> tuple[int, str, Table]:
-        return seating.join(self.deps, game_id, name)
+    def join(self, game_id: str, name: str,
+             idempotency_key: str | None = None) -> tuple[int, str, Table]:
+        return seating.join(self.deps, game_id, name, idempotency_key)
 
     def come_back(self, game_id: str, seat: int) -> Table:
         return seating.come_back(self.deps, game_id, seat)

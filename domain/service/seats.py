@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from domain import registry
 from domain.errors import GameNotStarted, GameOver, SeatNotAway, SeatTaken, VersionConflict
 from domain.events import event
@@ -17,11 +19,26 @@ JOIN_ATTEMPTS = 5
 COME_BACK_ATTEMPTS = 3
 
 
-def join(deps: Deps, game_id: str, name: str) -> tuple[int, str, Table]:
+def join(deps: Deps, game_id: str, name: str,
+         idempotency_key: str | None = None) -> tuple[int, str, Table]:
     """Take the first free seat; the game starts when it was the last one. Returns the
-    seat, its token (shown this once: only its hash is stored) and the table."""
+    seat, its token (shown this once: only its hash is stored) and the table.
+
+    With an `idempotency_key`, a retried join gets the seat and token the first one got
+    (and the table as it is now) instead of a second seat: like an action's answer, the
+    first answer, token included, is kept with the key until the key expires."""
+    idem = f"join:{idempotency_key}" if idempotency_key else None
+
+    def first_answer() -> tuple[int, str, Table] | None:
+        raw = deps.store.first_answer(game_id, idem) if idem else None
+        if raw is None:
+            return None
+        first = msgspec.json.decode(raw)
+        return first["seat"], first["token"], load(deps, game_id)[0]
 
     def attempt(_n: int) -> tuple[int, str, Table] | None:
+        if (first := first_answer()) is not None:
+            return first
         table, _ = load(deps, game_id)
         game = registry.get_game(table.type)
         free = [i for i, s in enumerate(table.seats) if not s.taken]
@@ -37,10 +54,15 @@ def join(deps: Deps, game_id: str, name: str) -> tuple[int, str, Table]:
             seed = deps.store.seed(game_id)
             assert seed is not None
             table = start(table, game, seed, batch, deps.clock)
+        answer = msgspec.json.encode({"seat": seat, "token": token})
         try:
-            append(deps, table, batch, expected=expected, token=(hash_token(token), seat))
+            duplicate = append(deps, table, batch, expected=expected,
+                               token=(hash_token(token), seat),
+                               idempotency=(idem, answer) if idem else None)
         except VersionConflict:
             return None  # another player joined at the same moment: try the next seat
+        if duplicate is not None:  # the same key joined meanwhile: that is the answer
+            return first_answer()
         return seat, token, table
 
     return with_retries(JOIN_ATTEMPTS, attempt, "taking a seat")

@@ -11,8 +11,8 @@ import msgspec
 
 from domain.errors import IllegalAction, NotYourTurn
 from domain.events import Event, event
-from domain.game import OptionSpec, Outcome
-from domain.shapes import Empty, EventShape, GameShapes, Played
+from domain.game import EventShape, GameShapes, OptionSpec, Outcome
+from domain.shapes import Empty, Played
 
 
 class HighCardPlay(msgspec.Struct, frozen=True, tag_field="type", tag="play"):

@@ -7,7 +7,8 @@ from typing import Annotated, Literal, TypedDict
 
 import msgspec
 
-from domain.shapes import EventShape, GameShapes, Played
+from domain.game import EventShape, GameShapes
+from domain.shapes import Played
 
 TrashCard = Annotated[str, msgspec.Meta(pattern="^(A|[2-9]|10|J|Q|K)[CDHS]$")]
 Seat = Annotated[int, msgspec.Meta(ge=0)]
