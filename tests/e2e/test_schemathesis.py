@@ -24,7 +24,8 @@ from donkeypost.cli import OPENAPI_PATH
 from donkeypost.settings import Settings
 from tests.support.live import serving
 
-CONFIG = Path(__file__).parents[1] / "support" / "schemathesis.toml"
+ROOT = Path(__file__).parents[2]
+CONFIG = ROOT / "tests" / "support" / "schemathesis.toml"
 MAX_TIME_S = 150  # the budget of the whole run; fuzzing and stateful repeat until spent
 PREPARED = 30  # away seats for comeBack, games being played for postAction
 
@@ -80,14 +81,15 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     with serving(app) as base:
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",
                "DONKEYPOST_API": base, "DONKEYPOST_FIXTURES": str(tmp_path / "fixtures.json"),
-               "DONKEYPOST_REACHED": str(reached), "PYTHONPATH": str(Path.cwd())}
+               "DONKEYPOST_REACHED": str(reached), "PYTHONPATH": str(ROOT)}
         run = subprocess.run(
             [str(Path(sys.executable).with_name("st")), "--config-file", str(CONFIG),
              "run", f"{base}/openapi.json",
              "--phases", "examples,coverage,fuzzing,stateful", "--checks", "all",
              "--max-time", str(MAX_TIME_S), "--max-examples", "60", "--seed", "1",
              "--workers", "2", "--request-timeout", "10", "--no-color"],
-            env=env, capture_output=True, text=True, timeout=MAX_TIME_S + 90)
+            env=env, cwd=tmp_path, capture_output=True, text=True,  # its cache goes there
+            timeout=MAX_TIME_S + 90)
     output = run.stdout + run.stderr
     (tmp_path / "schemathesis.txt").write_text(output)
     assert run.returncode == 0, output[-20000:]
