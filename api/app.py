@@ -63,6 +63,8 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
         OPENAPI_SWAGGER_UI_PATH="/docs",
         # Swagger UI's files are served from the installed package: the docs work offline.
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        # "Authorize" keeps the pasted token across reloads; "Try it out" is on at once.
+        OPENAPI_SWAGGER_UI_CONFIG={"persistAuthorization": True, "tryItOutEnabled": True},
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         JSON_SORT_KEYS=False,
         # Every body this API takes is small; a larger one is refused (413) before parsing.

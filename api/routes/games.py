@@ -284,6 +284,9 @@ def make_blueprint(service: GameService) -> Blueprint:
 
     @blp.route("/<string:game_id>/log")
     class Log(MethodView):
+        @blp.doc(responses={200: {"content": {"application/x-ndjson": {"schema": {
+            "type": "string", "description": "one `Event` (JSON, as in GET "
+                                             "/games/{id}/events) per line"}}}}})
         @blp.response(200, description="one event per line (NDJSON): each line an `Event`",
                       content_type="application/x-ndjson")
         @blp.operation("exportLog", security=SEAT_OR_SPECTATOR,
