@@ -19,7 +19,7 @@ from flask_smorest import Api
 from api import errors
 from api.contract import register_contract
 from api.event_hub import EventHub
-from api.routes import games, health, stream, types, webhooks
+from api.routes import games, health, players, ratings, stream, types, webhooks
 from domain import registry
 from domain.service import GameService
 from domain.store import WebhookStore
@@ -33,6 +33,10 @@ seat's secret token), then read the game (`GET /games/{id}` with `Authorization:
 <token>`) and post one of its `legal_actions` (`POST /games/{id}/actions`). Every play is an
 event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can be replayed
 (`GET /games/{id}/states/{seq}`). Errors share one shape: `{code, status, message}`.
+
+Players (`POST /players`) get one key for every game they sit at: their inbox
+(`GET /players/me/games?my_turn=true`) lists where it is their turn, their games can invite
+players by name, and their finished games are rated (`GET /ratings/{type}`).
 """
 
 
@@ -78,6 +82,8 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(health.make_blueprint(health_redis))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
+    api.register_blueprint(players.make_blueprint(service))
+    api.register_blueprint(ratings.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(
         service, EventHub(service.store), sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))

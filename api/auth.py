@@ -1,6 +1,8 @@
-"""Seat tokens: `Authorization: Bearer <token>` names a seat of one game.
+"""Credentials: `Authorization: Bearer <token>` carries a seat token (a seat of one game)
+or a player key (`pk.…`: a player, and through the table the seat they hold in a game).
 
-Only the token's sha256 is stored; a request without a token is a spectator's.
+Only sha256 hashes of either are stored; a request without one is a spectator's. A valid
+player key with no seat in a game reads that game as a spectator.
 """
 
 from __future__ import annotations
@@ -8,6 +10,9 @@ from __future__ import annotations
 from flask import request
 
 from api.errors import ApiError
+from domain.players.credentials import is_player_key
+from domain.players.records import Player
+from domain.service import GameService
 
 
 def bearer_token() -> str | None:
@@ -23,13 +28,38 @@ def bearer_token() -> str | None:
 
 def require_seat(seat: int | None, token: str | None) -> int:
     if token is None:
-        raise ApiError(401, "missing_token", "this needs your seat's token")
+        raise ApiError(401, "missing_token", "this needs your seat's token or your player key")
     if seat is None:
+        if is_player_key(token):
+            raise ApiError(403, "not_seated", "you hold no seat in this game")
         raise ApiError(401, "invalid_token", "this token belongs to no seat of this game")
     return seat
 
 
 def check_token(seat: int | None, token: str | None) -> None:
-    """A token that names no seat is refused rather than silently read as a spectator."""
-    if token is not None and seat is None:
+    """A seat token that names no seat is refused rather than silently read as a
+    spectator (a player key was checked already: without a seat here, it spectates)."""
+    if token is not None and seat is None and not is_player_key(token):
         raise ApiError(401, "invalid_token", "this token belongs to no seat of this game")
+
+
+def optional_player(service: GameService) -> Player | None:
+    """The player whose key the request carries, if it carries one (other bearer tokens
+    are not this question's business)."""
+    token = bearer_token()
+    if token is None or not is_player_key(token):
+        return None
+    return service.authenticate(token)
+
+
+def player_key() -> str:
+    """The player key the request carries (checked by what it is used for)."""
+    token = bearer_token()
+    if token is None or not is_player_key(token):
+        raise ApiError(401, "missing_player_key",
+                       "this needs your player key: Authorization: Bearer pk.…")
+    return token
+
+
+def require_player(service: GameService) -> Player:
+    return service.authenticate(player_key())

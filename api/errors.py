@@ -17,14 +17,20 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import (
+    AlreadySeated,
+    BadCredentials,
+    BadName,
     BadOptions,
     Contention,
     DomainError,
     GameRuleError,
     IllegalAction,
+    NameTaken,
+    NotAllowed,
     PreconditionFailed,
     SeatTaken,
     UnknownGame,
+    UnknownPlayer,
     VersionConflict,
 )
 
@@ -59,13 +65,18 @@ class ApiError(Exception):
 
 
 def status_for(err: DomainError) -> int:
-    if isinstance(err, UnknownGame):
+    if isinstance(err, BadCredentials):
+        return 401
+    if isinstance(err, NotAllowed):
+        return 403
+    if isinstance(err, (UnknownGame, UnknownPlayer)):
         return 404
     if isinstance(err, PreconditionFailed):
         return 412
-    if isinstance(err, (IllegalAction, BadOptions)):
+    if isinstance(err, (IllegalAction, BadOptions, BadName)):
         return 422
-    if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention)):
+    if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention, NameTaken,
+                        AlreadySeated)):
         return 409
     return 400
 

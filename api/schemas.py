@@ -6,12 +6,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+from domain.table import STATUSES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
 from domain.webhooks.targets import MAX_URL_LENGTH
 
-STATUSES = ("open", "active", "finished")
 MAX_SEQ = 2**53 - 1  # event numbers stay exact in every JSON client
 
 
@@ -19,6 +20,11 @@ class SeatSpecSchema(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     level = fields.String(validate=validate.OneOf(BOT_LEVELS), load_default="basic",
                           metadata={"description": "bot level (bots only)"})
+    me = fields.Boolean(load_default=False, metadata={
+        "description": "a human seat for the creating player (needs their player key)"})
+    invite = fields.String(validate=validate.Length(min=1, max=4 * MAX_NAME_LENGTH),
+                           metadata={"description": "a player's name: the seat is kept for "
+                                                    "them (only they may take it)"})
 
 
 class CreateGameSchema(ma.Schema):
@@ -37,12 +43,16 @@ class CreateGameSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(validate=validate.Length(min=1, max=40), metadata={
+        "description": "your name at this table (without a player key; with one, your "
+                       "player's name is used)"})
 
 
 class ListArgsSchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     type = fields.String()
+    has_free_seat = fields.Boolean(validate=validate.Equal(True), metadata={
+        "description": "true: only open games with a seat anyone may take (the lobby)"})
 
 
 class EventsArgsSchema(ma.Schema):
@@ -62,6 +72,18 @@ class SeatViewSchema(ma.Schema):
     away = fields.Boolean(required=True)
     timeouts_in_row = fields.Integer(required=True)
     deadline = fields.Float(allow_none=True, metadata={"description": "epoch seconds"})
+    player = fields.String(allow_none=True, metadata={"description": "the player holding it"})
+    invited = fields.String(allow_none=True, metadata={
+        "description": "the player it is kept for (only they may take it)"})
+    rematch_seat = fields.Integer(allow_none=True, metadata={
+        "description": "kept for whoever held this seat of the game before (a rematch)"})
+
+
+class TableActionSchema(ma.Schema):
+    name = fields.String(required=True, metadata={"description": "e.g. `rematch`, `cancel`"})
+    method = fields.String(required=True)
+    href = fields.String(required=True, metadata={"description": "the request to send, "
+                                                                 "with your credential"})
 
 
 class GameViewSchema(ma.Schema):
@@ -83,6 +105,15 @@ class GameViewSchema(ma.Schema):
     legal_actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "complete action bodies the caller may post now"})
     outcome = fields.Dict(allow_none=True)
+    table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
+        "description": "what the caller may do to the table itself (rematch, cancel, …)"})
+    created_by = fields.String(allow_none=True, metadata={
+        "description": "the player who created it, if a player did"})
+    rematch_of = fields.String(allow_none=True, metadata={
+        "description": "the finished game this one is the rematch of"})
+    rematch = fields.String(allow_none=True, metadata={"description": "this game's rematch"})
+    ended_at = fields.Float(allow_none=True, metadata={
+        "description": "when it finished or was cancelled (epoch seconds)"})
 
 
 class CreatedGameSchema(GameViewSchema):
@@ -92,8 +123,16 @@ class CreatedGameSchema(GameViewSchema):
 
 class JoinedSchema(ma.Schema):
     seat = fields.Integer(required=True)
-    token = fields.String(required=True, metadata={"description": "shown once; keep it"})
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "the seat's token, shown once: keep it (null for a player, whose "
+                       "key is their credential)"})
     game = fields.Nested(GameViewSchema, required=True)
+
+
+class RematchSchema(JoinedSchema):
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "a new seat token for an anonymous seat, shown once (null for a "
+                       "player, and when it was given before)"})
 
 
 class EventSchema(ma.Schema):
@@ -148,9 +187,8 @@ class HealthSchema(ma.Schema):
 
 
 class StreamArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
-                           metadata={"description": "start after this seq (Last-Event-ID "
-                                                    "wins when both are given)"})
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+        "description": "start after this seq (Last-Event-ID wins when both are given)"})
 
 
 class WebhookArgsSchema(ma.Schema):

@@ -6,7 +6,8 @@ Sections, each in its own module:
 - `logs`: loading a game's state and serving it at growing log lengths, and replay;
 - `engine`: complete random-bot games per second, in process;
 - `bots`: each level's move time in each game;
-- `timers`: the cost of scheduling and superseding a move deadline, against a move.
+- `timers`: the workers' hooks after a move (superseding and arming the deadline timers),
+  against the move; a timer's memory; a starting worker's rebuild.
 
 Figures vary from run to run on a shared machine: compare ratios within one run.
 """

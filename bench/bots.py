@@ -11,36 +11,39 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.engine import players_for
 from bench.progress import Steps
+from bench.stats import percentile
 from domain import registry
 from domain.bots import LEVELS, observe
-from domain.bots.levels import DEFAULT_BUDGET, make_bot
-from domain.bots.mcts import Budget
-from domain.game import Game, resolve_options
-from workers.arena import percentile
+from domain.bots.kit import Budget, SearchStats
+from domain.bots.levels import DEFAULT_BUDGET, kit_for, make_bot
+from domain.bots.search import search
+from domain.game import Game
+from domain.play import begin, play_on
 
 
 def positions(game: Game[Any, Any], players: int, count: int,
               rng: random.Random) -> list[tuple[Any, int]]:
     """`count` (state, seat) pairs with a choice, spread over random games."""
     found: list[tuple[Any, int]] = []
-    options = resolve_options(game.options, None, players)
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
+        if len(legal) > 1:
+            found.append((state, seat))
+        return rng.choice(legal)
+
     while len(found) < count * 4:
-        state = game.new_state(options, players)
-        for ev in game.setup(state, rng):
-            state = game.evolve(state, ev)
-        while game.outcome(state) is None:
-            seat = rng.choice(sorted(game.to_act(state)))
-            legal = game.legal_actions(state, seat)
-            if len(legal) > 1:
-                found.append((state, seat))
-            for ev in game.decide(state, seat, rng.choice(legal), rng):
-                state = game.evolve(state, ev)
+        state, _ = begin(game, None, players, rng)
+        _, _, end = play_on(game, state, choose, rng)
+        if end != "over":
+            raise RuntimeError(f"a random game is {end}: a seat to act has no legal "
+                               "action, or nobody is to act, in an unfinished game")
     return rng.sample(found, count)
 
 
@@ -62,10 +65,33 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 continue
             for level in LEVELS:
                 n = cfg.strong_samples if level == "strong" else cfg.bot_samples
-                rows.append(_time_level(game, game_id, level, budget, spots[:n], players))
+                row = _time_level(game, game_id, level, budget, spots[:n], players)
+                if level == "strong" and "error" not in row:
+                    row["playouts_per_s"] = _playout_rate(game, spots[:n],
+                                                          cfg.search_iterations)
+                rows.append(row)
                 step.advance(n)
     return {"budget_s": budget.seconds, "budget_iterations": budget.iterations,
             "positions": "random-game moments with two legal actions or more", "rows": rows}
+
+
+def _playout_rate(game: Game[Any, Any], spots: list[tuple[Any, int]],
+                  iterations: int) -> float | None:
+    """The strong bot's search speed: playouts (rollouts to the end or the horizon) per
+    second at these positions, each searched with an iteration budget and a fixed seed, so
+    the work is the same from run to run and build to build."""
+    if not hasattr(game, "determinize"):
+        return None
+    kit = kit_for(game)
+    playouts, seconds = 0, 0.0
+    for n, (state, seat) in enumerate(spots):
+        obs = observe(game, state, seat)
+        stats = SearchStats()
+        search(game, obs.view, seat, obs.legal_actions, random.Random(n), kit,
+               Budget(seconds=None, iterations=iterations), stats)
+        playouts += stats.playouts
+        seconds += stats.seconds
+    return playouts / seconds if seconds else None
 
 
 def _time_level(game: Game[Any, Any], game_id: str, level: str, budget: Budget,

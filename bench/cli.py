@@ -5,16 +5,16 @@
     donkeypost bench --sections http,state --clients 8,32 --duration 15 --profile
 
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
-length), replay, engine (random games in process), bots (move time per level), timers
-(move deadlines vs a move), peer (donkeypost against boardgame.io, both pinned to one CPU;
-needs node and npm). The JSON goes to bench/results/ unless --json names a file.
+length), replay, engine (random games in process), bots (move time per level, the strong
+bot's playouts/s), timers (the workers' hooks after a move vs the move), peer (donkeypost
+against boardgame.io, both pinned to one CPU; needs node and npm), inbox (a player's inbox
+page vs a view, as their games grow). The JSON goes to bench/results/ unless --json names
+a file.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import shlex
 import sys
 import time
@@ -26,7 +26,7 @@ from typing import Any
 
 from rich.console import Console
 
-from bench import report
+from bench import jsonfile, report
 from bench.config import SECTIONS, BenchConfig
 from bench.context import BenchContext, load_average, machine
 from bench.progress import Steps
@@ -36,11 +36,12 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from bench import bots, engine, logs, moves, timers
+    from bench import bots, engine, inbox, logs, moves, timers
     from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
-            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run}
+            "engine": engine.run, "bots": bots.run, "timers": timers.run, "peer": peer.run,
+            "inbox": inbox.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -82,7 +83,12 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="positions per game for strong (default 10)")
     p.add_argument("--strong-ms", type=float, default=None,
                    help="the strong bot's budget per move (default: its own)")
+    p.add_argument("--search-iterations", type=int, default=None,
+                   help="the search's iteration budget per strong position when counting its "
+                        "playouts per second (default 300)")
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
+    p.add_argument("--rebuild-games", type=int, default=None,
+                   help="games whose timers a worker's rebuild re-arms (default 1000)")
     p.add_argument("--peer-slice", dest="peer_slice_s", type=float, default=None,
                    help="seconds of each system's turn in the peer section (default 5)")
     p.add_argument("--peer-duration", dest="peer_duration_s", type=float, default=None,
@@ -90,6 +96,10 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--server-cpu", dest="peer_server_cpu", type=int, default=None,
                    help="the CPU the peer section pins both servers to (default: one "
                         "other than the load generator's)")
+    p.add_argument("--inbox-sizes", type=_ints, default=None,
+                   help="games of the player in the inbox section (default 10,1000)")
+    p.add_argument("--inbox-samples", type=int, default=None,
+                   help="inbox pages and views timed per size (default 300)")
     p.add_argument("--profile", action="store_true",
                    help="after the HTTP runs, profile the web workers with py-spy")
     p.add_argument("--profile-seconds", dest="profile_s", type=float, default=None)
@@ -105,8 +115,9 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     overrides = {name: getattr(args, name) for name in (
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
-        "strong_ms", "timer_moves", "profile_s", "seed", "peer_slice_s", "peer_duration_s",
-        "peer_server_cpu") if getattr(args, name) is not None}
+        "strong_ms", "search_iterations", "timer_moves", "rebuild_games", "profile_s", "seed",
+        "peer_slice_s", "peer_duration_s", "peer_server_cpu", "inbox_sizes", "inbox_samples")
+        if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
     if args.no_reuse_port:
@@ -157,7 +168,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     console.print(report.targets_table(doc["targets"]))
     path = args.json_file or RESULTS / f"bench-{datetime.now():%Y%m%d-%H%M%S}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n")
+    jsonfile.write(path, doc)
     console.print(f"results: {path}")
     return 0
 
@@ -165,17 +176,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def command_line(argv: Sequence[str]) -> str:
     args = list(argv[1:])
     return " ".join(shlex.quote(a) for a in ["donkeypost", *args])
-
-
-def _finite(obj: Any) -> Any:
-    """JSON has no NaN or infinity: such figures become null."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {str(k): _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer")
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer", "inbox")
 
 
 def _last_cpu() -> int:
@@ -40,14 +40,19 @@ class BenchConfig:
     bot_samples: int = 40  # positions per game for the random and basic levels
     strong_samples: int = 10  # positions per game for the strong level
     strong_ms: float | None = None  # None: the strong bot's own budget
+    search_iterations: int = 300  # per strong position, to count the search's playouts/s
     # 6. timers
     timer_moves: int = 300
+    rebuild_games: int = 1000  # active games created with lost timers, then rebuilt
     # 7. peer: donkeypost against boardgame.io, both pinned to one CPU, in turns
     peer_slice_s: float = 5.0  # each system's turn
     peer_duration_s: float = 15.0  # measured seconds per system and number of clients
     peer_guard_s: float = 0.5  # after a switch, before a slice is measured
     peer_install: bool = True  # npm install boardgame.io into the cache when missing
     peer_server_cpu: int | None = None  # None: a CPU other than the load generator's
+    # 8. a player's inbox page vs a view, as the player's games grow
+    inbox_sizes: tuple[int, ...] = (10, 1_000)
+    inbox_samples: int = 300  # pages and views timed per size, interleaved
     seed: int = 1
 
     @classmethod
@@ -57,8 +62,10 @@ class BenchConfig:
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
-            strong_samples=1, strong_ms=10.0, timer_moves=10,
+            strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
+            rebuild_games=20,
             # no npm install in a smoke test: the peer runs if already installed
-            peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False)
+            peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
+            inbox_sizes=(3, 30), inbox_samples=5)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """Section 4: complete random-bot games per second for each game type, in process (pure
-domain: no HTTP, no Redis). Each game is the arena's (`workers.arena.play_game`): setup,
+domain: no HTTP, no Redis). Each game is the arena's (`bench.arena.games.play_game`): setup,
 then for every move the seat's observation, the random bot's choice, decide and evolve."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bench.arena.games import play_game
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
 from domain import registry
-from workers.arena import play_game
 
 MIN_GAMES = 3
 

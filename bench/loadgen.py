@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from bench.cpu import machine_busy_seconds, open_sockets, process_seconds
-from workers.arena import percentile
+from bench.stats import percentile
 
 # Statuses a correct client can meet while playing: another request won the race.
 EXPECTED_REFUSALS = (409, 412)

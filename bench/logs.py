@@ -28,11 +28,11 @@ import msgspec
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Step, Steps
+from bench.stats import percentile
 from domain import registry
 from domain.service import GameService
 from domain.store import CHECKPOINT_EVERY
 from domain.table import to_act
-from workers.arena import percentile
 
 LONG_GAME = "ochs-und-esel"
 LONG_SEATS = 12

@@ -90,23 +90,24 @@ def engine_table(sec: dict[str, Any]) -> Table:
 
 
 def bots_table(sec: dict[str, Any]) -> Table:
-    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s)",
-               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "error"])
+    t = _table(f"5. Bots: move time (strong budget {_f(sec['budget_s'], 3)} s); the strong "
+               "bot's search speed in playouts/s",
+               ["game", "level", "moves", "p50 ms", "p99 ms", "max ms", "playouts/s", "error"])
     for r in sec["rows"]:
         t.add_row(r["game"], r["level"], _f(r.get("moves")), _f(r.get("p50_ms"), 2),
-                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2), r.get("error", ""))
+                  _f(r.get("p99_ms"), 2), _f(r.get("max_ms"), 2),
+                  _f(r.get("playouts_per_s"), 0), r.get("error", ""))
     return t
 
 
 def timers_table(sec: dict[str, Any]) -> Table:
     t = _table(f"6. Timers: {sec['measured']}",
-               ["moves", "move ms p50", "deadline ms p50", "share (p50)", "share (mean)"])
-    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["timer_ms"]["p50"], 3),
-              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3))
-    alt = sec.get("alternative")
-    if alt:
-        t.caption = (f"{alt['measured']}: {_f(alt['timer_ms']['p50'], 3)} ms p50, "
-                     f"share {_f(alt['share_p50'], 3)}")
+               ["moves", "move ms p50", "hooks ms p50", "share (p50)", "share (mean)",
+                "bare round trip ms p50", "bytes per timer", "rebuild: games", "rebuild ms"])
+    trip, rebuild = sec["round_trip"], sec["rebuild"]
+    t.add_row(str(sec["moves"]), _f(sec["move_ms"]["p50"], 3), _f(sec["hooks_ms"]["p50"], 3),
+              _f(sec["share_p50"], 3), _f(sec["share_mean"], 3), _f(trip["ms"]["p50"], 3),
+              _f(sec["timer_bytes"], 0), _f(rebuild["active_games"]), _f(rebuild["ms"], 0))
     return t
 
 
@@ -116,11 +117,23 @@ def peer_table(sec: dict[str, Any]) -> Table:
     return table(sec)
 
 
+def inbox_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"8. Inbox: GET /players/me/games?my_turn=true vs GET /games/{{id}}, with the "
+               f"player's key ({sec['samples']} of each per size, interleaved)",
+               ["player's games", "their turn", "page entries", "inbox ms p50/p95",
+                "view ms p50/p95", "inbox / view (p50)"])
+    for r in sec["rows"]:
+        t.add_row(str(r["games"]), str(r["my_turn"]), str(r["page_entries"]),
+                  _lat(r["inbox_ms"], ("p50", "p95")), _lat(r["view_ms"], ("p50", "p95")),
+                  _f(r["inbox_per_view"], 2))
+    return t
+
+
 # Each section's table, in the order the run prints them (the profile adds several).
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
-    ("peer", peer_table),
+    ("peer", peer_table), ("inbox", inbox_table),
 )
 
 
@@ -194,6 +207,15 @@ def targets(sections: dict[str, Any]) -> list[dict[str, Any]]:
         failed = [r["game"] for r in strong if "error" in r]
         add("strong bot p99 ms", worst_bot, "<= 1000", _le(worst_bot, 1000.0),
             "worst game" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    inbox = sections.get("inbox")
+    if inbox and inbox["rows"]:
+        first, last = inbox["rows"][0], inbox["rows"][-1]
+        # A page of up to 10 games against the view of one: about one view, not one per game.
+        add("inbox page / view", last["inbox_per_view"], "<= 2",
+            _le(last["inbox_per_view"], 2.0), f"{last['games']} games, p50 / p50")
+        growth = last["inbox_ms"]["p50"] / first["inbox_ms"]["p50"]
+        add("inbox page, many games / few", growth, "<= 1.3", _le(growth, 1.3),
+            f"{last['games']} vs {first['games']} games, p50")
     timers = sections.get("timers")
     if timers:
         add("deadline / move", timers["share_p50"], "<= 0.10", _le(timers["share_p50"], 0.10),

@@ -101,3 +101,47 @@ class SeatNotAway(GameRuleError):
     """Coming back is for a seat marked away after missed deadlines."""
 
     code = "not_away"
+
+
+class GameNotFinished(GameRuleError):
+    """What follows a game (a rematch) waits for its end."""
+
+    code = "game_not_finished"
+
+
+class NotAllowed(DomainError):
+    """The caller is known but may not do this (not the creator, no seat here)."""
+
+    code = "not_allowed"
+
+
+class BadCredentials(DomainError):
+    """A credential that names nobody (an unknown or rotated player key)."""
+
+    code = "invalid_player_key"
+
+
+class UnknownPlayer(DomainError):
+    code = "unknown_player"
+
+
+class BadName(DomainError):
+    """A player name that is empty, too long, or made of characters it may not hold."""
+
+    code = "bad_name"
+
+
+class NameTaken(DomainError):
+    """Another player holds a name that reads the same (case and Unicode forms aside)."""
+
+    code = "name_taken"
+
+
+class AlreadySeated(DomainError):
+    code = "already_seated"
+
+
+class GameStarted(GameRuleError):
+    """What only a game that has not started allows (cancelling it)."""
+
+    code = "game_started"

@@ -1,8 +1,14 @@
 """The table: the envelope around one game — its seats, status, deadlines and seed.
 
 A game's log starts with the table's own events (`game_created`, `player_joined`,
-`game_started`), then the game's events; `turn_timed_out`, `seat_returned` and
-`game_finished` are the table's too. `evolve_table` applies the table's events itself and
+`game_started`), then the game's events; `turn_timed_out`, `seat_returned`,
+`game_finished`, `game_cancelled` (the creator called off a game that had not started) and
+`rematch_created` (the game that follows a finished one) are the table's too.
+
+A seat is a bot, or a human seat: open to anyone, held by an anonymous person (with a seat
+token), held by a player (`player`: their id; their key finds the seat), invited (`invited`:
+only that player may take it), or kept for whoever held seat `rematch_seat` of the game this
+one is a rematch of. `evolve_table` applies the table's events itself and
 hands every other event to the game's `evolve`, so one fold rebuilds both.
 """
 
@@ -17,8 +23,9 @@ from domain.game import Game
 
 TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
-     "game_finished"}
+     "game_finished", "game_cancelled", "rematch_created"}
 )
+STATUSES = ("open", "active", "finished", "cancelled")
 # After this many deadlines missed in a row a seat is marked away and auto-played at once.
 AWAY_AFTER_TIMEOUTS = 2
 
@@ -28,6 +35,15 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     level: str | None = None  # bot level
     name: str | None = None
     taken: bool = False
+    player: str | None = None  # the player holding the seat
+    invited: str | None = None  # the only player who may take it
+    rematch_seat: int | None = None  # kept for the holder of that seat of `rematch_of`
+
+    @property
+    def free(self) -> bool:
+        """May anyone take it?"""
+        return (self.kind == "human" and not self.taken and self.invited is None
+                and self.rematch_seat is None)
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -40,7 +56,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     bot_delay_s: float
     seed_hash: str
     created_at: float
-    status: str = "open"  # open -> active -> finished
+    status: str = "open"  # open -> active -> finished; open -> cancelled
     version: int = 0
     last_hash: str = ""
     updated_at: float = 0.0
@@ -49,10 +65,28 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     waiting_since: dict[int, float] = {}  # seat -> when it became one to act
     timeouts_in_row: tuple[int, ...] = ()
     outcome: dict[str, Any] | None = None
+    ended_at: float | None = None  # when it finished or was cancelled
+    created_by: str | None = None  # the player who created it, if a player did
+    rematch_of: str | None = None  # the finished game this one follows
+    rematch: str | None = None  # the game that follows this one, once asked for
 
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat `player_id` holds here, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.player == player_id:
+                return i
+        return None
+
+    def has_free_seat(self) -> bool:
+        return self.status == "open" and any(s.free for s in self.seats)
+
+    def player_ids(self) -> set[str]:
+        """The players seated or invited here."""
+        return {p for s in self.seats for p in (s.player, s.invited) if p is not None}
 
     def is_away(self, seat: int) -> bool:
         return self.timeouts_in_row[seat] >= AWAY_AFTER_TIMEOUTS
@@ -66,12 +100,14 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
 def created_table(ev: Event) -> Table:
     d = ev.data
     seats = tuple(SeatInfo(kind=s["kind"], level=s.get("level"), taken=s["kind"] == "bot",
-                           name=s.get("name")) for s in d["seats"])
+                           name=s.get("name"), invited=s.get("invited"),
+                           rematch_seat=s.get("rematch_seat")) for s in d["seats"])
     return Table(
         id=d["id"], type=d["type"], options=d["options"], seats=seats,
         deadline_s=d.get("deadline_s"), on_timeout=d.get("on_timeout", "autoplay"),
         bot_delay_s=d.get("bot_delay_s", 0.0), seed_hash=d["seed_hash"], created_at=ev.at,
-        timeouts_in_row=(0,) * len(seats),
+        timeouts_in_row=(0,) * len(seats), created_by=d.get("created_by"),
+        rematch_of=d.get("rematch_of"),
     )
 
 
@@ -88,7 +124,8 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
         case "player_joined":
             seat = ev.data["seat"]
             seats = list(table.seats)
-            seats[seat] = replace(seats[seat], name=ev.data["name"], taken=True)
+            seats[seat] = replace(seats[seat], name=ev.data["name"], taken=True,
+                                  player=ev.data.get("player"))
             table = replace(table, seats=tuple(seats))
         case "game_started":
             table = replace(table, status="active",
@@ -103,7 +140,11 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
             table = replace(table, timeouts_in_row=tuple(counts))
         case "game_finished":
             table = replace(table, status="finished", seed=ev.data["seed"],
-                            outcome=ev.data["outcome"])
+                            outcome=ev.data["outcome"], ended_at=ev.at)
+        case "game_cancelled":
+            table = replace(table, status="cancelled", ended_at=ev.at)
+        case "rematch_created":
+            table = replace(table, rematch=ev.data["game"])
         case _:
             table = replace(table, game=game.evolve(table.game, ev))
     return _track_waiting(table, ev, game)
@@ -142,6 +183,12 @@ _raw_decoder = msgspec.json.Decoder(_RawTable)
 
 def encode_table(table: Table) -> bytes:
     return _encoder.encode(table)
+
+
+def decode_envelope(raw: bytes) -> Table:
+    """The table without its game state (left undecoded, a `msgspec.Raw`): enough for
+    what lists games by their seats, status and clocks, at a fraction of the cost."""
+    return _raw_decoder.decode(raw)
 
 
 def decode_table(raw: bytes, games: Any) -> Table:

@@ -35,7 +35,13 @@ from domain import registry
 from domain.connection import connect
 from domain.game import Game
 from domain.service import FanOutHooks, GameService, Hooks
-from domain.store import RedisEventStore, RedisWebhookStore, WebhookStore
+from domain.store import (
+    RedisEventStore,
+    RedisPlayerStore,
+    RedisRatingStore,
+    RedisWebhookStore,
+    WebhookStore,
+)
 from donkeypost.settings import Settings
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
@@ -80,8 +86,11 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
 
 
 def game_service(store_redis: redis.Redis, hooks: Hooks, clock: Clock) -> GameService:
-    """The service on the games' Redis (its one constructor call in the project)."""
-    return GameService(store=RedisEventStore(store_redis), hooks=hooks, clock=clock)
+    """The service on the games' Redis (its one constructor call in the project): the
+    games, the players and the ratings."""
+    return GameService(store=RedisEventStore(store_redis), hooks=hooks, clock=clock,
+                       players=RedisPlayerStore(store_redis),
+                       ratings=RedisRatingStore(store_redis))
 
 
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from donkeypost.settings import Settings, SettingsError
-from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES
+from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES, RATINGS
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 Command = Callable[[argparse.Namespace], int]
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
     """Commands that live beside the packages they drive (arena, bench)."""
     found: list[tuple[str, Callable[[argparse._SubParsersAction], Command]]] = []
-    for name, module in (("arena", "workers.arena"), ("bench", "bench.cli")):
+    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli")):
         try:
             mod = __import__(module, fromlist=["register"])
         except ImportError:
@@ -118,7 +118,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                           "donkeypost.wsgi:app"], env=env),
         # Two workers: a slow webhook receiver must not hold up bot turns and deadlines.
         subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
-                          "--queues", f"{DEADLINES},{BOTS}"], env=env),
+                          "--queues", f"{DEADLINES},{BOTS},{RATINGS}"], env=env),
         subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
                           "--queues", NOTIFICATIONS], env=env),
     ]

@@ -1,36 +1,29 @@
 """Shared checks for every game: random playouts that replay, round-trip and accept every
-legal action. Each game's tests call these with their own game object."""
+legal action. Each game's tests call these with their own game object; the games are
+played with the domain's own loop (`domain.play`)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from domain.errors import GameRuleError
 from domain.events import Event
-from domain.game import Game
+from domain.game import Game, resolve_options
+from domain.play import advance, begin, play_on
 
 
 def start(game: Game[Any, Any], players: int, options: dict[str, Any] | None = None,
           seed: int = 0) -> tuple[Any, list[Event]]:
-    from domain.game import resolve_options
-
-    opts = resolve_options(game.options, options, players)
-    state = game.new_state(opts, players)
-    events = game.setup(state, random.Random(seed))
-    for ev in events:
-        state = game.evolve(state, ev)
-    return state, events
+    return begin(game, options, players, random.Random(seed))
 
 
 def apply(game: Game[Any, Any], state: Any, seat: int, action: Any,
           rng: random.Random | None = None) -> tuple[Any, list[Event]]:
-    events = game.decide(state, seat, action, rng or random.Random(0))
-    for ev in events:
-        state = game.evolve(state, ev)
-    return state, events
+    return advance(game, state, seat, action, rng or random.Random(0))
 
 
 def random_playout(game: Game[Any, Any], players: int, options: dict[str, Any] | None = None,
@@ -42,27 +35,25 @@ def random_playout(game: Game[Any, Any], players: int, options: dict[str, Any] |
     - the state survives a JSON round trip (snapshots);
     - replaying all events from the start rebuilds the same state (every `check_every` steps).
     `on_step(state, events)` may add game-specific checks (conservation of cards...)."""
-    from domain.game import resolve_options
-
     rng = random.Random(seed)
     opts = resolve_options(game.options, options, players)
     state, log = start(game, players, options, seed)
     steps = 0
-    while game.outcome(state) is None:
-        assert steps < max_steps, "game did not end"
-        acting = sorted(game.to_act(state))
-        assert acting, "nobody to act in an unfinished game"
-        for seat in range(players):
-            if seat not in acting:
-                assert game.legal_actions(state, seat) == [], f"seat {seat} may act out of turn"
-        seat = rng.choice(acting)
-        legal = game.legal_actions(state, seat)
-        assert legal, f"seat {seat} is to act but has no legal action"
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
+        acting = game.to_act(state)
+        for other in range(players):
+            if other not in acting:
+                assert game.legal_actions(state, other) == [], \
+                    f"seat {other} may act out of turn"
         action = rng.choice(legal)
         wire = msgspec.json.decode(msgspec.json.encode(action))
         assert msgspec.convert(wire, game.action_type) == action
-        state, new = apply(game, state, seat, action, rng)
-        log.extend(new)
+        return action
+
+    def check(state: Any, seat: int, action: Any, events: list[Event]) -> None:
+        nonlocal steps
+        log.extend(events)
         if on_step is not None:
             on_step(state, log)
         raw = msgspec.json.encode(state)
@@ -73,6 +64,13 @@ def random_playout(game: Game[Any, Any], players: int, options: dict[str, Any] |
             for ev in log:
                 replayed = game.evolve(replayed, ev)
             assert replayed == state, "replay does not rebuild the state"
+
+    state, _, end = play_on(game, state, choose, rng, max_moves=max_steps,
+                            watch=check)
+    assert end != "bound", "game did not end"
+    acting = sorted(game.to_act(state))
+    assert end != "stuck" or acting, "nobody to act in an unfinished game"
+    assert end == "over", f"a seat of {acting} is to act but has no legal action"
     return state, log
 
 

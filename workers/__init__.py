@@ -1,1 +1,1 @@
-"""RQ workers: bot turns, move deadlines, away seats (and the arena, bots without HTTP)."""
+"""RQ workers: bot turns, move deadlines, away seats."""

@@ -1,4 +1,5 @@
-"""After every append: queue the bot turns, play the away seats, arm the deadlines.
+"""After every append: queue the bot turns, play the away seats, arm the deadlines; and
+when a game with players finishes, queue its rating.
 
 `RqHooks.after_append` plans the table's duties (`workers.plan`). A duty due now (a bot's
 turn, an away seat's move) becomes an RQ job at once. A duty due later (a deadline, a bot
@@ -7,7 +8,7 @@ turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted s
 version's arrival also drops the timers of the version before (the game moved). All of it
 is one round trip. A timer is a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB
 job hash and a dozen commands per move, about as much as the move itself
-(`python -m workers.timing` prints both).
+(`donkeypost bench --sections timers` measures the hooks).
 
 The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
 remove at once), so each timer becomes one job however many workers pump, and enqueues
@@ -18,7 +19,8 @@ moved does nothing.
 `RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
 between a claim and its enqueue, a job running in a worker that was killed, an emptied
 queue Redis): given tables, it enqueues each due duty whose job is not waiting in a queue,
-and arms each later one that has no timer.
+and arms each later one that has no timer. `enqueue_ratings` does the same for finished
+games whose rating is still awaited (the store notes them after the append).
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ from workers.plan import Duty, duties
 
 log = logging.getLogger(__name__)
 
-BOTS, DEADLINES, NOTIFICATIONS = "bots", "deadlines", "notifications"
-QUEUES = (DEADLINES, BOTS, NOTIFICATIONS)  # a worker serves them in this order
+BOTS, DEADLINES, NOTIFICATIONS, RATINGS = "bots", "deadlines", "notifications", "ratings"
+QUEUES = (DEADLINES, BOTS, RATINGS, NOTIFICATIONS)  # a worker serves them in this order
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
@@ -61,6 +63,10 @@ local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, AR
 if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
 return due
 """
+
+
+def rating_job_id(game_id: str) -> str:
+    return f"rate-{game_id}"
 
 
 @dataclass
@@ -95,6 +101,9 @@ class RqHooks:
                 self._enqueue(pipe, duty)
             else:
                 pipe.zadd(TIMERS, {duty.job_id: duty.due})
+        if any(e.type == "game_finished" for e in new_events) and \
+                any(s.player is not None for s in table.seats):
+            self._enqueue_rating(pipe, table.id)
         pipe.execute()
 
     def _pipeline(self) -> Pipeline:
@@ -112,6 +121,33 @@ class RqHooks:
             retry=RETRY, description=f"{duty.kind} {duty.game_id} v{duty.version} "
                                      f"seat {duty.seat}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def _enqueue_rating(self, pipe: Pipeline, game_id: str) -> None:
+        queue = self.queues[RATINGS]
+        job = queue.create_job(
+            jobs.rate_game, args=(game_id,), job_id=rating_job_id(game_id),
+            timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+            retry=RETRY, description=f"rate {game_id}")
+        queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
+        """Queue the rating of games whose job is not waiting or running (it was lost, or
+        ran and failed); returns how many were queued. A rating applies once, so a job
+        queued twice does no harm."""
+        if not game_ids:
+            return 0
+        read = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            read.hget(Job.key_for(rating_job_id(game_id)), "status")
+        found = read.execute()
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if status not in (b"queued", b"started")]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                self._enqueue_rating(write, game_id)
+            write.execute()
+        return len(lost)
 
     # --- the timer pump ----------------------------------------------------------------
     def release_due(self, limit: int = 500) -> int:

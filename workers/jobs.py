@@ -1,4 +1,4 @@
-"""The jobs: act for one seat of one game at one version, or drop the job.
+"""The jobs: act for one seat of one game at one version, or drop the job; rate a game.
 
 Each job takes ids only (game id, expected version, seat), loads the table, checks that
 the game is still at that version and the seat still to act, asks a bot with nothing but
@@ -53,6 +53,16 @@ def deadline_passed(game_id: str, version: int, seat: int) -> str:
 def away_turn(game_id: str, version: int, seat: int) -> str:
     """A seat marked away (it missed deadlines in a row) is played at once."""
     return _act_for(game_id, version, seat, by="away")
+
+
+def rate_game(game_id: str) -> str:
+    """A finished game's players get their new ratings, exactly once however often this
+    runs (`domain.service.rating`)."""
+    try:
+        return context.current().service.rate_game(game_id)
+    except UnknownGame:
+        log.warning("rating job for unknown game %s dropped", game_id)
+        return "unknown_game"
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:

@@ -13,7 +13,8 @@ Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
 (`RqHooks.release_due`; any number of workers may pump). When the worker starts, and then
 at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker sweeps per period), it
 rebuilds the jobs and timers the active games need (`RqHooks.rebuild`): deadlines derive
-from the stored state, so no timer is lost for good with a worker or a queue.
+from the stored state, so no timer is lost for good with a worker or a queue; and it
+queues again the rating of finished games still awaiting theirs a minute after the end.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ log = logging.getLogger(__name__)
 
 SWEEP_LOCK = "donkeypost:sweep-lock"
 PUMP_EVERY_S = 0.25
+# A finished game's rating job is queued by the hooks after its append; the sweep queues
+# it again only when it is still awaited this long after the end (the job was lost).
+RATING_GRACE_S = 60.0
 
 
 class GameWorker(SimpleWorker):
@@ -86,6 +90,15 @@ class GameWorker(SimpleWorker):
         self.rebuilt = True
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
+        try:
+            service = self.job_context.service
+            ratings = self.rq_hooks.enqueue_ratings(
+                service.awaiting_rating(service.clock() - RATING_GRACE_S))
+        except Exception:
+            log.exception("queuing the awaited ratings failed; the next sweep retries")
+            return
+        if ratings:
+            log.info("queued %s awaited ratings again", ratings)
 
 
 def make_worker(context: JobContext, rq_hooks: RqHooks, sweep_s: int,

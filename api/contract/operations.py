@@ -17,20 +17,26 @@ from typing import Any
 
 import flask
 from flask import request
-from flask_smorest import Api, Blueprint
+from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 
-from api import schemas
+from api import player_schemas, schemas
 from api.contract.jsonschema import ref, without_default
 from api.errors import ApiError
+from api.paging import PagedBlueprint
 
 # --- who may call ------------------------------------------------------------------------
 SEAT_TOKEN = "seatToken"
 CREATOR_TOKEN = "creatorToken"
+PLAYER_KEY = "playerKey"
 PUBLIC: list[dict[str, list[str]]] = []
-SEAT_OR_SPECTATOR = [{}, {SEAT_TOKEN: []}]  # no token: a spectator
-SEAT = [{SEAT_TOKEN: []}]
-SEAT_OR_CREATOR = [{SEAT_TOKEN: []}, {CREATOR_TOKEN: []}]
+SEAT_OR_SPECTATOR = [{}, {SEAT_TOKEN: []}, {PLAYER_KEY: []}]  # no token: a spectator
+SEAT = [{SEAT_TOKEN: []}, {PLAYER_KEY: []}]  # a seat's token, or the key of its player
+SEAT_OR_PLAYER = SEAT
+SEAT_OR_CREATOR = [{SEAT_TOKEN: []}, {CREATOR_TOKEN: []}, {PLAYER_KEY: []}]
+ANYONE_OR_PLAYER = [{}, {PLAYER_KEY: []}]  # as a player with a key, else anonymous
+CREATOR_OR_PLAYER = [{CREATOR_TOKEN: []}, {PLAYER_KEY: []}]
+PLAYER = [{PLAYER_KEY: []}]
 
 SECURITY_SCHEMES = {
     SEAT_TOKEN: {"type": "http", "scheme": "bearer", "description": (
@@ -38,6 +44,9 @@ SECURITY_SCHEMES = {
         "are a spectator's.")},
     CREATOR_TOKEN: {"type": "http", "scheme": "bearer", "description": (
         "The creator's token, returned once by POST /games (`creator_token`).")},
+    PLAYER_KEY: {"type": "http", "scheme": "bearer", "description": (
+        "A player's key (`pk.…`, from POST /players): a player, and the seat they hold in "
+        "any game.")},
 }
 
 
@@ -51,10 +60,17 @@ class Failure:
     why: str
 
 
-BAD_TOKEN = Failure(401, ("invalid_authorization", "invalid_token"),
+BAD_TOKEN = Failure(401, ("invalid_authorization", "invalid_token", "invalid_player_key"),
                     "the Authorization header is not `Bearer <token>` of a seat of this game")
-NO_SEAT = Failure(401, ("missing_token", "invalid_authorization", "invalid_token"),
+NO_SEAT = Failure(401, ("missing_token", "invalid_authorization", "invalid_token",
+                        "invalid_player_key"),
                   "no token, or not one of a seat of this game")
+NOT_SEATED = Failure(403, ("not_seated",), "a player key of no seat of this game")
+BAD_PLAYER_KEY = Failure(401, ("invalid_authorization", "invalid_player_key",
+                               "needs_player_key"),
+                         "a player key that is not one (or `me` without a key)")
+NO_PLAYER_KEY = Failure(401, ("missing_player_key", "invalid_authorization",
+                              "invalid_player_key"), "no player key, or not a player's")
 NO_OWNER = Failure(401, ("missing_token", "invalid_authorization", "invalid_token"),
                    "no token, or neither a seat's of this game nor its creator's")
 UNKNOWN_GAME = Failure(404, ("unknown_game", "not_found"), "no such game")
@@ -108,7 +124,8 @@ PARAMETERS: dict[str, dict[str, Any]] = {
 }
 
 
-REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema}
+REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
+                  "NewPlayer": player_schemas.NewPlayerSchema}
 
 
 def register_components(api: Api) -> None:
@@ -192,15 +209,8 @@ def _json_bodies_only() -> None:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
 
 
-class ContractBlueprint(Blueprint):  # type: ignore[misc]
+class ContractBlueprint(PagedBlueprint):
     ARGUMENTS_PARSER = JsonParser()
-
-    def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
-        # The header's value is a JSON object: OpenAPI 3 describes that with `content`.
-        resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
-            "description": "pagination metadata (a JSON object)",
-            "content": {"application/json": {"schema": ref("PaginationMetadata")}},
-        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

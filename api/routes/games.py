@@ -11,15 +11,20 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.auth import bearer_token, check_token, require_seat
+from api.auth import bearer_token, check_token, optional_player, require_seat
 from api.contract.jsonschema import ref
 from api.contract.operations import (
+    ANYONE_OR_PLAYER,
     BAD_IDEMPOTENCY_KEY,
+    BAD_PLAYER_KEY,
     BAD_QUERY,
     BAD_TOKEN,
     BUSY,
+    CREATOR_OR_PLAYER,
     NO_SEAT,
+    NOT_SEATED,
     SEAT,
+    SEAT_OR_PLAYER,
     SEAT_OR_SPECTATOR,
     UNKNOWN_GAME,
     ContractBlueprint,
@@ -39,6 +44,7 @@ from api.schemas import (
     JoinedSchema,
     JoinSchema,
     ListArgsSchema,
+    RematchSchema,
 )
 from domain import registry
 from domain.errors import DomainError, UnknownGame
@@ -47,7 +53,7 @@ from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards"),
+                             "bad_donkey_deck", "not_enough_cards", "unknown_player"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
@@ -98,23 +104,28 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       failures=[REFUSED_GAME], links={201: {
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
                                                    "streamEvents", "exportLog")
                            for name, target in game_link(op, "$response.body#/id").items()}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
-            Seats are `human` (taken later with POST /games/{id}/players) or `bot`. The game
-            starts when every seat is taken. The answer's `creator_token` (shown once) is
-            the creator's credential, e.g. for a game-wide webhook."""
+            Seats are `human` (taken later with POST /games/{id}/players) or `bot`. With a
+            player key, a human seat may say `"me": true` (you sit there) or
+            `"invite": "<player name>"` (kept for that player: only they may take it);
+            other human seats are open to anyone. The game starts when every seat is
+            taken. The answer's `creator_token` (shown once) is the creator's credential,
+            e.g. for a game-wide webhook or to cancel the game before it starts."""
             if body["type"] not in registry.games():
                 raise ApiError(422, "unknown_game_type", f"no game type {body['type']!r}",
                                errors={"type": [f"one of {sorted(registry.games())}"]})
+            by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
-                                   bot_delay_s=body["bot_delay_s"])
-            return {**service.view(table, None),
+                                   bot_delay_s=body["bot_delay_s"], by=by)
+            return {**service.view(table, table.seat_of(by.id) if by else None),
                     "creator_token": service.issue_creator_token(table.id)}
 
         @blp.etag
@@ -124,11 +135,14 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.operation("listGames", failures=[BAD_QUERY],
                        responses={200: {"type": "array", "items": ref("GameView")}})
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
-            """List games, newest first (filter by status and type)"""
+            """List games, newest first (filter by status and type)
+
+            `has_free_seat=true` is the lobby: open games with a seat anyone may take."""
             tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
-                limit=pagination_parameters.page_size)
+                limit=pagination_parameters.page_size,
+                free_seat=args.get("has_free_seat", False))
             pagination_parameters.item_count = total
             return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
 
@@ -164,9 +178,12 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.arguments(JoinSchema)
         @blp.response(201, JoinedSchema)
         @blp.operation("joinGame", body="Join", responses={201: "Joined"},
-                       parameters=["IdempotencyKey"], failures=[
-                           UNKNOWN_GAME, Failure(409, ("no_free_seat",), "every seat is taken"),
-                           BUSY, BAD_IDEMPOTENCY_KEY], links={201: {
+                       parameters=["IdempotencyKey"], security=ANYONE_OR_PLAYER, failures=[
+                           UNKNOWN_GAME, BAD_PLAYER_KEY, BUSY, BAD_IDEMPOTENCY_KEY,
+                           Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
+                                   "no free seat (those left may be kept for invited "
+                                   "players), you sit here already, or it was cancelled")],
+                       links={201: {
                            **game_link("joinGame", "$response.body#/game/id"),
                            **game_link("listEvents", "$response.body#/game/id"),
                            **game_link("listWebhooks", "$response.body#/game/id"),
@@ -179,16 +196,74 @@ def make_blueprint(service: GameService) -> Blueprint:
                            "GetGame": link("getGame", "read the game",
                                            game_id="$response.body#/game/id")}})
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
-            """Take the next free human seat; the token is shown this once"""
-            seat, token, table = service.join(game_id, body["name"], _idempotency_key())
+            """Take a seat: the token is shown this once
+
+            Without a credential: the next seat open to anyone, under `name`, with a new
+            seat token. With a player key: the seat you are invited to, else the next open
+            one, as that player (no token: your key is your credential here)."""
+            player = optional_player(service)
+            if player is None and not body.get("name"):
+                raise ApiError(422, "validation_error", "a name is needed without a player "
+                                                       "key", errors={"name": ["required"]})
+            seat, token, table = service.join(game_id, body.get("name"), player,
+                                              _idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
+
+    @blp.route("/<string:game_id>/cancel")
+    class Cancel(MethodView):
+        @blp.response(200, GameViewSchema)
+        @blp.operation("cancelGame", security=CREATOR_OR_PLAYER, responses={200: "GameView"},
+                       headers={200: ["ETAG"]}, failures=[
+                           UNKNOWN_GAME, BUSY,
+                           Failure(401, ("missing_token", "invalid_authorization",
+                                         "invalid_player_key"), "no credential"),
+                           Failure(403, ("not_allowed",), "not the creator's token or key"),
+                           Failure(409, ("game_started",), "the game has started")])
+        def post(self, game_id: str) -> Any:
+            """Cancel a game that has not started (its creator only)
+
+            With the `creator_token` of POST /games, or the key of the player who created
+            it. The game's status becomes `cancelled`; cancelling twice is fine."""
+            token = bearer_token()
+            if token is None:
+                raise ApiError(401, "missing_token", "this needs the creator's token or key")
+            table = service.cancel(game_id, token)
+            return Response(encode_game_view(service.view(table, None)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": _etag(table.version)})
+
+    @blp.route("/<string:game_id>/rematch")
+    class RematchResource(MethodView):
+        @blp.response(201, RematchSchema, description="the rematch, created now")
+        @blp.alt_response(200, schema=RematchSchema, description="the rematch, created "
+                                                                 "by an earlier request")
+        @blp.operation("rematchGame", security=SEAT_OR_PLAYER,
+                       responses={201: "Joined", 200: "Joined"}, failures=[
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           Failure(409, ("game_not_finished",), "the game is not finished")],
+                       links={201: game_link("getGame", "$response.body#/game/id"),
+                              200: game_link("getGame", "$response.body#/game/id")})
+        def post(self, game_id: str) -> Any:
+            """Ask for the rematch of a finished game (any of its seats)
+
+            One new game with the same type, options, deadlines and seats, rotated by one
+            (the second seat sits first): players are seated again, bots keep their level,
+            and a seat an anonymous person held is kept for them — they take it by asking
+            here too, with their old seat's token, and get a new token (once). The games
+            link both ways (`rematch_of`, `rematch`). Asking again, or at the same moment
+            as someone else, gives the same game."""
+            token = bearer_token()
+            _table, seat = service.load(game_id, token)
+            found = service.rematch(game_id, require_seat(seat, token))
+            body = {"seat": found.seat, "token": found.token,
+                    "game": service.view(found.table, found.seat)}
+            return body, 201 if found.created else 200
 
     @blp.route("/<string:game_id>/back")
     class Back(MethodView):
-        @blp.response(200, GameViewSchema)
         @blp.operation("comeBack", security=SEAT, responses={200: "GameView"},
                        headers={200: ["ETAG"]}, failures=[
-                           NO_SEAT, UNKNOWN_GAME, BUSY,
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
                            Failure(409, ("not_away", "game_over", "game_not_started"),
                                    "the seat is not away, or the game is not being played")],
                        links={200: game_link("getGame", "$response.body#/id")})
@@ -211,7 +286,7 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
                        parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
                        failures=[
-                           NO_SEAT, UNKNOWN_GAME, BUSY,
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
                            Failure(409, GAME_STATE, "not your turn, or the game is not being "
                                                     "played (`legal_actions` says what you "
                                                     "may do)"),

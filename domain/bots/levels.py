@@ -1,8 +1,8 @@
-"""The bot levels above `random`: `basic` (a per-game heuristic) and `strong` (ISMCTS).
+"""The bot levels: `random`, `basic` (a per-game heuristic) and `strong` (a search).
 
-Each game, or family of games, has a heuristic module `domain/bots/<name>_basic.py` that
+Each game, or family of games, has a heuristic module `domain/bots/<name>_basic` that
 exposes `basic(game, obs, rng)` (the heuristic on the seat's view) and `KIT` (the search's
-rollout policy, evaluation and horizon, see `domain.bots.mcts`). A game without a module
+rollout policy, evaluation and horizon, see `domain.bots.kit`). A game without a module
 still gets every level: `basic` plays uniformly at random and `strong` searches with random
 rollouts and the game's outcome (it needs the game's `determinize`).
 
@@ -19,9 +19,12 @@ import random
 from types import ModuleType
 from typing import Any
 
-from domain.bots import Bot, Observation, random_bot
-from domain.bots.mcts import Budget, Kit, search
-from domain.game import Game
+from domain.bots.kit import Budget, Kit
+from domain.bots.observation import Bot, Observation
+from domain.bots.search import search
+from domain.game import Game, SearchableGame
+
+LEVELS = ("random", "basic", "strong")
 
 HEURISTICS: dict[str, str] = {
     "ochs-und-esel": "domain.bots.trick_basic",
@@ -31,6 +34,14 @@ HEURISTICS: dict[str, str] = {
 }
 
 GENERIC_KIT = Kit()
+
+
+class UnknownLevel(ValueError):
+    """A bot level that is not one of `LEVELS`."""
+
+    def __init__(self, level: str) -> None:
+        super().__init__(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")
+        self.level = level
 
 
 def _default_budget() -> Budget:
@@ -61,6 +72,11 @@ def kit_for(game: Game[Any, Any]) -> Kit:
     return mod.KIT if mod is not None else GENERIC_KIT
 
 
+def random_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
+    """`random`: uniform over the legal actions."""
+    return rng.choice(list(obs.legal_actions))
+
+
 def basic_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
     """`basic`: the game's heuristic on the seat's view."""
     if len(obs.legal_actions) == 1:
@@ -77,7 +93,7 @@ def strong_with(budget: Budget) -> Bot:
     def strong(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
         if len(obs.legal_actions) == 1:
             return obs.legal_actions[0]
-        if not hasattr(game, "determinize"):
+        if not isinstance(game, SearchableGame):  # nothing to sample hidden cards with
             return basic_bot(game, obs, rng)
         choice = search(game, obs.view, obs.seat, obs.legal_actions, rng, kit_for(game),
                         budget)
@@ -87,7 +103,7 @@ def strong_with(budget: Budget) -> Bot:
 
 
 def strong_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
-    """`strong`: information-set MCTS within `DEFAULT_BUDGET`."""
+    """`strong`: the search within `DEFAULT_BUDGET` (read at each move)."""
     return strong_with(DEFAULT_BUDGET)(game, obs, rng)
 
 
@@ -99,7 +115,13 @@ def make_bot(level: str, budget: Budget | None = None) -> Bot:
         return basic_bot
     if level == "strong":
         return strong_with(budget) if budget is not None else strong_bot
-    raise ValueError(f"unknown bot level {level!r}")
+    raise UnknownLevel(level)
 
 
-LEVEL_BOTS: dict[str, Bot] = {"basic": basic_bot, "strong": strong_bot}
+def choose_action(level: str, game: Game[Any, Any], obs: Observation,
+                  rng: random.Random) -> Any:
+    """The action the bot of `level` plays; an unknown level raises `UnknownLevel`."""
+    bot = make_bot(level)
+    if not obs.legal_actions:
+        raise ValueError("a bot was asked to act with no legal action")
+    return bot(game, obs, rng)

@@ -14,17 +14,18 @@ played, so searching with few samples costs nothing against the policy.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from domain.bots.kit import Budget, Kit, SearchStats
+from domain.bots.sampler import Sampler
 from domain.errors import GameRuleError
 from domain.game import Game
-
-if TYPE_CHECKING:
-    from domain.bots.mcts import Budget, Kit, Sampler, SearchStats
+from domain.play import Chooser, advance, play_on
 
 MIN_PAIRS = 4  # samples before a candidate may be dropped
 DROP_Z = 2.0  # dropped when its pairwise gap to the leader is this many standard errors
@@ -49,6 +50,7 @@ def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
     anchor: _Candidate | None = None
     alive = [_Candidate(a) for a in legal]
     rollouts = samples = dropped = 0
+    choose = _policy_with_noisy_opponents(game, seat, kit, rng)
     while rollouts + len(alive) <= max_rollouts and time.perf_counter() < deadline:
         sample = sampler.draw()
         if anchor is None:
@@ -58,7 +60,8 @@ def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
         got: list[float] = []
         try:
             for cand in alive:
-                got.append(_rollout(game, sample, seat, cand.action, rng, kit, deadline))
+                got.append(_rollout(game, sample, seat, cand.action, rng, kit, choose,
+                                    deadline))
         except (GameRuleError, _OutOfTime):
             dropped += 1  # a sample the rules reject, or the clock ran out: unused
             continue
@@ -79,6 +82,7 @@ def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
     if stats is not None:
         stats.iterations, stats.dropped, stats.samples = samples, dropped, sampler.count
         stats.seconds = time.perf_counter() - start
+        stats.playouts = rollouts
         stats.visits = {c.action: (len(c.rewards), _mean(c.rewards.values()))
                         for c in alive}
     return best.action if best is not None else None
@@ -88,33 +92,31 @@ class _OutOfTime(Exception):
     pass
 
 
-def _rollout(game: Any, state: Any, seat: int, action: Any, rng: random.Random, kit: Kit,
-             deadline: float) -> float:
-    root = state
-    for ev in game.decide(state, seat, action, rng):
-        state = game.evolve(state, ev)
-    horizon = kit.horizon
-    policy = kit.policy
-    steps = 0
-    while game.outcome(state) is None and not (horizon is not None and horizon(root, state)):
-        steps += 1
-        if steps > kit.max_steps:
-            break
-        if steps % 64 == 0 and time.perf_counter() >= deadline:
-            raise _OutOfTime
-        acting = game.to_act(state)
-        if not acting:
-            break
-        mover = min(acting) if len(acting) == 1 else rng.choice(sorted(acting))
-        legal = game.legal_actions(state, mover)
+def _policy_with_noisy_opponents(game: Game[Any, Any], seat: int, kit: Kit,
+                                 rng: random.Random) -> Chooser[Any, Any]:
+    """Every seat plays the kit's policy; the others take a random move with probability
+    `kit.epsilon` (the opponents may play worse)."""
+    policy, eps = kit.policy, kit.epsilon
+
+    def choose(state: Any, mover: int, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
-            move = legal[0]
-        elif mover != seat and kit.epsilon and rng.random() < kit.epsilon:
-            move = legal[rng.randrange(len(legal))]  # the opponents may play worse
-        else:
-            move = policy(game, state, mover, legal, rng)
-        for ev in game.decide(state, mover, move, rng):
-            state = game.evolve(state, ev)
+            return legal[0]
+        if mover != seat and eps and rng.random() < eps:
+            return legal[rng.randrange(len(legal))]
+        return policy(game, state, mover, legal, rng)
+
+    return choose
+
+
+def _rollout(game: Game[Any, Any], root: Any, seat: int, action: Any, rng: random.Random,
+             kit: Kit, choose: Chooser[Any, Any], deadline: float) -> float:
+    """The evaluation of `action` played on `root`, everyone following `choose` after it."""
+    state, _ = advance(game, root, seat, action, rng)
+    stop = functools.partial(kit.horizon, root) if kit.horizon is not None else None
+    state, _, end = play_on(game, state, choose, rng, stop=stop, max_moves=kit.max_steps,
+                            deadline=deadline)
+    if end == "late":
+        raise _OutOfTime
     return kit.evaluate(game, root, state, seat)
 
 

@@ -23,8 +23,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.bots import Observation
-from domain.bots.mcts import Kit
+from domain.bots.kit import Kit
+from domain.bots.observation import Observation
 from domain.games.trash.cards import CARD, RANK
 from domain.games.trash.state import (
     TrashDisplace,

@@ -24,14 +24,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots import Observation
-from domain.bots.mcts import Kit
+from domain.bots.kit import Kit
+from domain.bots.observation import Observation
 from domain.games.trick_engine import (
     CARD_IDS,
-    DONKEY,
     JOKER,
     NORMAL,
-    OX,
     SPECIALS,
     TRICK_KINDS,
     TrickEngineState,
@@ -242,4 +240,4 @@ def horizon(root: TrickEngineState, state: TrickEngineState) -> bool:
 KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, epsilon=0.3,
           method="rollouts")
 
-__all__ = ["DONKEY", "KIT", "OX", "basic", "decide", "policy"]
+__all__ = ["KIT", "basic", "decide", "policy"]

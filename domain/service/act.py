@@ -63,7 +63,7 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
              "events": [redact(e, seat) for e in batch.events]})
         try:
             first = append(deps, after, batch, expected=table.version,
-                           idempotency=(idem, body) if idem else None)
+                           idempotency=(idem, body) if idem else None, before=table)
         except VersionConflict as conflict:
             if if_match is None:
                 return None  # someone else moved first: decide again on the latest

@@ -1,19 +1,23 @@
-"""Writing a batch: one append at an expected version, then the listing and the hooks."""
+"""Writing a batch: one append at an expected version, then the listings (the games', the
+lobby's, the players' inboxes) and the hooks."""
 
 from __future__ import annotations
 
 from domain.service.deps import Deps
 from domain.service.folding import Batch
+from domain.service.inbox import follow_append
 from domain.table import Table, encode_table
 
-# Events after which the game's listing entry changes (its status).
-_LISTED_AFTER = ("game_started", "game_finished")
+# Events after which the game's listing entry changes (its status, a free seat).
+_LISTED_AFTER = ("game_started", "game_finished", "game_cancelled", "player_joined")
 
 
 def append(deps: Deps, table: Table, batch: Batch, expected: int,
            token: tuple[str, int] | None = None,
-           idempotency: tuple[str, bytes] | None = None) -> bytes | None:
-    """Append a batch that leads to `table`; returns the first answer if the idempotency
+           idempotency: tuple[str, bytes] | None = None,
+           before: Table | None = None) -> bytes | None:
+    """Append a batch that leads from `before` (the table at `expected`; None: write
+    every player's inbox position) to `table`; returns the first answer if the idempotency
     key was used before (then nothing was written). Raises VersionConflict."""
     result = deps.store.append(table.id, expected, batch.events, encode_table(table),
                                checkpoint=batch.checkpoint, token=token,
@@ -21,6 +25,8 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
     if result.duplicate is not None:
         return result.duplicate
     if expected == 0 or any(e.type in _LISTED_AFTER for e in batch.events):
-        deps.store.index(table.id, table.type, table.status, table.created_at)
+        deps.store.index(table.id, table.type, table.status, table.created_at,
+                         free_seat=table.has_free_seat())
+    follow_append(deps, before, table, batch.events)
     deps.hooks.after_append(table, batch.events)
     return None

@@ -1,5 +1,11 @@
 """The command that creates a game: check its seats and options, commit to a seed, and
-append `game_created` (and the start, when no seat waits for a person)."""
+append `game_created` (with the players it seats at once, and the start, when no seat
+waits for a person).
+
+A seat is `{"kind": "bot", "level": …}` or `{"kind": "human"}`, which may name a `player`
+(a `Player` seated at once), an `invited` player (only they may take it), or a
+`rematch_seat` (kept for whoever held that seat of the game this one is a rematch of).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import registry
+from domain.bots.levels import LEVELS
 from domain.errors import BadOptions
-from domain.events import event
+from domain.events import Event, event
 from domain.game import resolve_options
 from domain.games.kit import check_player_count
 from domain.rng import commitment, new_seed
@@ -18,14 +25,18 @@ from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
 from domain.table import Table
 
-BOT_LEVELS = ("random", "basic", "strong")
+BOT_LEVELS = LEVELS  # the bots package names the levels
 TIMEOUT_POLICIES = ("autoplay",)
 DEFAULT_DEADLINE_S = 3 * 24 * 3600  # play-by-post: three days a move
 
 
 def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
            seats: Sequence[Mapping[str, Any]], deadline_s: float | None = DEFAULT_DEADLINE_S,
-           on_timeout: str = "autoplay", bot_delay_s: float = 0.0) -> Table:
+           on_timeout: str = "autoplay", bot_delay_s: float = 0.0,
+           created_by: str | None = None, game_id: str | None = None,
+           rematch_of: str | None = None) -> Table:
+    """The new game. `game_id` is given by a rematch, whose creators may race: the first
+    append wins and the others get VersionConflict (the seed kept is the first one too)."""
     game = registry.get_game(game_type)
     check_player_count(game, len(seats))
     for seat in seats:
@@ -38,19 +49,35 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
     # A game checks what its option specs cannot say (combinations, structured values)
     # in `new_state`: ask now, not when the last seat joins and the game starts.
     game.new_state(resolved, len(seats))
-    game_id = secrets.token_urlsafe(9)
-    seed = new_seed()
+    game_id = game_id or secrets.token_urlsafe(9)
+    named = [p.id for s in seats for p in (s.get("player"), s.get("invited")) if p]
+    if len(set(named)) < len(named):
+        raise BadOptions("a player sits at most once at a table", code="duplicate_player")
+    seed = deps.store.save_secrets(game_id, new_seed())
+    links = {k: v for k, v in (("created_by", created_by), ("rematch_of", rematch_of)) if v}
     created = event(
         "game_created", id=game_id, type=game_type, options=resolved,
-        seats=[{"kind": s["kind"], **({"level": s.get("level", "basic")}
-                                      if s["kind"] == "bot" else {})} for s in seats],
+        seats=[_seat_created(s) for s in seats],
         deadline_s=deadline_s, on_timeout=on_timeout, bot_delay_s=bot_delay_s,
-        seed_hash=commitment(seed),
+        seed_hash=commitment(seed), **links,
     )
-    deps.store.save_secrets(game_id, seed)
+    joined: list[Event] = [event("player_joined", seat=i, name=s["player"].name,
+                                 player=s["player"].id)
+                           for i, s in enumerate(seats) if s.get("player") is not None]
     batch = Batch()
-    table = fold(None, game, [created], batch, deps.clock)
+    table = fold(None, game, [created, *joined], batch, deps.clock)
     if all(s.taken for s in table.seats):
         table = start(table, game, seed, batch, deps.clock)
     append(deps, table, batch, expected=0)
     return table
+
+
+def _seat_created(seat: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat as `game_created` records it (a seated player joins in the next events)."""
+    if seat["kind"] == "bot":
+        return {"kind": "bot", "level": seat.get("level", "basic")}
+    if seat.get("invited") is not None:
+        return {"kind": "human", "invited": seat["invited"].id, "name": seat["invited"].name}
+    if seat.get("rematch_seat") is not None:
+        return {"kind": "human", "rematch_seat": seat["rematch_seat"]}
+    return {"kind": "human"}

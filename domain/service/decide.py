@@ -27,6 +27,8 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
     game = registry.get_game(table.type)
     if table.status == "finished":
         raise GameOver("the game is over")
+    if table.status == "cancelled":
+        raise GameOver("the game was cancelled", code="game_cancelled")
     if table.status == "open":
         raise GameNotStarted("the game starts when every seat is taken")
     if seat not in to_act(table, game):

@@ -8,12 +8,16 @@ from dataclasses import dataclass, field
 
 from domain.service.hooks import Hooks, NoHooks
 from domain.service.remembered import Remembered
-from domain.store.port import EventStore
+from domain.store.memory_players import MemoryPlayerStore
+from domain.store.memory_ratings import MemoryRatingStore
+from domain.store.port import EventStore, PlayerStore, RatingStore
 
 
 @dataclass
 class Deps:
     store: EventStore
+    players: PlayerStore = field(default_factory=MemoryPlayerStore)
+    ratings: RatingStore = field(default_factory=MemoryRatingStore)
     clock: Callable[[], float] = time.time
     hooks: Hooks = field(default_factory=NoHooks)
     remembered: Remembered = field(default_factory=Remembered)

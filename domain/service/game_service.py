@@ -1,8 +1,9 @@
 """`GameService`: the one object the API, the workers and the bench call.
 
-It holds the collaborators (`Deps`: the store, the clock, the hooks, what the process
+It holds the collaborators (`Deps`: the stores, the clock, the hooks, what the process
 remembers) and hands each call to the module that does that one thing: loading, the
-commands (create, join, come back, act), the queries and the view builder.
+commands (create, join, come back, act, cancel, rematch; register a player, rotate a key;
+rate a finished game), the queries (views, listings, a player's inbox, the leaderboards).
 """
 
 from __future__ import annotations
@@ -14,26 +15,41 @@ from typing import Any
 import domain.service.act as acting
 import domain.service.create as creating
 import domain.service.creator as creator
+import domain.service.inbox as inbox
 import domain.service.loading as loading
+import domain.service.lobby as lobby
+import domain.service.players as players
 import domain.service.queries as queries
+import domain.service.rating as rating
+import domain.service.rematch as rematching
 import domain.service.replay as replay
 import domain.service.seats as seating
 from domain import registry
+from domain.players.records import Player
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
 from domain.service.hooks import Hooks, NoHooks
+from domain.service.rematch import Rematch
 from domain.service.remembered import Remembered
 from domain.service.views import table_view
-from domain.store.port import EventStore
+from domain.store.memory_players import MemoryPlayerStore
+from domain.store.memory_ratings import MemoryRatingStore
+from domain.store.port import EventStore, PlayerStore, RatingStore
 from domain.table import Table
 
 
 class GameService:
+    """`players` and `ratings` default to memory: a service of anonymous games only (as
+    most unit tests build) needs no other store."""
+
     def __init__(self, store: EventStore, clock: Callable[[], float] = time.time,
-                 hooks: Hooks | None = None, remembered: Remembered | None = None) -> None:
-        self.deps = Deps(store=store, clock=clock, hooks=hooks or NoHooks(),
-                         remembered=remembered or Remembered())
+                 hooks: Hooks | None = None, remembered: Remembered | None = None,
+                 players: PlayerStore | None = None,
+                 ratings: RatingStore | None = None) -> None:
+        self.deps = Deps(store=store, players=players or MemoryPlayerStore(),
+                         ratings=ratings or MemoryRatingStore(), clock=clock,
+                         hooks=hooks or NoHooks(), remembered=remembered or Remembered())
 
     @property
     def store(self) -> EventStore:
@@ -69,13 +85,35 @@ class GameService:
     def create(self, game_type: str, options: Mapping[str, Any] | None,
                seats: Sequence[Mapping[str, Any]],
                deadline_s: float | None = DEFAULT_DEADLINE_S,
-               on_timeout: str = "autoplay", bot_delay_s: float = 0.0) -> Table:
-        return creating.create(self.deps, game_type, options, seats, deadline_s=deadline_s,
-                               on_timeout=on_timeout, bot_delay_s=bot_delay_s)
+               on_timeout: str = "autoplay", bot_delay_s: float = 0.0,
+               by: Player | None = None) -> Table:
+        """A new game; seats may say `me` (seats `by`, a player) or `invite` (a name)."""
+        resolved = lobby.seats_for(self.deps, seats, by)
+        return creating.create(self.deps, game_type, options, resolved,
+                               deadline_s=deadline_s, on_timeout=on_timeout,
+                               bot_delay_s=bot_delay_s, created_by=by.id if by else None)
 
-    def join(self, game_id: str, name: str,
-             idempotency_key: str | None = None) -> tuple[int, str, Table]:
-        return seating.join(self.deps, game_id, name, idempotency_key)
+    def join(self, game_id: str, name: str | None, player: Player | None = None,
+             idempotency_key: str | None = None) -> tuple[int, str | None, Table]:
+        return seating.join(self.deps, game_id, name, player, idempotency_key)
+
+    def cancel(self, game_id: str, credential: str) -> Table:
+        return lobby.cancel(self.deps, game_id, credential)
+
+    def rematch(self, game_id: str, seat: int) -> Rematch:
+        return rematching.rematch(self.deps, game_id, seat)
+
+    def register_player(self, name: str) -> tuple[Player, str]:
+        return players.register(self.deps, name)
+
+    def authenticate(self, key: str) -> Player:
+        return players.authenticate(self.deps, key)
+
+    def rotate_key(self, player: Player) -> str:
+        return players.rotate_key(self.deps, player)
+
+    def rate_game(self, game_id: str) -> str:
+        return rating.rate_game(self.deps, game_id)
 
     def come_back(self, game_id: str, seat: int) -> Table:
         return seating.come_back(self.deps, game_id, seat)
@@ -98,8 +136,9 @@ class GameService:
         return table_view(table, registry.get_game(table.type), viewer, self.deps.clock())
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
-                   limit: int) -> tuple[list[Table], int]:
-        return queries.list_games(self.deps.store, status, game_type, offset, limit)
+                   limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
+        return queries.list_games(self.deps.store, status, game_type, offset, limit,
+                                  free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
                    wait_s: float = 0.0, limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
@@ -107,3 +146,18 @@ class GameService:
 
     def state_at(self, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
         return replay.state_at(self.deps, game_id, seq, viewer)
+
+    def profile(self, player_id: str) -> dict[str, Any]:
+        return players.profile(self.deps, player_id)
+
+    def inbox(self, key: str, status: str, my_turn: bool | None, offset: int,
+              limit: int) -> tuple[list[dict[str, Any]], int]:
+        """A page of the inbox of the player whose key this is (BadCredentials if none)."""
+        return inbox.page(self.deps, key, status, my_turn, offset, limit)
+
+    def leaderboard(self, game_type: str, offset: int,
+                    limit: int) -> tuple[list[dict[str, Any]], int]:
+        return rating.leaderboard(self.deps, game_type, offset, limit)
+
+    def awaiting_rating(self, finished_before: float) -> list[str]:
+        return rating.awaiting(self.deps, finished_before)

@@ -1,7 +1,9 @@
 """Loading a game's latest table: one read of the store at most, none when remembered.
 
 The snapshot is written with every append, so nothing is folded; the token's seat and the
-seed come in the same read, unless this process remembers them (`remembered`).
+seed come in the same read, unless this process remembers them (`remembered`). A player
+key (`pk.…`) costs one read more, of the player's record (the key may have been rotated
+since): its seat is the one the table says the player holds.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from dataclasses import dataclass
 
 from domain import registry
 from domain.errors import UnknownGame
+from domain.players.credentials import is_player_key
 from domain.service.deps import Deps
+from domain.service.players import authenticate
 from domain.service.tokens import hash_token
 from domain.table import Table, decode_table
 
@@ -28,7 +32,12 @@ class Loaded:
 
 
 def load(deps: Deps, game_id: str, token: str | None = None) -> tuple[Table, int | None]:
-    """The table at its latest version, and the seat the token belongs to (if any)."""
+    """The table at its latest version, and the seat the token belongs to (if any): a
+    seat token's, or the seat a player key's player holds (None if none here)."""
+    if token is not None and is_player_key(token):
+        player = authenticate(deps, token)
+        table, _, _ = read_latest(deps, game_id, None, with_seed=False)
+        return table, table.seat_of(player.id)
     token_hash = hash_token(token) if token is not None else None
     table, seat, _ = read_latest(deps, game_id, token_hash, with_seed=False)
     return table, seat
@@ -38,6 +47,10 @@ def load_to_act(deps: Deps, game_id: str, token: str | None = None,
                 version: int | None = None) -> Loaded:
     """What an action needs before its append, in one round trip at most: none when the
     caller names a `version` (If-Match) whose table this process remembers."""
+    if token is not None and is_player_key(token):
+        player = authenticate(deps, token)
+        found = load_to_act(deps, game_id, None, version)
+        return Loaded(found.table, found.table.seat_of(player.id), found.seed, found.cached)
     token_hash = hash_token(token) if token is not None else None
     remembered = deps.remembered
     if version is not None:

@@ -27,9 +27,11 @@ def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
 
 
 def list_games(store: EventStore, status: str | None, game_type: str | None, offset: int,
-               limit: int) -> tuple[list[Table], int]:
-    """One page of games, newest first, and how many match: two reads of the store."""
-    ids, total = store.list_ids(status, game_type, offset=offset, limit=limit)
+               limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
+    """One page of games, newest first, and how many match: two reads of the store.
+    `free_seat`: only those with a seat anyone may take (the lobby)."""
+    ids, total = store.list_ids(status, game_type, offset=offset, limit=limit,
+                                free_seat=free_seat)
     games = registry.games()
     return [decode_table(raw, games) for raw in store.snapshots(ids) if raw is not None], total
 

@@ -1,12 +1,28 @@
-"""The commands of a seat's owner: take a free seat (join), come back to an away seat."""
+"""The commands of a seat's owner: take a seat (join), come back to an away seat.
+
+Who may take which seat: a player takes the seat they are invited to, else the first free
+one (open to anyone); an anonymous person the first free one, and gets a seat token; a
+seat kept for a rematch goes to whoever held that seat of the game before (through the
+rematch). The game starts when the last seat is taken.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import msgspec
 
 from domain import registry
-from domain.errors import GameNotStarted, GameOver, SeatNotAway, SeatTaken, VersionConflict
+from domain.errors import (
+    AlreadySeated,
+    GameNotStarted,
+    GameOver,
+    SeatNotAway,
+    SeatTaken,
+    VersionConflict,
+)
 from domain.events import event
+from domain.players.records import Player
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
@@ -19,50 +35,100 @@ JOIN_ATTEMPTS = 5
 COME_BACK_ATTEMPTS = 3
 
 
-def join(deps: Deps, game_id: str, name: str,
-         idempotency_key: str | None = None) -> tuple[int, str, Table]:
-    """Take the first free seat; the game starts when it was the last one. Returns the
-    seat, its token (shown this once: only its hash is stored) and the table.
+def join(deps: Deps, game_id: str, name: str | None, player: Player | None = None,
+         idempotency_key: str | None = None) -> tuple[int, str | None, Table]:
+    """Take a seat: the player's invitation, else the first free seat. Returns the seat,
+    an anonymous person's token (shown this once: only its hash is stored; a player's
+    key is their credential, so None for a player) and the table.
 
     With an `idempotency_key`, a retried join gets the seat and token the first one got
     (and the table as it is now) instead of a second seat: like an action's answer, the
     first answer, token included, is kept with the key until the key expires."""
     idem = f"join:{idempotency_key}" if idempotency_key else None
 
-    def first_answer() -> tuple[int, str, Table] | None:
+    def first_answer() -> tuple[int, str | None, Table] | None:
         raw = deps.store.first_answer(game_id, idem) if idem else None
         if raw is None:
             return None
         first = msgspec.json.decode(raw)
         return first["seat"], first["token"], load(deps, game_id)[0]
 
-    def attempt(_n: int) -> tuple[int, str, Table] | None:
+    def choose(table: Table) -> int:
+        if player is None:
+            free = [i for i, s in enumerate(table.seats) if s.free]
+        else:
+            if table.seat_of(player.id) is not None:
+                raise AlreadySeated(f"you hold seat {table.seat_of(player.id)} of this game")
+            free = [i for i, s in enumerate(table.seats)
+                    if s.invited == player.id and not s.taken] or \
+                   [i for i, s in enumerate(table.seats) if s.free]
+        if not free:
+            if any(not s.taken for s in table.seats):
+                raise SeatTaken("the seats left are kept for the players invited to them")
+            raise SeatTaken("every seat of this game is taken")
+        return free[0]
+
+    if (first := first_answer()) is not None:
+        return first
+    try:
+        seat, token, table = _take(deps, game_id, choose, name, player, idem)
+    except (SeatTaken, AlreadySeated):
+        # A retry whose first request took the seat meanwhile gets that answer.
         if (first := first_answer()) is not None:
             return first
+        raise
+    assert token is not None or player is not None
+    return seat, token, table
+
+
+def claim_kept_seat(deps: Deps, game_id: str, old_seat: int,
+                    name: str | None) -> tuple[int, str | None, Table]:
+    """Take the seat kept for whoever held seat `old_seat` of the game before (a rematch):
+    its token, or None if it was taken already (the token was shown then)."""
+    table, _ = load(deps, game_id)
+    kept = [i for i, s in enumerate(table.seats) if s.rematch_seat == old_seat]
+    if not kept:
+        raise SeatTaken(f"no seat of this game is kept for seat {old_seat}")
+    if table.seats[kept[0]].taken:
+        return kept[0], None, table
+    try:
+        return _take(deps, game_id, lambda _t: kept[0], name, None)
+    except SeatTaken:
         table, _ = load(deps, game_id)
-        game = registry.get_game(table.type)
-        free = [i for i, s in enumerate(table.seats) if not s.taken]
-        if not free:
+        return kept[0], None, table  # taken meanwhile by the same holder's other request
+
+
+def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | None,
+          player: Player | None, idem: str | None = None) -> tuple[int, str | None, Table]:
+    def attempt(_n: int) -> tuple[int, str | None, Table] | None:
+        before, _ = load(deps, game_id)
+        if before.status != "open":
+            if before.status == "cancelled":
+                raise GameOver("the game was cancelled", code="game_cancelled")
             raise SeatTaken("every seat of this game is taken")
-        seat = free[0]
-        token = new_seat_token()
-        expected = table.version
+        game = registry.get_game(before.type)
+        seat = choose(before)
+        if before.seats[seat].taken:
+            raise SeatTaken(f"seat {seat} is taken")
+        token = new_seat_token() if player is None else None
+        joined = event("player_joined", seat=seat, name=player.name if player else name,
+                       **({"player": player.id} if player else {}))
         batch = Batch()
-        table = fold(table, game, [event("player_joined", seat=seat, name=name)], batch,
-                     deps.clock)
+        table = fold(before, game, [joined], batch, deps.clock)
         if all(s.taken for s in table.seats):
             seed = deps.store.seed(game_id)
             assert seed is not None
             table = start(table, game, seed, batch, deps.clock)
         answer = msgspec.json.encode({"seat": seat, "token": token})
         try:
-            duplicate = append(deps, table, batch, expected=expected,
-                               token=(hash_token(token), seat),
+            duplicate = append(deps, table, batch, expected=before.version, before=before,
+                               token=(hash_token(token), seat) if token else None,
                                idempotency=(idem, answer) if idem else None)
         except VersionConflict:
-            return None  # another player joined at the same moment: try the next seat
-        if duplicate is not None:  # the same key joined meanwhile: that is the answer
-            return first_answer()
+            return None  # another player joined at the same moment: look again
+        if duplicate is not None:  # the same key took a seat meanwhile: that is the answer
+            first = msgspec.json.decode(duplicate)
+            return first["seat"], first["token"], load(deps, game_id)[0]
         return seat, token, table
 
     return with_retries(JOIN_ATTEMPTS, attempt, "taking a seat")
@@ -73,18 +139,17 @@ def come_back(deps: Deps, game_id: str, seat: int) -> Table:
     deadline) instead of being auto-played at once. Refused unless the seat is away."""
 
     def attempt(_n: int) -> Table | None:
-        table, _ = load(deps, game_id)
-        if table.status != "active":
-            raise GameOver("the game is over") if table.status == "finished" else \
-                GameNotStarted("the game starts when every seat is taken")
-        if not table.is_away(seat):
+        before, _ = load(deps, game_id)
+        if before.status != "active":
+            raise GameNotStarted("the game starts when every seat is taken") \
+                if before.status == "open" else GameOver("the game is over")
+        if not before.is_away(seat):
             raise SeatNotAway(f"seat {seat} is not away")
-        game = registry.get_game(table.type)
-        expected = table.version
+        game = registry.get_game(before.type)
         batch = Batch()
-        table = fold(table, game, [event("seat_returned", seat=seat)], batch, deps.clock)
+        table = fold(before, game, [event("seat_returned", seat=seat)], batch, deps.clock)
         try:
-            append(deps, table, batch, expected=expected)
+            append(deps, table, batch, expected=before.version, before=before)
         except VersionConflict:
             return None  # a move for the seat landed meanwhile: look again
         return table

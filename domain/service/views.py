@@ -8,6 +8,7 @@ import msgspec
 
 from domain.game import Game
 from domain.table import Table, to_act
+from domain.table_actions import table_actions
 
 
 def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: float,
@@ -19,7 +20,8 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
     seats = [
         {"seat": i, "kind": s.kind, "level": s.level, "name": s.name, "taken": s.taken,
          "away": table.is_away(i), "timeouts_in_row": table.timeouts_in_row[i],
-         "deadline": table.deadline(i)}
+         "deadline": table.deadline(i), "player": s.player, "invited": s.invited,
+         "rematch_seat": s.rematch_seat}
         for i, s in enumerate(table.seats)
     ]
     legal: list[Any] = []
@@ -43,5 +45,10 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         "game": game.view(table.game, viewer, reveal) if table.game is not None else None,
         "legal_actions": legal,
         "outcome": table.outcome,
+        "table_actions": table_actions(table, viewer),
+        "created_by": table.created_by,
+        "rematch_of": table.rematch_of,
+        "rematch": table.rematch,
+        "ended_at": table.ended_at,
         "server_time": now,
     }

@@ -2,21 +2,29 @@
 
 - `port` — the `EventStore`, `EventLog` and `WebhookStore` protocols and their constants;
 - `keys` — every Redis key name of the games' data;
-- `redis_store`, `redis_webhooks` — the ports in Redis (the Lua append lives here);
-- `memory`, `memory_webhooks` — the same behaviour in memory, for tests without Redis.
+- `redis_store`, `redis_webhooks`, `redis_players`, `redis_ratings` — the ports in Redis
+  (the Lua append lives here);
+- `memory`, `memory_webhooks`, `memory_players`, `memory_ratings` — the same behaviour in
+  memory, for tests without Redis.
 """
 
 from __future__ import annotations
 
 from domain.store.memory import MemoryEventStore
+from domain.store.memory_players import MemoryPlayerStore
+from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.memory_webhooks import MemoryWebhookStore
 from domain.store.port import (
     CHECKPOINT_EVERY,
     AppendResult,
     EventLog,
     EventStore,
+    PlayerStore,
+    RatingStore,
     WebhookStore,
 )
+from domain.store.redis_players import RedisPlayerStore
+from domain.store.redis_ratings import RedisRatingStore
 from domain.store.redis_store import RedisEventStore
 from domain.store.redis_webhooks import RedisWebhookStore
 
@@ -26,8 +34,14 @@ __all__ = [
     "EventLog",
     "EventStore",
     "MemoryEventStore",
+    "MemoryPlayerStore",
+    "MemoryRatingStore",
     "MemoryWebhookStore",
+    "PlayerStore",
+    "RatingStore",
     "RedisEventStore",
+    "RedisPlayerStore",
+    "RedisRatingStore",
     "RedisWebhookStore",
     "WebhookStore",
 ]

@@ -13,9 +13,20 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:delivery:<delivery id>` one webhook delivery with its attempts
 - `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
 
-The listing indexes (`games:*`, sorted sets scored by creation time) live outside any
-game's slot and are written after the append. The queues' keys (RQ's, and the workers'
-`donkeypost:*` timers and sweep lock) belong to the workers, on the queues' Redis.
+Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
+rating script and each player's inbox writes stay in one slot):
+- `player:{id}`         hash: id, name, created_at, key (sha256 of the player key)
+- `player:{id}:inbox:<bucket>` sorted set game id -> position (`domain.players.inbox`)
+- `player:{id}:ratings` hash game type -> standing (rating, deviation, volatility, games, wins)
+- `player:{id}:rated`   hash game id -> what that game did to the rating (rated once)
+
+The listing indexes (`games:*`, sorted sets scored by creation time; `games:free*`, the open
+games with a seat anyone may take) live outside any game's slot and are written after the
+append; so are the other indexes of many players: `players:names` (hash name key -> player
+id), `ratings:board:<type>` (sorted set player id or bot -> rating) and `ratings:awaited`
+(sorted set game id -> when it finished, until it is rated). The queues' keys (RQ's, and
+the workers' `donkeypost:*` timers and sweep lock) belong to the workers, on the queues'
+Redis.
 """
 
 from __future__ import annotations
@@ -79,3 +90,38 @@ def by_type(game_type: str) -> str:
 def by_status_and_type(status: str, game_type: str) -> str:
     """A short-lived intersection of the two indexes (cached while a client pages)."""
     return f"games:q:{status}:{game_type}"
+
+
+FREE_SEATS = "games:free"
+
+
+def free_seats_of_type(game_type: str) -> str:
+    return f"games:free:type:{game_type}"
+
+
+def _player(player_id: str, what: str = "") -> str:
+    return f"player:{{{player_id}}}" + (f":{what}" if what else "")
+
+
+def player(player_id: str) -> str:
+    return _player(player_id)
+
+
+def inbox(player_id: str, bucket: str) -> str:
+    return _player(player_id, f"inbox:{bucket}")
+
+
+def standings(player_id: str) -> str:
+    return _player(player_id, "ratings")
+
+
+def rating_changes(player_id: str) -> str:
+    return _player(player_id, "rated")
+
+
+PLAYER_NAMES = "players:names"
+RATINGS_AWAITED = "ratings:awaited"
+
+
+def leaderboard(game_type: str) -> str:
+    return f"ratings:board:{game_type}"

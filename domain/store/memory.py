@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, AppendResult
+from domain.table import STATUSES
 
 
 @dataclass
@@ -36,7 +37,8 @@ class MemoryEventStore:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self._games: dict[str, _Game] = {}
-        # index name ("all", "status:<s>", "type:<t>") -> game id -> created_at
+        # index name ("all", "status:<s>", "type:<t>", "free", "free:<t>") -> game id ->
+        # created_at
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
 
@@ -69,9 +71,12 @@ class MemoryEventStore:
             self._changed.notify_all()
             return AppendResult(version=len(game.events))
 
-    def save_secrets(self, game_id: str, seed: str) -> None:
+    def save_secrets(self, game_id: str, seed: str) -> str:
         with self._changed:
-            self._game(game_id).seed = seed
+            game = self._game(game_id)
+            if game.seed is None:
+                game.seed = seed
+            return game.seed
 
     def save_creator(self, game_id: str, token_hash: str) -> None:
         with self._changed:
@@ -145,13 +150,19 @@ class MemoryEventStore:
         with self._changed:
             return [g.snapshot if (g := self._games.get(i)) else None for i in game_ids]
 
-    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
         with self._changed:
             for s in STATUSES:
                 if s != status:
                     self._indexes.get(f"status:{s}", {}).pop(game_id, None)
             for name in (f"status:{status}", f"type:{game_type}", "all"):
                 self._indexes.setdefault(name, {})[game_id] = created_at
+            for name in ("free", f"free:{game_type}"):
+                if free_seat:
+                    self._indexes.setdefault(name, {})[game_id] = created_at
+                else:
+                    self._indexes.get(name, {}).pop(game_id, None)
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
         with self._changed:
@@ -159,8 +170,15 @@ class MemoryEventStore:
         yield from ids
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int) -> tuple[list[str], int]:
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
         with self._changed:
+            if free_seat:
+                if status not in (None, "open"):
+                    return [], 0
+                lobby = dict(self._indexes.get(f"free:{game_type}" if game_type else "free",
+                                               {}))
+                ordered = sorted(lobby, key=lambda i: (lobby[i], i), reverse=True)
+                return ordered[offset:offset + limit], len(ordered)
             chosen = [self._indexes.get(name, {}) for name, wanted in (
                 (f"status:{status}", status), (f"type:{game_type}", game_type)) if wanted]
             if not chosen:

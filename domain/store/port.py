@@ -2,19 +2,23 @@
 
 `EventStore` is the games' storage (log, snapshot, checkpoints, seat tokens, secrets,
 idempotency records, listing indexes); `EventLog` is its read side, all that the streams
-need; `WebhookStore` keeps webhook registrations and deliveries. Redis implements them
-(`redis_store`, `redis_webhooks`), so does memory (`memory`, `memory_webhooks`), and one
-contract test runs on both (tests/contract/).
+need; `WebhookStore` keeps webhook registrations and deliveries; `PlayerStore` the players
+(records, names, key hashes) and their inboxes; `RatingStore` their ratings, the record of
+which games were rated, and the leaderboards. Redis implements them (`redis_*`), so does
+memory (`memory*`), and one contract test per port runs on both (tests/contract/).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple, Protocol
 
 import msgspec
 
 from domain.events import Event
+from domain.players.inbox import InboxMove
+from domain.players.records import Player
+from domain.ratings.standing import RatingChange, Standing
 from domain.webhooks.deliveries import Delivery
 from domain.webhooks.registration import Registration
 
@@ -24,7 +28,6 @@ CHECKPOINT_EVERY = 128
 IDEMPOTENCY_TTL_S = 24 * 3600
 DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
-STATUSES = ("open", "active", "finished")
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -66,8 +69,9 @@ class EventStore(EventLog, Protocol):
         instead when the idempotency key was already used (whatever the version)."""
         ...
 
-    def save_secrets(self, game_id: str, seed: str) -> None:
-        """Keep the game's seed (written before the game's first append)."""
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        """Keep the game's seed (written before the game's first append) unless one is
+        kept already; returns the one kept (two creators of one game id agree on it)."""
         ...
 
     def save_creator(self, game_id: str, token_hash: str) -> None:
@@ -100,8 +104,10 @@ class EventStore(EventLog, Protocol):
         """The snapshots of several games at once (None for an unknown game)."""
         ...
 
-    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
-        """List the game under its (new) status and its type, ordered by `created_at`."""
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
+        """List the game under its (new) status and its type, ordered by `created_at`;
+        and in the lobby's index while it has a seat anyone may take (`free_seat`)."""
         ...
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
@@ -110,8 +116,9 @@ class EventStore(EventLog, Protocol):
         ...
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int) -> tuple[list[str], int]:
-        """One page of game ids, newest first, filtered; and how many match in all."""
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
+        """One page of game ids, newest first, filtered; and how many match in all.
+        `free_seat`: only games with a seat anyone may take (all of them open)."""
         ...
 
 
@@ -141,4 +148,95 @@ class WebhookStore(Protocol):
     def deliveries(self, game_id: str, hook_id: str,
                    limit: int = DELIVERIES_KEPT) -> list[Delivery]:
         """The registration's latest deliveries, newest first."""
+        ...
+
+
+class InboxPage(NamedTuple):
+    ids: list[str]
+    total: int
+    player: tuple[Player, str] | None  # the player and their key hash (None: unknown)
+
+
+class PlayerStore(Protocol):
+    """Players, their unique names and key hashes, and their inboxes."""
+
+    def add(self, player: Player, name_key: str, key_hash: str) -> bool:
+        """Keep a new player, unless another holds `name_key` (then False, nothing kept)."""
+        ...
+
+    def player(self, player_id: str) -> Player | None: ...
+
+    def players(self, player_ids: Sequence[str]) -> list[Player | None]:
+        """Several players at once (None for an unknown id)."""
+        ...
+
+    def named(self, name_key: str) -> str | None:
+        """The id of the player whose name has this key."""
+        ...
+
+    def with_key_hash(self, player_id: str) -> tuple[Player, str] | None:
+        """The player and the hash of their current key, in one read (None: unknown)."""
+        ...
+
+    def set_key_hash(self, player_id: str, key_hash: str) -> bool:
+        """Replace the player's key hash; False for an unknown player."""
+        ...
+
+    def place(self, moves: Sequence[InboxMove]) -> None:
+        """Move games within players' inboxes: each game leaves the player's other
+        buckets and goes to its new position (or out, for None)."""
+        ...
+
+    def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
+                  low: float = float("-inf"), high: float = float("inf"),
+                  newest_first: bool = False) -> InboxPage:
+        """One page of the game ids of a bucket with low <= score < high, by score
+        (highest first with `newest_first`), how many are in that range, and the player
+        with their key hash (`with_key_hash`): one read, so that checking the key costs
+        no round trip of its own."""
+        ...
+
+
+class RatingStore(Protocol):
+    """Ratings per player and game type, the games rated, leaderboards, and the finished
+    games waiting for their rating."""
+
+    def standings(self, game_type: str, player_ids: Sequence[str]) -> list[Standing | None]:
+        """The players' standings in one game type (None: never rated in it)."""
+        ...
+
+    def all_standings(self, player_id: str) -> dict[str, Standing]:
+        """A player's standing in every game type it was rated in."""
+        ...
+
+    def changes(self, player_id: str, game_ids: Sequence[str]) -> list[RatingChange | None]:
+        """What each game did to the player's rating (None: not rated for them)."""
+        ...
+
+    def apply(self, player_id: str, expected: Standing | None,
+              change: RatingChange) -> str:
+        """In one atomic step: unless game `change.game` was already rated for the player
+        ("already"), or their standing in its type is no longer `expected` ("conflict"),
+        set the standing to `change.after` and keep `change` ("applied")."""
+        ...
+
+    def rank(self, game_type: str, ratings: Mapping[str, float]) -> None:
+        """Set members' places on the game type's leaderboard (by rating)."""
+        ...
+
+    def leaderboard(self, game_type: str, offset: int,
+                    limit: int) -> tuple[list[tuple[str, float]], int]:
+        """One page of (member, rating), best first; and how many members in all."""
+        ...
+
+    def await_rating(self, game_id: str, finished_at: float) -> None:
+        """Note a finished game that waits for its rating."""
+        ...
+
+    def awaiting(self, finished_before: float, limit: int) -> list[str]:
+        """Games waiting for their rating that finished before then, oldest first."""
+        ...
+
+    def rated(self, game_id: str) -> None:
+        """The game's rating is done."""
         ...

@@ -18,7 +18,8 @@ import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, STATUSES, AppendResult
+from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, AppendResult
+from domain.table import STATUSES
 
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
@@ -75,8 +76,12 @@ class RedisEventStore:
             raise VersionConflict(expected_version, int(value))
         return AppendResult(version=int(value))
 
-    def save_secrets(self, game_id: str, seed: str) -> None:
-        self.redis.set(keys.secret(game_id), seed)
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(keys.secret(game_id), seed, nx=True)
+        pipe.get(keys.secret(game_id))
+        kept: bytes = pipe.execute()[1]
+        return kept.decode()
 
     def save_creator(self, game_id: str, token_hash: str) -> None:
         self.redis.set(keys.creator(game_id), token_hash)
@@ -154,7 +159,8 @@ class RedisEventStore:
             pipe.get(keys.snapshot(game_id))
         return list(pipe.execute())
 
-    def index(self, game_id: str, game_type: str, status: str, created_at: float) -> None:
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
         pipe = self.redis.pipeline(transaction=False)
         for s in STATUSES:
             if s != status:
@@ -162,6 +168,11 @@ class RedisEventStore:
         pipe.zadd(keys.by_status(status), {game_id: created_at})
         pipe.zadd(keys.by_type(game_type), {game_id: created_at})
         pipe.zadd(keys.ALL_GAMES, {game_id: created_at})
+        for lobby in (keys.FREE_SEATS, keys.free_seats_of_type(game_type)):
+            if free_seat:
+                pipe.zadd(lobby, {game_id: created_at})
+            else:
+                pipe.zrem(lobby, game_id)
         pipe.execute()
 
     def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
@@ -169,7 +180,13 @@ class RedisEventStore:
             yield raw.decode()
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int) -> tuple[list[str], int]:
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
+        if free_seat:
+            # The lobby keeps an index per type: no intersection, one key per query.
+            if status not in (None, "open"):
+                return [], 0
+            return self._page(keys.free_seats_of_type(game_type) if game_type
+                              else keys.FREE_SEATS, offset, limit)
         filters = []
         if status:
             filters.append(keys.by_status(status))
@@ -188,6 +205,9 @@ class RedisEventStore:
                 pipe.zinterstore(key, filters, aggregate="MIN")
                 pipe.expire(key, 5)
                 pipe.execute()
+        return self._page(key, offset, limit)
+
+    def _page(self, key: str, offset: int, limit: int) -> tuple[list[str], int]:
         total = self.redis.zcard(key)
         if offset >= total:
             return [], total  # past the end; also keeps huge page numbers away from Redis

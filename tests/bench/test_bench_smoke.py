@@ -41,6 +41,10 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
             for system in r["systems"].values():
                 assert system["moves"] > 0 and system["errors"] == {}, system
                 assert system["server_cpu_ms_per_move"] > 0
+    inbox = doc["sections"]["inbox"]
+    assert [r["games"] for r in inbox["rows"]] == [3, 30]
+    assert all(r["page_entries"] == min(r["my_turn"], 10) for r in inbox["rows"])
     names = {t["target"] for t in doc["targets"]}
     assert {"moves/ceiling", "move p99 ms", "state load ratio", "replay max ms",
-            "strong bot p99 ms", "deadline / move"} <= names
+            "strong bot p99 ms", "deadline / move", "inbox page / view",
+            "inbox page, many games / few"} <= names

@@ -113,6 +113,12 @@ class EventStoreContract:
         assert store.read_table("g1", with_seed=True) == (b"s1", None, "seed")
         assert store.seed("g1") == "seed"
 
+    def test_the_first_seed_kept_stays(self, store):
+        # Two creators racing for one game id (a rematch) agree on the first seed.
+        assert store.save_secrets("g1", "first") == "first"
+        assert store.save_secrets("g1", "second") == "first"
+        assert store.seed("g1") == "first"
+
     def test_the_creator_token_hash_is_kept(self, store):
         store.save_creator("g1", "abc")
         assert store.creator("g1") == "abc"
@@ -156,6 +162,19 @@ class EventStoreContract:
         assert store.list_ids("finished", None, 0, 30) == ([], 0)
         assert sorted(store.scan_ids("open", batch=1)) == ["b", "c"]
         assert list(store.scan_ids("finished")) == []
+
+    def test_the_lobby_lists_open_games_with_a_free_seat_by_type(self, store):
+        store.index("a", "high-card", "open", 1.0, free_seat=True)
+        store.index("b", "trash", "open", 2.0, free_seat=True)
+        store.index("c", "high-card", "open", 3.0, free_seat=False)  # invitations only
+        store.index("d", "high-card", "open", 4.0, free_seat=True)
+        assert store.list_ids("open", None, 0, 30, free_seat=True) == (["d", "b", "a"], 3)
+        assert store.list_ids(None, "high-card", 0, 30, free_seat=True) == (["d", "a"], 2)
+        assert store.list_ids("open", "high-card", 1, 1, free_seat=True) == (["a"], 2)
+        store.index("d", "high-card", "active", 4.0)  # the last seat was taken
+        assert store.list_ids("open", "high-card", 0, 30, free_seat=True) == (["a"], 1)
+        assert store.list_ids("active", None, 0, 30, free_seat=True) == ([], 0)
+        assert store.list_ids("open", None, 0, 30) == (["c", "b", "a"], 3)
 
     def test_a_page_past_the_end_of_a_listing_is_empty(self, store):
         store.index("g1", "high-card", "open", 1.0)

@@ -12,7 +12,7 @@ import pytest
 
 from domain import bots
 from domain.bots import Observation, levels
-from domain.bots.mcts import Budget
+from domain.bots.kit import Budget
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient

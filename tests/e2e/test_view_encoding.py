@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from api.encoding import encode_game_view
+from api.encoding import encode_game_view, encode_inbox
+from api.player_schemas import InboxEntrySchema
 from api.schemas import GameViewSchema
 from domain import registry
 
@@ -54,3 +55,16 @@ def test_every_view_of_a_played_game_reads_as_the_schema_dumps_it(app, api, game
         seat = sorted(api.view(game_id)["to_act"])[0]
         action = rng.choice(api.view(game_id, tokens[seat])["legal_actions"])
         assert api.act(game_id, tokens[seat], action).status_code == 200
+
+
+def test_an_inbox_page_reads_as_the_schema_dumps_it(api):
+    ann = api.http.post("/players", json={"name": "Ann"}).get_json()
+    game = api.http.post("/games", json={"type": "ochs-und-esel", "deadline_s": 3600, "seats": [
+        {"kind": "human", "me": True}, {"kind": "bot"}, {"kind": "bot"}]},
+        headers=api.auth(ann["key"])).get_json()
+    page = api.http.get("/players/me/games", headers=api.auth(ann["key"])).get_json()
+    assert [e["id"] for e in page] == [game["id"]]
+    rated = [{**page[0], "deadline": 100, "created_at": 5, "place": 1,
+              "rating": {"before": 1500, "after": 1562.5, "delta": 62.5, "deviation": 290}}]
+    for entries in (page, rated):
+        assert json.loads(encode_inbox(entries)) == InboxEntrySchema(many=True).dump(entries)

@@ -9,8 +9,17 @@ import time
 import pytest
 
 from domain.events import event, stamp, verify_chain
-from domain.store import RedisEventStore, RedisWebhookStore
+from domain.players.inbox import InboxMove, Position
+from domain.players.records import Player
+from domain.store import (
+    RedisEventStore,
+    RedisPlayerStore,
+    RedisRatingStore,
+    RedisWebhookStore,
+)
 from tests.contract.event_store import EventStoreContract
+from tests.contract.player_store import PlayerStoreContract
+from tests.contract.rating_store import START, RatingStoreContract, _change
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
 
 
@@ -28,6 +37,18 @@ class TestRedisWebhookStore(WebhookStoreContract):
     @pytest.fixture
     def store(self, redis_client):
         return RedisWebhookStore(redis_client)
+
+
+class TestRedisPlayerStore(PlayerStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisPlayerStore(redis_client)
+
+
+class TestRedisRatingStore(RatingStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisRatingStore(redis_client)
 
 
 def test_checkpoints_and_tokens_are_kept_in_the_games_keys(redis_client):
@@ -48,6 +69,17 @@ def test_every_key_of_a_game_shares_one_hash_tag(redis_client):
     hooks.add_deliveries([_delivery(1, "h1")])
     keys = [k.decode() for k in redis_client.keys("game:*")]
     assert len(keys) >= 8 and all("{g1}" in k for k in keys)
+
+
+def test_every_key_of_a_player_shares_one_hash_tag(redis_client):
+    players = RedisPlayerStore(redis_client)
+    players.add(Player(id="p1", name="Ann", created_at=1.0), "ann", "h")
+    players.place([InboxMove("p1", "g1", Position(b, 1.0)) for b in ("open", "finished")])
+    players.place([InboxMove("p1", "g2", Position("active", 1.0))])
+    RedisRatingStore(redis_client).apply("p1", None, _change("g1", START, 1600.0))
+    found = sorted(k.decode() for k in redis_client.keys("player:*"))
+    assert found == ["player:{p1}", "player:{p1}:inbox:active", "player:{p1}:inbox:finished",
+                     "player:{p1}:rated", "player:{p1}:ratings"]
 
 
 def test_a_wait_longer_than_one_blocking_read_goes_on_reading(redis_client, monkeypatch):

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.arena.games import play_game
 from domain.bots import canyon_basic, observe
-from domain.bots.mcts import Budget
+from domain.bots.kit import Budget
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import resolve_options
@@ -45,7 +46,6 @@ from domain.games.kit import HIDDEN
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
-from workers.arena import play_game
 
 ACCEPT, REFUSE = True, False
 KEEP = CanyonKeep()

@@ -5,9 +5,16 @@ from __future__ import annotations
 import pytest
 
 from domain.events import event, stamp
-from domain.store import MemoryEventStore, MemoryWebhookStore
+from domain.store import (
+    MemoryEventStore,
+    MemoryPlayerStore,
+    MemoryRatingStore,
+    MemoryWebhookStore,
+)
 from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S
 from tests.contract.event_store import EventStoreContract
+from tests.contract.player_store import PlayerStoreContract
+from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
 
 
@@ -29,6 +36,18 @@ class TestMemoryWebhookStore(WebhookStoreContract):
     @pytest.fixture
     def store(self):
         return MemoryWebhookStore()
+
+
+class TestMemoryPlayerStore(PlayerStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryPlayerStore()
+
+
+class TestMemoryRatingStore(RatingStoreContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryRatingStore()
 
 
 def test_an_idempotency_record_expires_as_in_redis():

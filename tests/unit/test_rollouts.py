@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from domain.bots import observe
+from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.levels import kit_for, strong_with
-from domain.bots.mcts import Budget, Kit, SearchStats, search
+from domain.bots.search import search
 from domain.events import Event, event
 from domain.registry import get_game
 from tests.gamekit import start

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.arena.games import play_game
 from domain.bots import observe, trash_basic
+from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
-from domain.bots.mcts import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
@@ -39,7 +40,6 @@ from domain.games.trash.state import placeable
 from domain.redaction import redact
 from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
-from workers.arena import play_game
 
 STOCK = TrashDraw(source="stock")
 DISCARD = TrashDraw(source="discard")

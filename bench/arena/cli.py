@@ -1,0 +1,110 @@
+"""The `donkeypost arena` command (see `bench.arena`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from bench import jsonfile
+from bench.arena.games import run_arena
+from bench.arena.report import document, tables
+from domain.bots import LEVELS
+from domain.bots.kit import Budget
+from domain.registry import get_game
+
+
+def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Namespace], int]:
+    """Add the `arena` command; returns its function."""
+    p = subparsers.add_parser(
+        "arena", help="play bot games in process (no HTTP, no Redis) and compare the levels")
+    p.add_argument("--game", required=True, help="game id (see GET /games/types)")
+    p.add_argument("--seats", required=True,
+                   help="comma-separated bot levels, one per seat, e.g. strong,basic,random")
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    p.add_argument("--budget-ms", type=float, default=None,
+                   help="the strong bot's time budget per move (default: its own, 750 ms)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="the strong bot's iteration budget per move (alone: no time limit)")
+    p.add_argument("--options", default=None, help="game options as a JSON object")
+    p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    p.add_argument("--json", dest="json_file", default=None,
+                   help="also write the statistics and every game's result to this file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return cmd_arena
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=150)
+    levels = [s.strip() for s in args.seats.split(",") if s.strip()]
+    bad = [lv for lv in levels if lv not in LEVELS]
+    if bad:
+        console.print(f"[red]unknown level(s): {', '.join(bad)}; known: {', '.join(LEVELS)}")
+        return 2
+    game = get_game(args.game)
+    if not game.min_players <= len(levels) <= game.max_players:
+        console.print(f"[red]{game.title} is for {game.min_players}-{game.max_players} players")
+        return 2
+    options = json.loads(args.options) if args.options else None
+    budget: Budget | None = None
+    if args.budget_ms is not None or args.iterations is not None:
+        budget = Budget(seconds=args.budget_ms / 1000.0 if args.budget_ms is not None else None,
+                        iterations=args.iterations)
+    started = time.perf_counter()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+                  disable=args.quiet) as progress:
+        task = progress.add_task(f"{args.game} {','.join(levels)}", total=args.games)
+        records = run_arena(args.game, levels, args.games, args.seed, options, budget,
+                            args.jobs, on_game=lambda _rec: progress.advance(task))
+    elapsed = time.perf_counter() - started
+    title = (f"{game.title}: {args.games} games, seats {','.join(levels)}, seed {args.seed}, "
+             f"{elapsed:.0f} s")
+    for table in tables(records, title):
+        console.print(table)
+    if args.json_file:
+        jsonfile.write(args.json_file, document(records, {
+            "command": command_line(args), "game": args.game, "seats": levels,
+            "games": args.games, "seed": args.seed, "options": options,
+            "budget_ms": args.budget_ms, "iterations": args.iterations, "seconds": elapsed}))
+    return 0
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that repeats this run."""
+    parts = ["donkeypost", "arena", "--game", args.game, "--seats", args.seats,
+             "--games", str(args.games), "--seed", str(args.seed)]
+    for flag, value in (("--budget-ms", args.budget_ms), ("--iterations", args.iterations),
+                        ("--options", args.options), ("--jobs", args.jobs if args.jobs != 1
+                                                      else None),
+                        ("--json", args.json_file)):
+        if value is not None:
+            parts += [flag, str(value)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="arena")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cmd = register(sub)
+    return cmd(parser.parse_args(["arena", *(argv if argv is not None else sys.argv[1:])]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""Player names: what a person may be called, and when two names are the same name.
+
+A name is kept as typed after NFKC normalization (so full-width "Ａｎｎ" is kept as "Ann"),
+its surrounding spaces dropped and inner runs of spaces made one. Two names are the same
+when their *keys* are: the name case-folded and normalized again (folding may undo NFKC's
+composition), so "ANN", "ann" and "Ａｎｎ" are one name.
+
+What a name may hold keeps one player from passing for another: letters, combining marks
+after a letter, digits, single spaces and `- _ . '`; no control or format characters
+(zero-width joiners, bidirectional overrides), no symbols; and the letters of one script
+only, so a Cyrillic "а" cannot stand inside a Latin "Ann". (Two names wholly in different
+scripts that look alike — a Latin and a Cyrillic word of the same shapes — are not caught;
+that would need the Unicode confusables table.)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from domain.errors import BadName
+
+MIN_LENGTH = 2
+MAX_LENGTH = 24
+PUNCTUATION = frozenset("-_.'")
+# Scripts that one language writes together count as one (Japanese: kanji and kana;
+# Korean: hangul and hanja).
+_SCRIPT_FAMILIES = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK",
+                    "IDEOGRAPHIC": "CJK", "HALFWIDTH": "CJK"}
+
+
+def clean_name(raw: str) -> str:
+    """The name as it is kept and shown, or BadName saying what is wrong with it."""
+    name = " ".join(unicodedata.normalize("NFKC", raw).split(" "))
+    name = " ".join(part for part in name.split(" ") if part)
+    if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
+        raise BadName(f"a name has {MIN_LENGTH} to {MAX_LENGTH} characters")
+    scripts: set[str] = set()
+    previous = ""
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category.startswith("L"):
+            scripts.add(_script(ch))
+        elif category.startswith("M"):
+            if not previous or not unicodedata.category(previous).startswith("L"):
+                raise BadName("a combining mark must follow a letter")
+        elif category != "Nd" and ch != " " and ch not in PUNCTUATION:
+            what = unicodedata.name(ch, f"U+{ord(ch):04X}")
+            raise BadName(f"a name may hold letters, digits, spaces and "
+                          f"{''.join(sorted(PUNCTUATION))}; not {what}")
+        previous = ch
+    if len(scripts) > 1:
+        raise BadName(f"a name's letters come from one script, not {len(scripts)} "
+                      f"({', '.join(sorted(scripts))})")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise BadName("a name holds at least one letter or digit")
+    return name
+
+
+def name_key(name: str) -> str:
+    """The key under which names are unique: case and Unicode forms do not count."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _script(letter: str) -> str:
+    """The script of a letter, from the first word of its Unicode name ("LATIN", ...)."""
+    first = unicodedata.name(letter, "UNKNOWN").split(" ")[0]
+    if first.startswith("CJK"):
+        return "CJK"
+    return _SCRIPT_FAMILIES.get(first, first)

@@ -1,0 +1,12 @@
+"""A player as stored: an id, a name, when it was created. (The key's hash is kept apart,
+by the store, and never leaves it but for the check.)"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    created_at: float

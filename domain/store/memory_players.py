@@ -1,0 +1,76 @@
+"""The `PlayerStore` port in memory, behaving as the Redis one (one contract test)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from domain.players.inbox import InboxMove
+from domain.players.records import Player
+from domain.store.port import InboxPage
+
+
+class MemoryPlayerStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._players: dict[str, Player] = {}
+        self._keys: dict[str, str] = {}
+        self._names: dict[str, str] = {}
+        # (player id, bucket) -> game id -> score
+        self._inboxes: dict[tuple[str, str], dict[str, float]] = {}
+
+    def add(self, player: Player, name_key: str, key_hash: str) -> bool:
+        with self._lock:
+            if name_key in self._names:
+                return False
+            self._names[name_key] = player.id
+            self._players[player.id] = player
+            self._keys[player.id] = key_hash
+            return True
+
+    def player(self, player_id: str) -> Player | None:
+        with self._lock:
+            return self._players.get(player_id)
+
+    def players(self, player_ids: Sequence[str]) -> list[Player | None]:
+        with self._lock:
+            return [self._players.get(i) for i in player_ids]
+
+    def named(self, name_key: str) -> str | None:
+        with self._lock:
+            return self._names.get(name_key)
+
+    def with_key_hash(self, player_id: str) -> tuple[Player, str] | None:
+        with self._lock:
+            player = self._players.get(player_id)
+            return (player, self._keys[player_id]) if player is not None else None
+
+    def set_key_hash(self, player_id: str, key_hash: str) -> bool:
+        with self._lock:
+            if player_id not in self._players:
+                return False
+            self._keys[player_id] = key_hash
+            return True
+
+    def place(self, moves: Sequence[InboxMove]) -> None:
+        with self._lock:
+            for move in moves:
+                for (player_id, bucket), games in self._inboxes.items():
+                    if player_id == move.player_id and (
+                            move.position is None or bucket != move.position.bucket):
+                        games.pop(move.game_id, None)
+                if move.position is not None:
+                    self._inboxes.setdefault((move.player_id, move.position.bucket), {})[
+                        move.game_id] = move.position.score
+
+    def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
+                  low: float = float("-inf"), high: float = float("inf"),
+                  newest_first: bool = False) -> InboxPage:
+        with self._lock:
+            games = self._inboxes.get((player_id, bucket), {})
+            found = {g: s for g, s in games.items() if low <= s < high}
+            player = self._players.get(player_id)
+            record = (player, self._keys[player_id]) if player is not None else None
+        # By score, equal scores by id (as a Redis sorted set orders them).
+        ordered = sorted(found, key=lambda g: (found[g], g), reverse=newest_first)
+        return InboxPage(ordered[offset:offset + limit], len(ordered), record)
