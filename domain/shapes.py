@@ -34,8 +34,15 @@ OptionValue = int | float | bool | str | None | list[str] | dict[str, int]
 
 
 class SeatCreated(TypedDict):
+    """A seat as the game was created with it: a bot of a level; a human seat open to
+    anyone, kept for an invited player (`invited`: the player's id, and `name`), or kept
+    for whoever held seat `rematch_seat` of the game this one is the rematch of."""
+
     kind: Literal["human", "bot"]
     level: NotRequired[Literal["random", "basic", "strong"]]
+    invited: NotRequired[str]
+    name: NotRequired[str]
+    rematch_seat: NotRequired[int]
 
 
 class GameCreated(TypedDict):
@@ -47,11 +54,18 @@ class GameCreated(TypedDict):
     on_timeout: Literal["autoplay"]
     bot_delay_s: float
     seed_hash: str
+    created_by: NotRequired[str]  # the player who created it
+    rematch_of: NotRequired[str]  # the finished game this one is the rematch of
 
 
 class PlayerJoined(TypedDict):
     seat: int
-    name: str
+    name: str | None
+    player: NotRequired[str]  # the player's id, when a player took the seat
+
+
+class RematchCreated(TypedDict):
+    game: str  # the rematch's id
 
 
 class OneSeat(TypedDict):
@@ -70,4 +84,6 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "turn_timed_out": EventShape(OneSeat),
     "seat_returned": EventShape(OneSeat),
     "game_finished": EventShape(GameFinished),
+    "game_cancelled": EventShape(Empty),
+    "rematch_created": EventShape(RematchCreated),
 }

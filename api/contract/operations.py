@@ -177,6 +177,7 @@ def game_link(operation_id: str, game_id: str, version: str | None = None
             "streamEvents": "follow its log", "exportLog": "export its log",
             "listWebhooks": "its webhooks", "registerWebhook": "register a webhook",
             "joinGame": "take a seat", "comeBack": "an away seat comes back",
+            "cancelGame": "cancel it before it starts (its creator)",
             "getState": "the game as it was at this version"}[operation_id]
     extra = {"seq": version} if operation_id == "getState" and version is not None else {}
     return {operation_id[0].upper() + operation_id[1:]: link(operation_id, what,

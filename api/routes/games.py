@@ -55,7 +55,7 @@ REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_playe
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
                              "bad_donkey_deck", "not_enough_cards", "unknown_player"),
                       "the game does not take these options or seats")
-GAME_STATE = ("not_your_turn", "game_over", "game_not_started")
+GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
 IF_MATCH = '(?:W/)?"?([0-9]+)"?'  # as the IfMatch parameter documents it
 
@@ -107,7 +107,7 @@ def make_blueprint(service: GameService) -> Blueprint:
                        security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
                        links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
-                                                   "streamEvents", "exportLog")
+                                                   "streamEvents", "exportLog", "cancelGame")
                            for name, target in game_link(op, "$response.body#/id").items()}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
@@ -264,7 +264,8 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.operation("comeBack", security=SEAT, responses={200: "GameView"},
                        headers={200: ["ETAG"]}, failures=[
                            NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
-                           Failure(409, ("not_away", "game_over", "game_not_started"),
+                           Failure(409, ("not_away", "game_over", "game_not_started",
+                                         "game_cancelled"),
                                    "the seat is not away, or the game is not being played")],
                        links={200: game_link("getGame", "$response.body#/id")})
         def post(self, game_id: str) -> Any:

@@ -14,6 +14,7 @@ from api.contract.operations import (
     PLAYER,
     ContractBlueprint,
     Failure,
+    link,
 )
 from api.encoding import encode_inbox
 from api.paging import PagedBlueprint
@@ -37,7 +38,9 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
         @blp.response(201, PlayerKeySchema)
         @blp.operation("registerPlayer", body="NewPlayer", failures=[
             Failure(409, ("name_taken",), "the name is taken"),
-            Failure(422, ("bad_name",), "a name it may not be")])
+            Failure(422, ("bad_name",), "a name it may not be")],
+            links={201: {"GetPlayer": link("getPlayer", "the new player's profile",
+                                           player_id="$response.body#/id")}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Become a player: the key is shown this once
 

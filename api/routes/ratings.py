@@ -20,7 +20,9 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
                             description="Leaderboards per game type")
     bots = ", ".join(f"`{level}` {r.rating:.0f}" for level, r in BOT_RATINGS.items())
 
-    @blp.route("/<string:type_id>")
+    @blp.route("/<string:type_id>", parameters=[{
+        "in": "path", "name": "type_id", "required": True, "description": "a game type",
+        "schema": {"type": "string", "enum": sorted(registry.games())}}])
     class Leaderboard(MethodView):
         @blp.response(200, LeaderboardEntrySchema(many=True))
         @blp.paginate()

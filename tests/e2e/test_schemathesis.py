@@ -45,6 +45,42 @@ def games_being_played(app: Any, count: int) -> list[tuple[str, list[str]]]:
     return out
 
 
+def finished_games(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Games played to their end: `[game id, [token of each seat]]`."""
+    service = app.extensions["donkeypost"]
+    out = []
+    for game_id, tokens in games_being_played(app, count):
+        table, _ = service.load(game_id)
+        while table.status == "active":
+            acting = service.view(table, None)["to_act"][0]
+            service.act(game_id, acting, service.view(table, acting)["legal_actions"][0])
+            table, _ = service.load(game_id)
+        out.append((game_id, tokens))
+    return out
+
+
+def open_tables(app: Any, count: int) -> list[str]:
+    """Games of twelve human seats, all free."""
+    client = app.test_client()
+    return [client.post("/games", json={"type": "ochs-und-esel", "deadline_s": None,
+                                        "seats": [{"kind": "human"}] * 12}).get_json()["id"]
+            for _ in range(count)]
+
+
+def webhooks(app: Any, games: list[tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
+    """Two webhooks of each seat of `games`: `[game id, webhook id, its owner's token]`."""
+    client = app.test_client()
+    out = []
+    for game_id, tokens in games:
+        for token in tokens:
+            for _ in range(2):
+                hook = client.post(f"/games/{game_id}/webhooks",
+                                   json={"url": "https://203.0.113.7/hook"},
+                                   headers={"Authorization": f"Bearer {token}"}).get_json()
+                out.append((game_id, hook["id"], token))
+    return out
+
+
 def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
     """Games with an away seat (two deadlines missed in a row): `[game id, its token]`."""
     client = app.test_client()
@@ -75,8 +111,11 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
                         webhook_targets=TargetPolicy.allowing("203.0.113.0/24"))
     app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    playing = games_being_played(app, PREPARED)
     (tmp_path / "fixtures.json").write_text(json.dumps({
-        "away": away_seats(app, PREPARED), "playing": games_being_played(app, PREPARED)}))
+        "away": away_seats(app, PREPARED), "playing": playing,
+        "finished": finished_games(app, 3), "open": open_tables(app, 5),
+        "webhooks": webhooks(app, playing[:5])}))
     reached = tmp_path / "reached.json"
     with serving(app) as base:
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",

@@ -2,11 +2,12 @@
 
 Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see the README).
 
-- Tokens: the seat tokens and creator tokens that `joinGame` and `createGame` hand out
-  are remembered, and each request about a game carries one of them the way a client
-  would: an action carries the token of the seat whose legal action it is (found by asking
-  the server, `DONKEYPOST_API`), a webhook's operations its owner's token, a read a seat's
-  token or none (a spectator). OpenAPI links create the games, join the seats and post
+- Tokens: the seat tokens, creator tokens and player keys that `joinGame`, `createGame`
+  and `registerPlayer` hand out are remembered, and each request carries one of them the
+  way a client would: a player's own operations their key, a cancel the creator's token,
+  an action the token of the seat whose legal action it is (found by asking the server,
+  `DONKEYPOST_API`), a webhook's operations its owner's token, a read a seat's token or
+  none (a spectator). OpenAPI links create the games, join the seats and post
   the legal actions; they cannot carry a token from one request to the next.
 - Half of the new games seat humans only (the run has no workers: a bot to act would stop
   the game). Other players take the seats of a new game: all of them (the game starts and
@@ -16,7 +17,10 @@ Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see t
 - Prepared games (`DONKEYPOST_FIXTURES`, a JSON file, optional): `away` lists `[game id,
   token]` of away seats, which only missed deadlines make and links cannot wait for;
   `comeBack` is sent to them too. `playing` lists `[game id, [token of each seat]]` of
-  games being played; `postAction` is sent to them too, and half of its schema-valid
+  games being played, `finished` the same of finished games (for `rematchGame`), `open`
+  ids of tables with many free seats (for `joinGame`), `webhooks` `[game id, webhook id,
+  its owner's token]`;
+  `postAction` is sent to the games being played too, and half of its schema-valid
   cases on a game whose tokens the run holds post a legal action read from the view, as
   a player does (the fuzzing phase would otherwise never post one).
 - Checks: every error's `code` is one the document lists for its status (`x-codes`), and
@@ -42,12 +46,18 @@ _lock = threading.Lock()
 _seats: dict[str, dict[int, str]] = {}  # game -> seat -> token
 _creators: dict[str, str] = {}  # game -> creator token
 _owners: dict[tuple[str, str], str] = {}  # (game, webhook) -> the registering token
+_keys: list[str] = []  # the player keys handed out (and not rotated away)
 _fixtures: dict[str, Any] = json.loads(Path(os.environ["DONKEYPOST_FIXTURES"]).read_text()) \
     if os.environ.get("DONKEYPOST_FIXTURES") else {"away": [], "playing": []}
 _away: list[tuple[str, str]] = [(game, token) for game, token in _fixtures["away"]]
 _away_tokens = dict(_away)
 _playing = [game for game, _tokens in _fixtures["playing"]]
-_seats.update({game: dict(enumerate(tokens)) for game, tokens in _fixtures["playing"]})
+_finished = [game for game, _tokens in _fixtures.get("finished", [])]
+_open = list(_fixtures.get("open", []))
+_hooks = [(game, hook) for game, hook, _token in _fixtures.get("webhooks", [])]
+_owners.update({(game, hook): token for game, hook, token in _fixtures.get("webhooks", [])})
+_seats.update({game: dict(enumerate(tokens))
+               for game, tokens in _fixtures["playing"] + _fixtures.get("finished", [])})
 _random = random.Random(0)
 
 
@@ -80,6 +90,11 @@ def after_call(context: Any, case: Any, response: Any) -> None:
             case "registerWebhook":
                 token = (case.headers or {}).get("Authorization", "").partition(" ")[2]
                 _owners[(game, body["id"])] = token
+            case "registerPlayer":
+                _keys.append(body["key"])
+            case "rotatePlayerKey":
+                old = (case.headers or {}).get("Authorization", "").partition(" ")[2]
+                _keys[:] = [k for k in _keys if k != old] + [body["key"]]
 
 
 def _fill(game: str, leave: int = 0) -> None:
@@ -97,9 +112,14 @@ def _fill(game: str, leave: int = 0) -> None:
 @schemathesis.hook
 def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
     """`comeBack` is also sent to the prepared away seats, `postAction` to the prepared
-    games being played."""
-    games = {"comeBack": [game for game, _token in _away], "postAction": _playing}.get(
-        _operation(context.operation) if context.operation is not None else "", [])
+    games being played, `rematchGame` to the prepared finished games, `joinGame` to the
+    prepared open tables, a webhook's operations to the prepared webhooks."""
+    operation = _operation(context.operation) if context.operation is not None else ""
+    if operation in ("getWebhook", "deleteWebhook", "listDeliveries") and _hooks:
+        return strategies.one_of(strategy, strategies.sampled_from(
+            [{"game_id": game, "hook_id": hook} for game, hook in _hooks]))
+    games = {"comeBack": [game for game, _token in _away], "postAction": _playing,
+             "rematchGame": _finished, "joinGame": _open}.get(operation, [])
     if not games:
         return strategy
     return strategies.one_of(strategy, strategies.sampled_from(
@@ -167,15 +187,20 @@ class Tokens:
     def get(self, case: Any, ctx: Any) -> str | None:
         params = case.path_parameters or {}
         game = params.get("game_id")
+        operation = _operation(case)
+        if operation in ("getMyProfile", "rotatePlayerKey", "listMyGames"):
+            with _lock:
+                return _random.choice(_keys) if _keys else None
         if not isinstance(game, str):
             return None
         with _lock:
             seats = dict(_seats.get(game, {}))
             creator = _creators.get(game)
             owner = _owners.get((game, params.get("hook_id", "")))
-        operation = _operation(case)
         if owner is not None:
             return owner
+        if operation == "cancelGame":
+            return creator
         if operation == "comeBack" and game in _away_tokens:
             return _away_tokens[game]
         if operation == "postAction" and seats:
