@@ -7,12 +7,13 @@ game's current `version` and the caller's `legal_actions`.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, jsonify
+from flask import Flask, Response, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
@@ -24,6 +25,7 @@ from domain.errors import (
     Contention,
     DomainError,
     GameRuleError,
+    IdempotencyKeyReused,
     IllegalAction,
     NameTaken,
     NotAllowed,
@@ -73,7 +75,7 @@ def status_for(err: DomainError) -> int:
         return 404
     if isinstance(err, PreconditionFailed):
         return 412
-    if isinstance(err, (IllegalAction, BadOptions, BadName)):
+    if isinstance(err, (IllegalAction, BadOptions, BadName, IdempotencyKeyReused)):
         return 422
     if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention, NameTaken,
                         AlreadySeated)):
@@ -95,6 +97,7 @@ _HTTP_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
     412: "version_mismatch", 413: "payload_too_large", 415: "unsupported_media_type",
+    416: "range_not_satisfiable",
     422: "validation_error", 428: "precondition_required", 429: "too_many_requests",
 }
 
@@ -124,7 +127,21 @@ def handle_http_exception(error: HTTPException) -> ResponseReturnValue:
     return _json(ApiError(status, code, message, **extra), headers)
 
 
+def shared_shape(response: Response) -> Response:
+    """Flask `after_request`: an error answered outside the handlers above (e.g. a static
+    file's 412 or 416 from a conditional or range request) gets the shared shape too."""
+    status = response.status_code
+    if status < 400 or response.mimetype == "application/json":
+        return response
+    body = ApiError(status, _HTTP_CODES.get(status, "http_error"),
+                    response.status.partition(" ")[2] or "refused").body()
+    response.set_data(json.dumps(body))
+    response.mimetype = "application/json"
+    return response
+
+
 def register(app: Flask) -> None:
+    app.after_request(shared_shape)
     app.register_error_handler(ApiError, _json)
     app.register_error_handler(DomainError, lambda e: _json(from_domain(e)))
     app.register_error_handler(HTTPException, handle_http_exception)

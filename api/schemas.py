@@ -6,14 +6,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.request_guard import MAX_SEQ
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.table import STATUSES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
 from domain.webhooks.targets import MAX_URL_LENGTH
-
-MAX_SEQ = 2**53 - 1  # event numbers stay exact in every JSON client
 
 
 class SeatSpecSchema(ma.Schema):
@@ -141,8 +140,14 @@ class EventSchema(ma.Schema):
     actor = fields.Integer(allow_none=True)
     at = fields.Float(required=True)
     data = fields.Dict(required=True)
-    private = fields.Dict(required=True, metadata={"description": "seat -> its private part"})
-    hash = fields.String(required=True)
+    private = fields.Dict(required=True, metadata={
+        "description": "seat -> its private part (-1: no seat's), those the caller may see"})
+    commitments = fields.Dict(required=True, metadata={
+        "description": "seat -> HMAC-SHA256 commitment to its private part, for every part "
+                       "(see the README's fair-play section)"})
+    hash = fields.String(required=True, metadata={
+        "description": "sha256(previous hash + the canonical event): private parts are "
+                       "covered through their commitments"})
 
 
 class EventsPageSchema(ma.Schema):

@@ -89,6 +89,13 @@ class Contention(DomainError):
         self.attempts = attempts
 
 
+class IdempotencyKeyReused(DomainError):
+    """An idempotency key sent again with another request: the first answer belongs to
+    the first request, and this one was not performed."""
+
+    code = "idempotency_key_reused"
+
+
 class UnknownGame(DomainError):
     code = "unknown_game"
 

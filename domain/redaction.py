@@ -1,7 +1,9 @@
 """Redaction: the one function that decides what a viewer may see of an event.
 
 A seat sees the public data and its own private part; a spectator sees the public data;
-once the game is over everyone sees everything. Every endpoint, stream, webhook and bot
+once the game is over everyone sees everything. Everyone receives the commitments to every
+private part (they hide what they commit to), so every viewer can check the hash chain over
+what it sees (`domain.events.verify_chain`). Every endpoint, stream, webhook and bot
 receives events through this function and nothing else.
 """
 
@@ -22,6 +24,7 @@ def redact(ev: Event, viewer: int | None, reveal_all: bool = False) -> dict[str,
         "actor": ev.actor,
         "at": ev.at,
         "data": ev.data,
+        "commitments": {str(seat): c for seat, c in ev.commitments.items()},
         "hash": ev.hash,
     }
     if reveal_all:

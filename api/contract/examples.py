@@ -46,7 +46,8 @@ def sample(game: Game[Any, Any]) -> Sample:
         nonlocal state
         for ev in events:
             state = game.evolve(state, ev)
-        log.extend(stamp(events, len(log) + 1, 1_790_000_000.0 + len(log), ""))
+        log.extend(stamp(events, len(log) + 1, 1_790_000_000.0 + len(log), "",
+                         key=b"an example's commitment key"))
         return state
 
     apply(game.setup(state, rng))

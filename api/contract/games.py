@@ -254,7 +254,8 @@ def _events(games: Games) -> dict[str, dict[str, Any]]:
         name = f"{pascal(kind)}Event"
         out[name] = {
             "type": "object", "additionalProperties": False,
-            "required": ["seq", "type", "actor", "at", "data", "private", "hash"],
+            "required": ["seq", "type", "actor", "at", "data", "private", "commitments",
+                         "hash"],
             "properties": {
                 "seq": {"type": "integer", "minimum": 1},
                 "type": {"const": kind},
@@ -263,6 +264,10 @@ def _events(games: Games) -> dict[str, dict[str, Any]]:
                 "at": {"type": "number", "description": "epoch seconds"},
                 "data": _one_of(s.data for s in shapes),
                 "private": private,
+                "commitments": {
+                    "type": "object", "propertyNames": {"pattern": PRIVATE_KEYS},
+                    "additionalProperties": {"type": "string"},
+                    "description": "seat -> a hiding commitment to its private part (hex)"},
                 "hash": {"type": "string", "description": "sha256 chained over the log"},
             }}
         mapping[kind] = ref(name)["$ref"]

@@ -78,6 +78,8 @@ BAD_QUERY = Failure(422, ("validation_error",), "a query parameter is not as doc
                                                 "(`errors` says which)")
 BUSY = Failure(409, ("contention", "version_conflict"),
                "the game changed too often meanwhile: try again (see `Retry-After`)")
+RATE_LIMITED = Failure(429, ("too_many_requests",),
+                       "too many requests from this address or with this token")
 BAD_IDEMPOTENCY_KEY = Failure(400, ("bad_idempotency_key",),
                               "Idempotency-Key is not 1-200 characters")
 BODY_FAILURES = (
@@ -108,7 +110,7 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "description": "an `ETag` you hold: 304 (no body) while it is still current"},
     "IfMatch": {
         "in": "header", "name": "If-Match", "required": False,
-        "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},  # games.IF_MATCH
+        "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,15}"?$'},  # games.IF_MATCH
         "description": "act only if the game is at this version (`\"12\"`, its `ETag`); "
                        "412 otherwise"},
     "IdempotencyKey": {
@@ -230,6 +232,10 @@ class ContractBlueprint(PagedBlueprint):
         components; `failures` lists every error status; `links` say which operations
         an answer leads to (OpenAPI links: what a client, or a stateful test, does next)."""
         failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
+        # Rate limits (api.rate_limits) cover every request with a token (refused tokens
+        # are counted) and the operations that take a body.
+        if security != PUBLIC or body is not None:
+            failures += (RATE_LIMITED,)
         op = Operation(operation_id, security, failures, tuple(parameters),
                        {s: tuple(h) for s, h in (headers or {}).items()}, body,
                        dict(responses or {}), dict(links or {}))
@@ -272,7 +278,7 @@ class ContractBlueprint(PagedBlueprint):
                       ", ".join(f"`{c}`" for c in codes) + ".",
                       "content": {"application/json": {"schema": ref("Error")}},
                       "x-codes": codes}
-            if status == 409 and "contention" in codes:
+            if status == 429 or (status == 409 and "contention" in codes):
                 answer["headers"] = {"Retry-After": "RetryAfter"}
             responses[status] = answer
         return doc

@@ -34,6 +34,7 @@ from api.contract.operations import (
 )
 from api.encoding import encode_game_view
 from api.errors import ApiError, from_domain
+from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
     CreatedGameSchema,
@@ -57,7 +58,7 @@ REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_playe
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
-IF_MATCH = '(?:W/)?"?([0-9]+)"?'  # as the IfMatch parameter documents it
+IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
 
 
 def _etag(version: int) -> str:
@@ -69,9 +70,10 @@ def _if_match() -> int | None:
     if header is None:
         return None
     match = re.fullmatch(IF_MATCH, header.strip())
-    if match is None:
+    version = header_seq(match[1]) if match else None
+    if version is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
-    return int(match[1])
+    return version
 
 
 def _idempotency_key() -> str | None:
@@ -294,7 +296,9 @@ def make_blueprint(service: GameService) -> Blueprint:
                            Failure(412, ("version_mismatch",),
                                    "the game is not at the If-Match version"),
                            BAD_IDEMPOTENCY_KEY,
-                           Failure(422, ("bad_action",), "not an action of this game, or "
+                           Failure(422, ("bad_action", "idempotency_key_reused"),
+                                   "the same Idempotency-Key with another body, or not an "
+                                   "action of this game, or "
                                    "one the rules forbid: then the rule's own code (e.g. "
                                    "`too_low`, `not_in_hand`, `donkey_locked`; each game's "
                                    "module lists them), with `legal_actions`")],

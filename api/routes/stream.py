@@ -14,7 +14,6 @@ client resumes where it was.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -36,6 +35,7 @@ from api.contract.operations import (
 )
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
+from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema
 from domain.events import Event
 from domain.redaction import redact
@@ -78,7 +78,8 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
         @blp.alt_response(204, description="the game is finished and everything was sent")
         @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
                        failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY, Failure(
-                           400, ("bad_last_event_id",), "Last-Event-ID is not a seq")])
+                           400, ("bad_last_event_id", "after_past_the_end"),
+                           "Last-Event-ID is not a seq, or the seq is past the log's end")])
         def get(self, args: dict[str, Any], game_id: str) -> Response:
             """The log as Server-Sent Events, resumable with Last-Event-ID
 
@@ -93,6 +94,12 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
             finished = table.status == "finished"
             if finished and after >= table.version:
                 return Response(status=204)
+            if after > table.version:
+                # Seqs only grow: a client past the end holds a seq of another log (or made
+                # one up). Said now, not after an hour of keep-alives on an empty stream.
+                raise ApiError(400, "after_past_the_end",
+                               f"the log ends at {table.version}: resume from a seq you "
+                               "received")
             frames = _frames(service, hub, game_id, seat, after, finished, keepalive_s, max_s)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -104,9 +111,11 @@ def _last_event_id(after: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
         return after
-    if not re.fullmatch(r"[0-9]{1,15}", header.strip()):
+    # The documented pattern allows 15 digits: every such seq is one header_seq reads.
+    seq = header_seq(header) if len(header.strip()) <= 15 else None
+    if seq is None:
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an event's seq")
-    return int(header.strip())
+    return seq
 
 
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,

@@ -48,9 +48,10 @@ its own move), `game_finished`, and optionally `events` (every new event, redact
 seat). With the creator's token: the same game-wide (`your_turn` names any seat that became
 one to act; `events` as a spectator sees them). Each owner may hold {MAX_PER_OWNER}.
 
-The URL must be http(s) and every address of its host public (loopback, private,
-link-local, multicast, reserved addresses are refused unless the server allows them); it
-is checked again before every attempt.
+The URL must be http(s), on port 80 or 443, and every address of its host public
+(loopback, private, link-local, multicast, reserved and IANA special-purpose addresses,
+6to4, Teredo and NAT64 forms included, are refused unless the server allows them); it is
+checked again before every attempt.
 
 Each delivery is a `POST` of a JSON body `{{id, type, game, hook, seat, version, status,
 data}}` with the headers `{SIGNATURE_HEADER}`, `{TIMESTAMP_HEADER}`, `{DELIVERY_HEADER}`
@@ -110,9 +111,6 @@ def make_blueprint(service: GameService, store: WebhookStore,
                  summary=REGISTER_DESCRIPTION.split("\n", 1)[0])
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             seat = owner(game_id)
-            if sum(r.seat == seat for r in store.registrations(game_id)) >= MAX_PER_OWNER:
-                raise ApiError(409, "too_many_webhooks",
-                               f"you already hold {MAX_PER_OWNER} webhooks in this game")
             try:
                 policy.check(body["url"])
             except TargetRefused as err:
@@ -120,7 +118,9 @@ def make_blueprint(service: GameService, store: WebhookStore,
                                errors={"url": [err.message]}) from None
             reg = new_registration(game_id, seat, body["url"], tuple(body["notify"]),
                                    time.time())
-            store.add(reg)
+            if not store.add(reg, MAX_PER_OWNER):  # counted and added in one atomic step
+                raise ApiError(409, "too_many_webhooks",
+                               f"you already hold {MAX_PER_OWNER} webhooks in this game")
             return {**reg.described(), "secret": reg.secret}
 
         @blp.response(200, WebhookSchema(many=True))

@@ -5,17 +5,20 @@ two round trips at most: that read and the append — one, when the action names
 (If-Match) whose table this process remembers. A refusal is never decided on a remembered
 table: it is decided again on the latest one. A retried idempotent request is recognised
 by the append script itself; only when the action is refused is the first answer looked
-up (the game may have moved on since it was given).
+up (the game may have moved on since it was given). The key's record keeps a hash of the
+action it answered: the same key with another action is refused (`IdempotencyKeyReused`),
+as a key names one request, not a slot for any.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from domain.errors import DomainError, PreconditionFailed, VersionConflict
+from domain.errors import DomainError, IdempotencyKeyReused, PreconditionFailed, VersionConflict
 from domain.events import Event
 from domain.redaction import redact
 from domain.service.appending import append
@@ -23,9 +26,11 @@ from domain.service.decide import decide_action
 from domain.service.deps import Deps
 from domain.service.loading import Loaded, load_to_act
 from domain.service.retry import with_retries
+from domain.store.port import Idempotency
 from domain.table import Table, to_act
 
 ACT_ATTEMPTS = 3
+_sorted_json = msgspec.json.Encoder(order="sorted")
 
 
 @dataclass
@@ -40,9 +45,20 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
         loaded: Loaded | None = None) -> ActResult:
     """Apply one action of `seat`. `by` is "player", "bot", "timeout" or "away"."""
     idem = f"{seat}:{idempotency_key}" if idempotency_key else None
+    request = request_hash(action) if idem else ""
 
-    def first_answer() -> bytes | None:
-        return deps.store.first_answer(game_id, idem) if idem else None
+    def first_answer(record: Idempotency | None = None) -> bytes | None:
+        """The first answer to this request under its key, or None; raises when the key
+        answered another request."""
+        if record is None and idem is not None:
+            record = deps.store.first_answer(game_id, idem)
+        if record is None:
+            return None
+        if record.request and record.request != request:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used for another request: send a new key with a "
+                "new request (the same key replays the first answer only to the same body)")
+        return record.answer
 
     def attempt(n: int) -> ActResult | None:
         current = loaded if loaded is not None and n == 0 else load_to_act(deps, game_id)
@@ -62,8 +78,9 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
             {"version": after.version, "to_act": sorted(to_act(after, game)),
              "events": [redact(e, seat) for e in batch.events]})
         try:
-            first = append(deps, after, batch, expected=table.version,
-                           idempotency=(idem, body) if idem else None, before=table)
+            record = append(deps, after, batch, expected=table.version,
+                            idempotency=Idempotency(idem, request, body) if idem else None,
+                            before=table)
         except VersionConflict as conflict:
             if if_match is None:
                 return None  # someone else moved first: decide again on the latest
@@ -71,9 +88,17 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
             if first is not None:
                 return ActResult(after, [], first)
             raise PreconditionFailed(if_match, conflict.actual) from None
-        if first is not None:
+        if record is not None:
+            first = first_answer(record)
+            assert first is not None
             return ActResult(after, [], first)
         deps.remembered.tables.put((game_id, after.version), after)
         return ActResult(after, batch.events, body)
 
     return with_retries(ACT_ATTEMPTS, attempt, "playing the action")
+
+
+def request_hash(action: Any) -> str:
+    """What identifies an action request under an idempotency key: the sha256 of its body
+    as JSON with keys sorted (so key order and spacing do not matter)."""
+    return hashlib.sha256(_sorted_json.encode(action)).hexdigest()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.service.deps import Deps
 from domain.service.folding import Batch
 from domain.service.inbox import follow_append
+from domain.store.port import Idempotency
 from domain.table import Table, encode_table
 
 # Events after which the game's listing entry changes (its status, a free seat).
@@ -14,10 +15,10 @@ _LISTED_AFTER = ("game_started", "game_finished", "game_cancelled", "player_join
 
 def append(deps: Deps, table: Table, batch: Batch, expected: int,
            token: tuple[str, int] | None = None,
-           idempotency: tuple[str, bytes] | None = None,
-           before: Table | None = None) -> bytes | None:
+           idempotency: Idempotency | None = None,
+           before: Table | None = None) -> Idempotency | None:
     """Append a batch that leads from `before` (the table at `expected`; None: write
-    every player's inbox position) to `table`; returns the first answer if the idempotency
+    every player's inbox position) to `table`; returns the key's record if the idempotency
     key was used before (then nothing was written). Raises VersionConflict."""
     result = deps.store.append(table.id, expected, batch.events, encode_table(table),
                                checkpoint=batch.checkpoint, token=token,

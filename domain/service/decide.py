@@ -45,7 +45,7 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
         decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})
                    if e.actor == seat else e for e in decided]
     batch = Batch()
-    after = fold(table, game, prefix + decided, batch, clock)
+    after = fold(table, game, prefix + decided, batch, clock, seed)
     if game.outcome(after.game) is not None:
         after = finish(after, game, seed, batch, clock)
     return game, after, batch

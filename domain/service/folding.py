@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.game import Game
 from domain.rng import rng_for
@@ -27,11 +28,13 @@ class Batch:
 
 
 def fold(table: Table | None, game: Game[Any, Any], new: list[Event], batch: Batch,
-         clock: Callable[[], float]) -> Table:
-    """Stamp new events and apply them; they join `batch`, to be appended together."""
+         clock: Callable[[], float], seed: str | None = None) -> Table:
+    """Stamp new events and apply them; they join `batch`, to be appended together.
+    Events with private parts need the game's `seed` (their commitments' key)."""
     version = table.version if table else 0
     prev_hash = table.last_hash if table else ""
-    for ev in stamp(new, version + 1, clock(), prev_hash):
+    key = commitment_key(seed) if seed is not None else None
+    for ev in stamp(new, version + 1, clock(), prev_hash, key):
         table = evolve_table(table, ev, game)
         batch.events.append(ev)
         if ev.seq % CHECKPOINT_EVERY == 0:
@@ -44,7 +47,7 @@ def start(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
           clock: Callable[[], float]) -> Table:
     """Every seat is taken: the game starts and its setup (the deal) is recorded."""
     table = fold(table, game, [event("game_started")], batch, clock)
-    return fold(table, game, game.setup(table.game, rng_for(seed, 0)), batch, clock)
+    return fold(table, game, game.setup(table.game, rng_for(seed, 0)), batch, clock, seed)
 
 
 def finish(table: Table, game: Game[Any, Any], seed: str, batch: Batch,

@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+)
 from domain.table import STATUSES
 
 
@@ -26,7 +31,7 @@ class _Game:
     snapshot: bytes | None = None
     checkpoints: dict[int, bytes] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
-    answers: dict[str, tuple[float, bytes]] = field(default_factory=dict)  # key -> expiry
+    answers: dict[str, tuple[float, Idempotency]] = field(default_factory=dict)  # -> expiry
     seed: str | None = None
     creator: str | None = None
 
@@ -49,11 +54,11 @@ class MemoryEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         with self._changed:
             game = self._game(game_id)
             if idempotency is not None:
-                first = self._answer(game, idempotency[0])
+                first = self._answer(game, idempotency.key)
                 if first is not None:
                     return AppendResult(version=expected_version, duplicate=first)
             version = len(game.events)
@@ -66,8 +71,8 @@ class MemoryEventStore:
             if token is not None:
                 game.tokens[token[0]] = token[1]
             if idempotency is not None:
-                game.answers[idempotency[0]] = (self.clock() + IDEMPOTENCY_TTL_S,
-                                                idempotency[1])
+                game.answers[idempotency.key] = (self.clock() + IDEMPOTENCY_TTL_S,
+                                                 idempotency)
             self._changed.notify_all()
             return AppendResult(version=len(game.events))
 
@@ -100,12 +105,12 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return game.creator if game else None
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
         with self._changed:
             game = self._games.get(game_id)
             return self._answer(game, idem_key) if game else None
 
-    def _answer(self, game: _Game, idem_key: str) -> bytes | None:
+    def _answer(self, game: _Game, idem_key: str) -> Idempotency | None:
         found = game.answers.get(idem_key)
         if found is None:
             return None

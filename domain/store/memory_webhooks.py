@@ -31,9 +31,13 @@ class MemoryWebhookStore:
         with self._lock:
             return self._registrations.get(game_id, {}).get(hook_id)
 
-    def add(self, reg: Registration) -> None:
+    def add(self, reg: Registration, limit: int) -> bool:
         with self._lock:
-            self._registrations.setdefault(reg.game_id, {})[reg.id] = reg
+            game = self._registrations.setdefault(reg.game_id, {})
+            if sum(r.seat == reg.seat for r in game.values()) >= limit:
+                return False
+            game[reg.id] = reg
+            return True
 
     def remove(self, game_id: str, hook_id: str) -> bool:
         with self._lock:

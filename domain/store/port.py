@@ -30,9 +30,19 @@ DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
 
 
+class Idempotency(msgspec.Struct, frozen=True):
+    """What an idempotent request leaves with its key: a hash of the request (to tell a
+    retry from another request under the same key; "" for a record kept before requests
+    were hashed) and the first answer."""
+
+    key: str
+    request: str
+    answer: bytes
+
+
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
-    duplicate: bytes | None = None  # the first answer, when an idempotency key was re-used
+    duplicate: Idempotency | None = None  # the record of an idempotency key used before
 
 
 class EventLog(Protocol):
@@ -60,13 +70,14 @@ class EventStore(EventLog, Protocol):
     def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         """Append stamped events if the game is still at `expected_version`.
 
         In the same atomic step: the snapshot, an optional replay checkpoint (seq, table),
-        an optional seat token (hash, seat), and the idempotency record (key, answer).
-        Raises VersionConflict when someone else appended first; returns the first answer
-        instead when the idempotency key was already used (whatever the version)."""
+        an optional seat token (hash, seat), and the idempotency record. Raises
+        VersionConflict when someone else appended first; returns the record kept with the
+        key instead (writing nothing) when the idempotency key was already used, whatever
+        the version and whatever the request: the caller compares the requests."""
         ...
 
     def save_secrets(self, game_id: str, seed: str) -> str:
@@ -91,8 +102,8 @@ class EventStore(EventLog, Protocol):
         """The hash of the creator's token (None: unknown game)."""
         ...
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
-        """The answer recorded with idempotency key `idem_key` (None: none, or expired)."""
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
+        """The record kept with idempotency key `idem_key` (None: none, or expired)."""
         ...
 
     def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
@@ -131,7 +142,11 @@ class WebhookStore(Protocol):
 
     def registration(self, game_id: str, hook_id: str) -> Registration | None: ...
 
-    def add(self, reg: Registration) -> None: ...
+    def add(self, reg: Registration, limit: int) -> bool:
+        """Keep `reg` unless its owner (its seat, or the creator) already holds `limit`
+        registrations in the game: checked and written in one atomic step, so that
+        concurrent registrations never exceed it. False when refused."""
+        ...
 
     def remove(self, game_id: str, hook_id: str) -> bool:
         """Drop a registration and its list of deliveries; False if there was none."""

@@ -18,7 +18,12 @@ import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.errors import VersionConflict
 from domain.events import Event
-from domain.store.port import CHECKPOINT_EVERY, IDEMPOTENCY_TTL_S, AppendResult
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+)
 from domain.table import STATUSES
 
 # The longest single blocking read: below the Redis client's socket timeout.
@@ -56,22 +61,24 @@ class RedisEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
                checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: tuple[str, bytes] | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None) -> AppendResult:
         """See `EventStore.append`: one EVALSHA, whatever the batch."""
         stream = keys.events(game_id)
-        idem_key = keys.idempotency(game_id, idempotency[0]) if idempotency else stream
+        idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else stream
         args: list[Any] = [
             expected_version, len(events), snapshot,
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
             token[0] if token else "", token[1] if token else 0,
-            idempotency[1] if idempotency else b"", IDEMPOTENCY_TTL_S,
+            _encode_record(idempotency) if idempotency else b"", IDEMPOTENCY_TTL_S,
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
                        keys.tokens(game_id), idem_key]
         status, value = self._append(keys=script_keys, args=args)
         if status == b"duplicate":
-            return AppendResult(version=expected_version, duplicate=value)
+            assert idempotency is not None
+            return AppendResult(version=expected_version,
+                                duplicate=_decode_record(idempotency.key, value))
         if status == b"conflict":
             raise VersionConflict(expected_version, int(value))
         return AppendResult(version=int(value))
@@ -113,8 +120,9 @@ class RedisEventStore:
         raw = self.redis.get(keys.creator(game_id))
         return raw.decode() if raw is not None else None
 
-    def first_answer(self, game_id: str, idem_key: str) -> bytes | None:
-        return self.redis.get(keys.idempotency(game_id, idem_key))
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
+        raw = self.redis.get(keys.idempotency(game_id, idem_key))
+        return _decode_record(idem_key, raw) if raw is not None else None
 
     def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
         at = seq - seq % CHECKPOINT_EVERY
@@ -213,6 +221,18 @@ class RedisEventStore:
             return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
+
+
+def _encode_record(record: Idempotency) -> bytes:
+    """`<request hash> LF <answer>`: one value, written by the append script's SET."""
+    return record.request.encode() + b"\n" + record.answer
+
+
+def _decode_record(key: str, raw: bytes) -> Idempotency:
+    if raw.startswith(b"{"):  # kept before requests were hashed: the answer alone
+        return Idempotency(key=key, request="", answer=raw)
+    request, _, answer = raw.partition(b"\n")
+    return Idempotency(key=key, request=request.decode(), answer=answer)
 
 
 def _decode_entries(entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> list[Event]:

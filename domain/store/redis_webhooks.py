@@ -20,10 +20,27 @@ from domain.webhooks.registration import (
     encode_registration,
 )
 
+# Counts the owner's registrations and adds one, atomically. A registration's `seat` is a
+# number, or null for the creator's game-wide one (cjson.null).
+_ADD = """
+local owner = ARGV[3]
+local held = 0
+for _, raw in ipairs(redis.call('HVALS', KEYS[1])) do
+  local seat = cjson.decode(raw).seat
+  local of = 'game'
+  if seat ~= cjson.null and seat ~= nil then of = tostring(seat) end
+  if of == owner then held = held + 1 end
+end
+if held >= tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
 
 class RedisWebhookStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._add = client.register_script(_ADD)
 
     # --- registrations -------------------------------------------------------------------
     def registrations(self, game_id: str) -> list[Registration]:
@@ -34,8 +51,12 @@ class RedisWebhookStore:
         raw = self.redis.hget(keys.webhooks(game_id), hook_id)
         return decode_registration(raw) if raw is not None else None
 
-    def add(self, reg: Registration) -> None:
-        self.redis.hset(keys.webhooks(reg.game_id), reg.id, encode_registration(reg))
+    def add(self, reg: Registration, limit: int) -> bool:
+        """See `WebhookStore.add`: one script counts the owner's and adds."""
+        owner = "game" if reg.seat is None else str(reg.seat)
+        added = self._add(keys=[keys.webhooks(reg.game_id)],
+                          args=[reg.id, encode_registration(reg), owner, limit])
+        return bool(added)
 
     def remove(self, game_id: str, hook_id: str) -> bool:
         pipe = self.redis.pipeline(transaction=False)

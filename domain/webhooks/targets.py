@@ -1,10 +1,13 @@
 """Webhook targets: which URLs the server agrees to call.
 
-Only `http` and `https` URLs with a host and no credentials. Every address of the host (a
-literal, or all that DNS gives) must be public: loopback, private, link-local, multicast,
-reserved, unspecified and other non-global addresses are refused, unless they lie in a
-network the operator allows (`WEBHOOK_ALLOWED_NETWORKS`, e.g. `127.0.0.0/8,::1/128` for
-tests and local development). The check runs when a URL is registered and again before
+Only `http` and `https` URLs with a host and no credentials, on port 80 or 443 unless the
+operator allows others (`WEBHOOK_ALLOWED_PORTS`; port 0 never). Every address of the host
+(a literal, or all that DNS gives) must be public: loopback, private, link-local,
+multicast, reserved, unspecified and other non-global addresses, and every block of IANA's
+special-purpose registries (`domain.webhooks.special`, with the IPv6 forms that carry an
+IPv4 address: 6to4, Teredo, NAT64) are refused, unless they lie in a network the operator
+allows (`WEBHOOK_ALLOWED_NETWORKS`, e.g. `127.0.0.0/8,::1/128` for tests and local
+development). The check runs when a URL is registered and again before
 every attempt, because DNS may have changed since; the attempt then connects to an address
 that was checked, so a name cannot pass the check with a public address and be called on a
 private one.
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from domain.errors import DomainError
+from domain.webhooks.special import special_purpose
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -27,6 +31,8 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], list[str]]
 
 MAX_URL_LENGTH = 2000
+DEFAULT_PORTS = (80, 443)
+PortRange = tuple[int, int]  # inclusive
 _HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*\.?$")
 # The most specific reason first: loopback or reserved addresses are "private" too.
 _REFUSED_KINDS = (
@@ -73,15 +79,25 @@ class TargetPolicy:
     """Which addresses may be called: public ones, and those in `allowed_networks`."""
 
     allowed_networks: tuple[Network, ...] = ()
+    allowed_ports: tuple[PortRange, ...] = ()  # besides 80 and 443
 
     @classmethod
-    def allowing(cls, networks: str | Iterable[str] | None) -> TargetPolicy:
-        """From a setting: CIDRs as a comma-separated string or a list (empty = none)."""
-        if networks is None:
-            return cls()
-        items = networks.split(",") if isinstance(networks, str) else list(networks)
-        return cls(tuple(ipaddress.ip_network(n.strip(), strict=False)
-                         for n in items if n.strip()))
+    def allowing(cls, networks: str | Iterable[str] | None,
+                 ports: str | Iterable[str] | None = None) -> TargetPolicy:
+        """From settings: CIDRs, and ports or ranges (`8000-8999`), each as a
+        comma-separated string or a list (empty = none)."""
+        return cls(tuple(ipaddress.ip_network(n, strict=False) for n in _items(networks)),
+                   tuple(_port_range(p) for p in _items(ports)))
+
+    def with_ports(self, ports: str | Iterable[str] | None) -> TargetPolicy:
+        """This policy, allowing these ports (or ranges) too."""
+        return TargetPolicy(self.allowed_networks, tuple(_port_range(p) for p in _items(ports)))
+
+    def port_refusal(self, port: int) -> str | None:
+        if port in DEFAULT_PORTS or any(lo <= port <= hi for lo, hi in self.allowed_ports):
+            return None
+        return (f"port {port} is not allowed (80 and 443 are; the server may allow "
+                "others)")
 
     def refusal(self, address: Address) -> str | None:
         """Why `address` may not be called, or None if it may."""
@@ -94,11 +110,17 @@ class TargetPolicy:
                 return f"{address} is a {kind} address"
         if not address.is_global:
             return f"{address} is not a public address"
+        special = special_purpose(address)
+        if special is not None:
+            return f"{address} is a special-purpose address ({special})"
         return None
 
     def check(self, url: str, resolve: Resolver = system_resolver) -> Target:
         """Parse and resolve `url`; raise TargetRefused unless every address may be called."""
         scheme, host, port, path = parse_url(url)
+        refused_port = self.port_refusal(port)
+        if refused_port is not None:
+            raise TargetRefused(f"{url} is not allowed: {refused_port}")
         addresses = [host] if _is_address(host) else _resolve(resolve, host, port)
         for address in addresses:
             reason = self.refusal(ipaddress.ip_address(address.split("%", 1)[0]))
@@ -145,5 +167,22 @@ def parse_url(url: str) -> tuple[str, str, int, str]:
         raise TargetRefused("the URL has no host")
     if not _is_address(host) and not _HOSTNAME.match(host):
         raise TargetRefused(f"{host!r} is not a valid host name")
+    if port == 0:
+        raise TargetRefused("port 0 is not a port one can call")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return scheme, host, port or (443 if scheme == "https" else 80), path
+    return scheme, host, port if port is not None else (443 if scheme == "https" else 80), path
+
+
+def _items(value: str | Iterable[str] | None) -> list[str]:
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return [item.strip() for item in items if item.strip()]
+
+
+def _port_range(text: str) -> PortRange:
+    low, _, high = text.partition("-")
+    lo, hi = int(low), int(high or low)
+    if not 1 <= lo <= hi <= 65535:
+        raise ValueError(f"{text!r} is not a port or a range of ports (1-65535)")
+    return lo, hi

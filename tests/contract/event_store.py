@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import VersionConflict
 from domain.events import event, stamp, verify_chain
-from domain.store.port import CHECKPOINT_EVERY, EventStore
+from domain.store.port import CHECKPOINT_EVERY, EventStore, Idempotency
 
 
 def _events(n: int, first: int = 1, prev: str = "") -> list:
@@ -48,7 +48,7 @@ class EventStoreContract:
         store.append("g1", 0, _events(2), b"s2")
         with pytest.raises(VersionConflict) as err:
             store.append("g1", 1, _events(1, first=2), b"stale", token=("h", 1),
-                         idempotency=("k", b"a"))
+                         idempotency=Idempotency("k", "r", b"a"))
         assert err.value.actual == 2 and err.value.expected == 1
         assert len(store.read("g1")) == 2
         assert _snapshot(store, "g1") == b"s2"
@@ -78,18 +78,31 @@ class EventStoreContract:
     # --- idempotency ---------------------------------------------------------------------
     def test_idempotency_key_returns_the_first_answer_and_writes_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
-        first = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"answer"))
+        record = Idempotency("k", "a" * 64, b'{"answer": 1}')
+        first = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=record)
         assert first.duplicate is None and first.version == 2
-        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"other"))
-        assert again.duplicate == b"answer"
+        again = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "a" * 64, b"other"))
+        assert again.duplicate == record
         assert len(store.read("g1")) == 2
-        assert store.first_answer("g1", "k") == b"answer"
+        assert store.first_answer("g1", "k") == record
+
+    def test_the_record_keeps_the_first_requests_hash_for_another_request(self, store):
+        record = Idempotency("k", "a" * 64, b"answer\nwith a line feed")
+        store.append("g1", 0, _events(1), b"s1", idempotency=record)
+        other = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "b" * 64, b"other answer"))
+        # Nothing written; the caller sees that the key answered another request.
+        assert other.duplicate == record and other.duplicate.request != "b" * 64
+        assert store.version("g1") == 1 and _snapshot(store, "g1") == b"s1"
 
     def test_a_used_key_answers_first_even_when_the_game_moved_on(self, store):
-        store.append("g1", 0, _events(1), b"s1", idempotency=("k", b"answer"))
+        record = Idempotency("k", "r", b"answer")
+        store.append("g1", 0, _events(1), b"s1", idempotency=record)
         store.append("g1", 1, _events(1, first=2), b"s2")
-        again = store.append("g1", 1, _events(1, first=2), b"s2", idempotency=("k", b"x"))
-        assert again.duplicate == b"answer" and again.version == 1
+        again = store.append("g1", 1, _events(1, first=2), b"s2",
+                             idempotency=Idempotency("k", "r", b"x"))
+        assert again.duplicate == record and again.version == 1
         assert store.version("g1") == 2
         assert store.first_answer("g1", "other") is None
         assert store.first_answer("g2", "k") is None  # keys belong to one game

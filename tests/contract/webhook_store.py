@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import msgspec
 import pytest
 
@@ -26,15 +28,45 @@ class WebhookStoreContract:
         first = new_registration("g1", None, "https://b.example/y", ("events",), 1.0)
         other = new_registration("g2", 1, "https://c.example/z", ("your_turn",), 0.5)
         for reg in (later, first, other):
-            store.add(reg)
+            assert store.add(reg, limit=5)
         assert store.registrations("g1") == [first, later]
         assert store.registration("g1", later.id) == later
         assert store.registration("g2", later.id) is None
         assert store.registrations("g3") == []
 
+    def test_an_owner_holds_at_most_the_limit_and_others_are_not_counted(self, store):
+        def reg(seat: int | None, n: int):
+            return new_registration("g1", seat, f"https://a.example/{n}", ("your_turn",),
+                                    float(n))
+
+        assert [store.add(reg(0, n), limit=2) for n in range(3)] == [True, True, False]
+        assert [store.add(reg(None, n), limit=2) for n in range(3)] == [True, True, False]
+        assert store.add(reg(1, 9), limit=2)
+        assert store.add(new_registration("g2", 0, "https://b.example/", ("events",), 1.0),
+                         limit=2)  # another game
+        held = [r.seat for r in store.registrations("g1")]
+        assert sorted(held, key=str) == sorted([0, 0, None, None, 1], key=str)
+
+    def test_concurrent_registrations_never_pass_the_limit(self, store):
+        barrier = threading.Barrier(20)
+        added: list[bool] = []
+
+        def register(n: int) -> None:
+            reg = new_registration("g1", 0, f"https://a.example/{n}", ("your_turn",),
+                                   float(n))
+            barrier.wait()
+            added.append(store.add(reg, limit=5))
+
+        threads = [threading.Thread(target=register, args=(n,)) for n in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert added.count(True) == 5 and len(store.registrations("g1")) == 5
+
     def test_removing_a_registration_drops_its_list_of_deliveries(self, store):
         reg = new_registration("g1", 0, "https://a.example/x", ("your_turn",), 1.0)
-        store.add(reg)
+        assert store.add(reg, limit=5)
         store.add_deliveries([_delivery(1, reg.id)])
         assert store.remove("g1", reg.id) is True
         assert store.remove("g1", reg.id) is False

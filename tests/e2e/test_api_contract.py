@@ -108,6 +108,20 @@ def test_if_match_and_idempotency_key(api):
     assert len(api.events(game_id)["events"]) == first.get_json()["version"]
 
 
+def test_an_idempotency_key_reused_with_another_body_is_refused(api):
+    game_id, tokens = api.new_game("high-card", 2)
+    legal = api.view(game_id, tokens[0])["legal_actions"]
+    key = {"Idempotency-Key": "move-1"}
+    first = api.act(game_id, tokens[0], legal[0], key)
+    assert first.status_code == 200
+    other = api.act(game_id, tokens[0], legal[1], key)
+    body = other.get_json()
+    assert other.status_code == 422 and body["code"] == "idempotency_key_reused"
+    assert body["version"] == first.get_json()["version"] and body["status"] == 422
+    same = api.act(game_id, tokens[0], legal[0], key)
+    assert same.status_code == 200 and same.get_json() == first.get_json()
+
+
 def test_a_retry_gets_the_first_answer_after_the_game_moved_on(api):
     game_id, tokens = api.new_game("high-card", 2)
     action = api.view(game_id, tokens[0])["legal_actions"][0]

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain.connection import connect
 from domain.service import NoHooks
 from domain.webhooks.targets import TargetPolicy
@@ -109,7 +110,8 @@ def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
 def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_path):
     connect(redis_url).flushdb()
     settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
-                        webhook_targets=TargetPolicy.allowing("203.0.113.0/24"))
+                        webhook_targets=TargetPolicy.allowing("203.0.113.0/24"),
+                        rate_limits=RateLimits.off())  # generated bursts from one address
     app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     playing = games_being_played(app, PREPARED)
     (tmp_path / "fixtures.json").write_text(json.dumps({

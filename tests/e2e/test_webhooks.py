@@ -10,6 +10,7 @@ import hmac
 import itertools
 import json
 import random
+import threading
 import time
 from typing import Any
 
@@ -34,6 +35,7 @@ FIRST_RETRY_S = 0.1
 def settings(monkeypatch, redis_url):
     monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
     for name, value in {"REDIS_URL": redis_url, "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
+                        "WEBHOOK_ALLOWED_PORTS": "9, 1024-65535", "RATE_LIMITS": "off",
                         "WEBHOOK_MAX_ATTEMPTS": str(MAX_ATTEMPTS),
                         "WEBHOOK_RETRY_FIRST_S": str(FIRST_RETRY_S),
                         "WEBHOOK_RETRY_FACTOR": "2", "WEBHOOK_TIMEOUT_S": "5"}.items():
@@ -133,7 +135,9 @@ def test_registration_shows_the_secret_once_and_refuses_what_it_must(api):
     for url in ("ftp://127.0.0.1/", "http://10.0.0.7/", "http://192.168.1.1/",
                 "http://169.254.169.254/latest", "http://[::1]/", "http://[fe80::1]/",
                 "http://0.0.0.0/", "http://224.0.0.1/", "http://user:pw@127.0.0.1/",
-                "http://[::ffff:10.0.0.1]/", "https:///nohost"):
+                "http://[::ffff:10.0.0.1]/", "https:///nohost", "http://127.0.0.1:0/",
+                "http://192.0.0.8/", "http://[2002:7f00:1::]/", "http://127.0.0.1:22/",
+                "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"):
         refused(token0, url, 422, "url_not_allowed")
     for _ in range(4):
         register(api, game_id, token0, "http://127.0.0.1:9/more")
@@ -142,6 +146,30 @@ def test_registration_shows_the_secret_once_and_refuses_what_it_must(api):
                            headers=api.auth(token0)).status_code == 204
     assert api.http.get(f"/games/{game_id}/webhooks/{mine['id']}",
                         headers=api.auth(token0)).status_code == 404
+
+
+def test_concurrent_registrations_stop_at_the_limit(app, api):
+    created = api.create("high-card", 2)
+    game_id = created["id"]
+    _seat, token = api.join(game_id, "ann")
+    barrier = threading.Barrier(20)
+    statuses: list[int] = []
+
+    def register_one(n: int) -> None:
+        client = app.test_client()
+        barrier.wait()
+        r = client.post(f"/games/{game_id}/webhooks", json={"url": f"http://127.0.0.1:9/{n}"},
+                        headers=api.auth(token))
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=register_one, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [201] * 5 + [409] * 15
+    listed = api.http.get(f"/games/{game_id}/webhooks", headers=api.auth(token)).get_json()
+    assert len(listed) == 5
 
 
 def test_signed_deliveries_reach_a_receiver_on_loopback(api, queue):

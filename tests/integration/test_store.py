@@ -12,6 +12,7 @@ from domain.events import event, stamp, verify_chain
 from domain.players.inbox import InboxMove, Position
 from domain.players.records import Player
 from domain.store import (
+    Idempotency,
     RedisEventStore,
     RedisPlayerStore,
     RedisRatingStore,
@@ -62,7 +63,8 @@ def test_checkpoints_and_tokens_are_kept_in_the_games_keys(redis_client):
 
 def test_every_key_of_a_game_shares_one_hash_tag(redis_client):
     store = RedisEventStore(redis_client)
-    store.append("g1", 0, _events(1), b"s1", idempotency=("k", b"a"), token=("h", 0))
+    store.append("g1", 0, _events(1), b"s1", idempotency=Idempotency("k", "r", b"a"),
+                 token=("h", 0))
     store.save_secrets("g1", "seed")
     store.save_creator("g1", "hash")
     hooks = RedisWebhookStore(redis_client)
@@ -105,3 +107,11 @@ def test_tampering_breaks_the_hash_chain():
                                                  for f in batch[1].__struct_fields__},
                                               "data": {"i": 99}}), batch[2]]
     assert verify_chain(forged) == 2
+
+
+def test_an_idempotency_record_kept_before_requests_were_hashed_still_answers(redis_client):
+    # Records written before the request's hash was kept hold the answer alone.
+    store = RedisEventStore(redis_client)
+    store.append("g1", 0, _events(1), b"s1")
+    redis_client.set("game:{g1}:idem:k", b'{"version": 1}')
+    assert store.first_answer("g1", "k") == Idempotency("k", "", b'{"version": 1}')

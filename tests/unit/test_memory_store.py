@@ -11,7 +11,7 @@ from domain.store import (
     MemoryRatingStore,
     MemoryWebhookStore,
 )
-from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S
+from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S, Idempotency
 from tests.contract.event_store import EventStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
@@ -54,9 +54,9 @@ def test_an_idempotency_record_expires_as_in_redis():
     clock = Clock()
     store = MemoryEventStore(clock=clock)
     store.append("g1", 0, stamp([event("noted")], 1, 1.0, ""), b"s1",
-                 idempotency=("k", b"answer"))
+                 idempotency=Idempotency("k", "r", b"answer"))
     clock.now += IDEMPOTENCY_TTL_S - 1
-    assert store.first_answer("g1", "k") == b"answer"
+    assert store.first_answer("g1", "k") == Idempotency("k", "r", b"answer")
     clock.now += 1
     assert store.first_answer("g1", "k") is None
 

@@ -12,6 +12,7 @@ from domain import registry
 from domain.errors import (
     Contention,
     DomainError,
+    IdempotencyKeyReused,
     NotYourTurn,
     PreconditionFailed,
     SeatTaken,
@@ -151,6 +152,23 @@ def test_an_idempotent_retry_gets_the_first_answer_and_writes_nothing(service, s
     # A key belongs to its seat: seat 1 with the same key is a new request.
     with pytest.raises(NotYourTurn):
         service.act(game_id, 1, _card(service, game_id, 1), idempotency_key="k")
+
+
+def test_a_key_reused_for_another_action_is_refused_and_writes_nothing(service, store):
+    game_id, _tokens = _started(service)
+    legal = service.view(service.load(game_id)[0], 0)["legal_actions"]
+    assert len(legal) >= 2
+    first = service.act(game_id, 0, legal[0], idempotency_key="k")
+    version = store.version(game_id)
+    with pytest.raises(IdempotencyKeyReused):
+        service.act(game_id, 0, legal[1], idempotency_key="k")
+    # Refused also when the other action would itself be refused now (not seat 0's turn).
+    with pytest.raises(IdempotencyKeyReused):
+        service.act(game_id, 0, {"type": "nonsense"}, idempotency_key="k")
+    assert store.version(game_id) == version
+    # The same action, its keys in another order: the same request, the first answer.
+    reordered = dict(reversed(list(legal[0].items())))
+    assert service.act(game_id, 0, reordered, idempotency_key="k").body == first.body
 
 
 def test_if_match_must_name_the_version(service, store):

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 
 import pytest
 
+from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.table import Table, evolve_table
 from domain.webhooks.deliveries import (
@@ -62,7 +64,7 @@ DNS = resolver({"hooks.example.com": ["93.184.215.14", "2606:2800:21f:cb07:6820:
 
 
 @pytest.mark.parametrize("url", [
-    "https://hooks.example.com/donkey?x=1", "http://hooks.example.com:8080/",
+    "https://hooks.example.com/donkey?x=1", "http://hooks.example.com:443/",
     "http://93.184.215.14/", "https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/"])
 def test_public_http_urls_are_allowed(url):
     target = TargetPolicy().check(url, DNS)
@@ -92,6 +94,28 @@ def test_public_http_urls_are_allowed(url):
     ("http://100.64.0.1/", "not a public address"),  # shared address space (CGNAT)
     ("http://[::ffff:192.168.0.1]/", "private"),  # IPv4-mapped
     ("http://[fd00::1]/", "private"),
+    # Every special-purpose block, also those Python's flags take for global ones.
+    ("http://192.0.0.8/", "special-purpose address \\(IETF protocol assignments\\)"),
+    ("http://192.0.0.9/", "special-purpose"),  # PCP anycast: "globally reachable", refused
+    ("http://192.31.196.1/", "AS112"),
+    ("http://192.52.193.1/", "AMT"),
+    ("http://192.88.99.1/", "6to4 relay anycast"),
+    ("http://198.18.0.1/", "benchmarking|private|not a public"),
+    ("http://255.255.255.255/", "broadcast|reserved|not a public"),
+    # IPv6 forms that carry an IPv4 address.
+    ("http://[2002:7f00:1::]/", "6to4, carrying 127.0.0.1"),
+    ("http://[2002:5db8:d70e::]/", "6to4, carrying 93.184.215.14"),  # all of 6to4
+    ("http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "private|Teredo"),
+    ("http://[64:ff9b::7f00:1]/", "reserved|NAT64"),
+    ("http://[64:ff9b:1::a00:1]/", "reserved|translation"),
+    ("http://[::ffff:7f00:1]/", "loopback"),
+    ("http://[3fff::1]/", "documentation|not a public"),
+    ("http://[5f00::1]/", "SRv6|not a public|reserved"),
+    # Ports: never 0; 80 and 443 only, unless the server allows others.
+    ("http://hooks.example.com:0/", "port 0"),
+    ("http://93.184.215.14:0/", "port 0"),
+    ("http://hooks.example.com:8080/", "port 8080 is not allowed"),
+    ("https://hooks.example.com:22/", "port 22 is not allowed"),
 ])
 def test_urls_that_are_not_http_or_not_public_are_refused(url, why):
     with pytest.raises(TargetRefused, match=why) as refused:
@@ -105,8 +129,29 @@ def test_an_unresolvable_host_is_its_own_error():
     assert err.value.code == "url_unresolvable"
 
 
+def test_every_block_is_checked_through_the_special_purpose_table():
+    from domain.webhooks.special import special_purpose
+    assert special_purpose(ipaddress.ip_address("192.0.0.8")) == "IETF protocol assignments"
+    assert special_purpose(ipaddress.ip_address("2001::1")) == "Teredo, carrying 0.0.0.0"
+    assert special_purpose(ipaddress.ip_address("93.184.215.14")) is None
+    assert special_purpose(ipaddress.ip_address("2606:2800:21f::1")) is None
+
+
+def test_allowed_ports_add_to_80_and_443():
+    policy = TargetPolicy.allowing(None, "8080, 9000-9100")
+    assert policy.check("http://hooks.example.com:8080/", DNS).port == 8080
+    assert policy.check("http://hooks.example.com:9100/", DNS).port == 9100
+    assert policy.check("http://hooks.example.com/", DNS).port == 80
+    with pytest.raises(TargetRefused, match="port 9101"):
+        policy.check("http://hooks.example.com:9101/", DNS)
+    with pytest.raises(TargetRefused, match="port 0"):
+        TargetPolicy.allowing(None, "1-65535").check("http://hooks.example.com:0/", DNS)
+    with pytest.raises(ValueError):
+        TargetPolicy.allowing(None, "0-80")
+
+
 def test_allowed_networks_let_loopback_through_and_nothing_else():
-    policy = TargetPolicy.allowing("127.0.0.0/8, ::1/128")
+    policy = TargetPolicy.allowing("127.0.0.0/8, ::1/128", "8080")
     assert policy.check("http://127.0.0.1:8080/hook", DNS).port == 8080
     assert policy.check("http://local.example.com/", DNS).addresses == ("127.0.0.1",)
     assert policy.check("http://[::1]/", DNS).addresses == ("::1",)
@@ -160,7 +205,8 @@ class Fold:
     def append(self, new: list[Event]) -> list[Event]:
         self.clock += 10
         version = self.table.version if self.table else 0
-        stamped = stamp(new, version + 1, self.clock, self.table.last_hash if self.table else "")
+        stamped = stamp(new, version + 1, self.clock, self.table.last_hash if self.table else "",
+                        commitment_key("seed"))
         for ev in stamped:
             self.table = evolve_table(self.table, ev, HIGH_CARD)
         return stamped

@@ -1,0 +1,130 @@
+"""The gate every request passes before its route: hostile input stops here with a 4xx.
+
+- A JSON body is parsed once, strictly, before any route reads it: valid UTF-8, no lone
+  surrogates (they cannot be stored or sent back as UTF-8), numbers of at most
+  `MAX_DIGITS` digits and finite, nesting at most `MAX_DEPTH` deep; else 422
+  `malformed_json`. Python's own parser would hit its recursion limit on deep nesting and
+  take a 5,000-digit number for an int that later cannot even be printed; each answered a
+  500. A body that is not JSON at all, and anything else, is left to the route.
+- A body over the size limit is refused (413), chunked or not.
+- Numbers in headers (`If-Match`, `Last-Event-ID`) are read by `header_seq`: ASCII digits
+  only (`"²".isdigit()` is true, `int("²")` fails), and never past `MAX_SEQ`; the route
+  answers a malformed one in its own terms.
+
+Every refusal is an `ApiError`, so it has the shared shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import request
+
+from api.errors import ApiError
+
+MAX_DEPTH = 32  # every body of this API is a few levels deep
+MAX_DIGITS = 32  # no number of this API is longer (seqs and versions stay below 2^53)
+MAX_SEQ = 2**53 - 1  # the largest integer every JSON client reads exactly
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_SEQ = re.compile(r"[0-9]{1,16}")
+
+
+class HostileJson(ValueError):
+    """A JSON body this API refuses before reading it."""
+
+
+def check_request() -> None:
+    """Flask `before_request`: refuse a body over the limit, and a hostile JSON body,
+    before any route reads them."""
+    if request.method not in _BODY_METHODS:
+        return
+    if request.content_length is None and "wsgi.input_terminated" in request.environ:
+        # A chunked body: the server ends the stream, and Werkzeug stops reading at the
+        # limit without a word (the route would get the first 64 KB). Reading one byte
+        # more is what raises its 413.
+        request.get_data(cache=True)
+        request.stream.read(1)
+    if not request.is_json:
+        return
+    raw = request.get_data(cache=True)  # the size limit applies here (413)
+    if not raw:
+        return
+    try:
+        strict_json(raw)
+    except json.JSONDecodeError:
+        return  # not JSON at all: the route says so in its own terms
+    except HostileJson as err:
+        raise ApiError(422, "malformed_json", f"the body is not acceptable JSON: {err}") \
+            from None
+
+
+def strict_json(raw: bytes) -> Any:
+    """`raw` parsed as JSON within this API's limits: HostileJson when it is beyond them,
+    json.JSONDecodeError when it is not JSON."""
+    try:
+        text = raw.decode("utf-8-sig")  # a BOM is ignored, as Flask's own parser does
+    except UnicodeDecodeError as err:
+        raise HostileJson(f"not UTF-8 ({err.reason} at byte {err.start})") from None
+    try:
+        value = json.loads(text, parse_int=_bounded_int, parse_float=_finite_float,
+                           parse_constant=_no_constant)
+    except RecursionError:
+        raise HostileJson(f"nested more than {MAX_DEPTH} levels deep") from None
+    _check_value(value)
+    return value
+
+
+def header_seq(value: str) -> int | None:
+    """A seq or version written in a header: ASCII digits up to `MAX_SEQ`; else None."""
+    text = value.strip()
+    if not _SEQ.fullmatch(text) or int(text) > MAX_SEQ:
+        return None
+    return int(text)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise HostileJson(f"a number longer than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise HostileJson(f"a number longer than {2 * MAX_DIGITS} characters")
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise HostileJson("a number too large to be finite")
+    return number
+
+
+def _no_constant(name: str) -> Any:
+    raise HostileJson(f"{name} is not a JSON number")
+
+
+def _check_value(value: Any) -> None:
+    """Depth and strings, without recursion (the parser already bounds the input)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_string(item)
+        elif isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise HostileJson(f"nested more than {MAX_DEPTH} levels deep")
+            if isinstance(item, dict):
+                for key, inner in item.items():
+                    _check_string(key)
+                    stack.append((inner, depth + 1))
+            else:
+                stack.extend((inner, depth + 1) for inner in item)
+
+
+def _check_string(text: str) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise HostileJson("a string holds a lone surrogate (\\ud800-\\udfff)") from None
