@@ -182,6 +182,8 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.operation("joinGame", body="Join", responses={201: "Joined"},
                        parameters=["IdempotencyKey"], security=ANYONE_OR_PLAYER, failures=[
                            UNKNOWN_GAME, BAD_PLAYER_KEY, BUSY, BAD_IDEMPOTENCY_KEY,
+                           Failure(422, ("idempotency_key_reused",), "the same "
+                                   "Idempotency-Key with another request"),
                            Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
                                    "no free seat (those left may be kept for invited "
                                    "players), you sit here already, or it was cancelled")],

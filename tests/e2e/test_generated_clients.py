@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain.connection import connect
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
@@ -66,7 +67,10 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def base_url(redis_url: str) -> Iterator[str]:
     connect(redis_url).flushdb()
-    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
+    # The games are played as fast as the client can: a seat's 10 moves a second would be
+    # the rate limit's business (429 with Retry-After), not this test's.
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
+    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     with serving(app) as url:
         yield url
 
