@@ -78,6 +78,9 @@ BAD_QUERY = Failure(422, ("validation_error",), "a query parameter is not as doc
                                                 "(`errors` says which)")
 BUSY = Failure(409, ("contention", "version_conflict"),
                "the game changed too often meanwhile: try again (see `Retry-After`)")
+STORE_UNAVAILABLE = Failure(503, ("store_unavailable",),
+                            "the game store is unavailable for a moment: try again after "
+                            "`Retry-After` seconds")
 RATE_LIMITED = Failure(429, ("too_many_requests",),
                        "too many requests from this address or with this token")
 BAD_IDEMPOTENCY_KEY = Failure(400, ("bad_idempotency_key",),
@@ -236,6 +239,9 @@ class ContractBlueprint(PagedBlueprint):
         # are counted) and the operations that take a body.
         if security != PUBLIC or body is not None:
             failures += (RATE_LIMITED,)
+        # Every operation that reads or writes the store may meet an outage of it.
+        if operation_id not in ("getHealth", "getLiveness", "listGameTypes", "getGameType"):
+            failures += (STORE_UNAVAILABLE,)
         op = Operation(operation_id, security, failures, tuple(parameters),
                        {s: tuple(h) for s, h in (headers or {}).items()}, body,
                        dict(responses or {}), dict(links or {}))
@@ -278,7 +284,7 @@ class ContractBlueprint(PagedBlueprint):
                       ", ".join(f"`{c}`" for c in codes) + ".",
                       "content": {"application/json": {"schema": ref("Error")}},
                       "x-codes": codes}
-            if status == 429 or (status == 409 and "contention" in codes):
+            if status in (429, 503) or (status == 409 and "contention" in codes):
                 answer["headers"] = {"Retry-After": "RetryAfter"}
             responses[status] = answer
         return doc

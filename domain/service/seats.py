@@ -23,6 +23,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.events import event
+from domain.players.names import clean_table_name
 from domain.players.records import Player
 from domain.service.act import request_hash
 from domain.service.appending import append
@@ -81,6 +82,8 @@ def join(deps: Deps, game_id: str, name: str | None, player: Player | None = Non
 
     if (first := first_answer()) is not None:
         return first
+    if player is None and name is not None:
+        name = clean_table_name(name)
     try:
         seat, token, table = _take(deps, game_id, choose, name, player,
                                    (idem, request) if idem else None, first_answer)

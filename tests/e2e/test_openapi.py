@@ -69,7 +69,8 @@ def test_every_operation_has_an_id_security_and_no_default_answer():
         assert "security" in op, (method, path)
         assert "default" not in op["responses"], (method, path)
         for status, answer in op["responses"].items():
-            if int(status) >= 400:
+            # /healthz answers 503 with its own report (which part is missing), not an error.
+            if int(status) >= 400 and op["operationId"] != "getHealth":
                 assert answer["x-codes"], (method, path, status)
                 schema = answer["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/Error"}

@@ -111,7 +111,8 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     connect(redis_url).flushdb()
     settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
                         webhook_targets=TargetPolicy.allowing("203.0.113.0/24"),
-                        rate_limits=RateLimits.off())  # generated bursts from one address
+                        rate_limits=RateLimits.off(),  # generated bursts from one address
+                        health_workers=())  # no worker runs beside it
     app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     playing = games_being_played(app, PREPARED)
     (tmp_path / "fixtures.json").write_text(json.dumps({
