@@ -25,6 +25,7 @@ from typing import Any
 
 import marshmallow as ma
 from flask_smorest import Api
+from marshmallow import validate
 
 from api import schemas
 from api.contract import examples
@@ -60,6 +61,7 @@ def register(api: Api, games: Games) -> None:
             "description": f"The options a {game.title} game is played with."}
         components[f"{prefix}OptionChoices"] = {
             "type": "object", "additionalProperties": False, "properties": options,
+            "maxProperties": _request_bound("options", "maxProperties", len(options)),
             "description": f"The options of a new {game.title} game; those left out "
                            "take their defaults (GET /games/types/{type})."}
     components["Action"] = _all_actions(games)
@@ -191,6 +193,15 @@ def _views(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _request_bound(field: str, keyword: str, default: int) -> int:
+    """A bound `CreateGameSchema` puts on one of its fields (what the server enforces for
+    every game), e.g. at most 16 options or 12 seats."""
+    for check in schemas.CreateGameSchema._declared_fields[field].validators:
+        if isinstance(check, validate.Length) and check.max is not None:
+            return int(check.max)
+    return default
+
+
 def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     fields = schemas.CreateGameSchema._declared_fields
     convert = api.ma_plugin.converter.field2property
@@ -211,7 +222,9 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                 "type": {"const": game.id, "description": "the game type"},
                 "options": ref(f"{prefix}OptionChoices"),
                 "seats": {"type": "array", "items": ref("SeatSpec"),
-                          "minItems": game.min_players, "maxItems": game.max_players,
+                          "minItems": game.min_players,
+                          "maxItems": min(game.max_players,
+                                          _request_bound("seats", "maxItems", 10**6)),
                           "description": "one entry per player, in seat order"},
                 **common},
             "description": f"A new {game.title} game."}

@@ -55,7 +55,8 @@ from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards", "unknown_player"),
+                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
+                             "bad_name"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
@@ -183,8 +184,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.operation("joinGame", body="Join", responses={201: "Joined"},
                        parameters=["IdempotencyKey"], security=ANYONE_OR_PLAYER, failures=[
                            UNKNOWN_GAME, BAD_PLAYER_KEY, BUSY, BAD_IDEMPOTENCY_KEY,
-                           Failure(422, ("idempotency_key_reused",), "the same "
-                                   "Idempotency-Key with another request"),
+                           Failure(422, ("idempotency_key_reused", "bad_name"), "the same "
+                                   "Idempotency-Key with another request, or a name a table "
+                                   "does not take"),
                            Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
                                    "no free seat (those left may be kept for invited "
                                    "players), you sit here already, or it was cancelled")],
