@@ -86,6 +86,7 @@ RATE_LIMITED = Failure(429, ("too_many_requests",),
 BAD_IDEMPOTENCY_KEY = Failure(400, ("bad_idempotency_key",),
                               "Idempotency-Key is not 1-200 characters")
 BODY_FAILURES = (
+    Failure(408, ("request_timeout",), "the body did not arrive in time (api.body_deadline)"),
     Failure(413, ("payload_too_large",), "the body is larger than 64 KB"),
     Failure(415, ("unsupported_media_type",), "the body is not `application/json`"),
     Failure(422, ("validation_error", "malformed_json"),
