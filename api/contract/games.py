@@ -61,7 +61,6 @@ def register(api: Api, games: Games) -> None:
             "description": f"The options a {game.title} game is played with."}
         components[f"{prefix}OptionChoices"] = {
             "type": "object", "additionalProperties": False, "properties": options,
-            "maxProperties": _request_bound("options", "maxProperties", len(options)),
             "description": f"The options of a new {game.title} game; those left out "
                            "take their defaults (GET /games/types/{type})."}
     components["Action"] = _all_actions(games)
