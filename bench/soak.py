@@ -9,10 +9,11 @@ taken and never started. Every `SWEEP_EVERY_S` the retention sweep runs
 state in which as many of them are deleted as are created.
 
 Every `--soak-sample` seconds it records Redis's `used_memory`, the keys, the AOF's size,
-the games finished (the replay archive, kept by design) and what they hold (`MEMORY
-USAGE` of each finished game's keys). Reported: memory per hour over the steady state (the
-samples after the first TTL and sweep), in all and without the archive — the latter must
-be flat — and the archive's bytes per finished game.
+the games finished (the replay archive, kept by design) and `MEMORY USAGE` of every key,
+split between the archive (the finished games' keys and the listings with an entry per
+game) and the rest. Reported: memory per hour over the steady state (the samples after the
+first TTL and sweep), in all (it grows with the archive) and of the rest, which must be
+flat, and the archive's bytes per finished game.
 """
 
 from __future__ import annotations
@@ -57,16 +58,36 @@ def _never_started(service: GameService) -> Table:
     return service.join(table.id, "alone")[2]
 
 
-def _archive_bytes(client: Any, finished: list[str]) -> int:
-    """What the finished games hold in Redis, key by key."""
-    total = 0
-    for start in range(0, len(finished), 500):
+# The listings that keep an entry per finished game, as its own keys are kept.
+ARCHIVE_LISTINGS = (keys.ALL_GAMES, keys.by_status("finished"), keys.by_type(GAME))
+
+
+def _memory_by_kind(client: Any, finished: set[str]) -> tuple[int, int]:
+    """(archive, rest): `MEMORY USAGE` summed over every key, split between the finished
+    games' keys with the listings that grow with them, and every other key. Both sums come
+    from the same estimate, which counts a little more than `used_memory` grows by (the
+    allocator's share), so the rest is measured, never `used_memory` minus the archive."""
+    archive = rest = 0
+    names = [raw.decode() for raw in client.scan_iter(count=2000)]
+    for start in range(0, len(names), 1000):
+        chunk = names[start:start + 1000]
         pipe = client.pipeline(transaction=False)
-        for game_id in finished[start:start + 500]:
-            for key in (keys.events(game_id), *keys.of_game(game_id)):
-                pipe.memory_usage(key, samples=0)
-        total += sum(n or 0 for n in pipe.execute())
-    return total
+        for name in chunk:
+            pipe.memory_usage(name, samples=0)
+        for name, size in zip(chunk, pipe.execute(), strict=True):
+            if name in ARCHIVE_LISTINGS or _game_of(name) in finished:
+                archive += size or 0
+            else:
+                rest += size or 0
+    return archive, rest
+
+
+def _game_of(key: str) -> str | None:
+    """The game a `game:{<id>}:…` key belongs to, else None."""
+    if not key.startswith("game:{"):
+        return None
+    end = key.find("}", 6)
+    return key[6:end] if end > 0 else None
 
 
 def _slope_per_hour(points: list[tuple[float, float]]) -> float | None:
@@ -91,7 +112,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     duration_s = cfg.soak_minutes * 60.0
     started = time.monotonic()
     next_sweep = next_sample = started
-    finished: list[str] = []
+    finished: set[str] = set()
     created = unstarted = moves = swept = shown = 0
     samples: list[dict[str, Any]] = []
     with steps.step("soak: games created, played, finished, swept",
@@ -102,10 +123,10 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 next_sweep = now + SWEEP_EVERY_S
             if now >= next_sample:
                 memory = client.info("memory")["used_memory"]
-                archive = _archive_bytes(client, finished)
+                archive, rest = _memory_by_kind(client, finished)
                 samples.append({
                     "t_s": round(now - started, 1), "used_memory": memory,
-                    "archive_bytes": archive, "without_archive": memory - archive,
+                    "archive_bytes": archive, "without_archive": rest,
                     "keys": client.dbsize(),
                     "aof_bytes": client.info("persistence").get("aof_current_size"),
                     "finished": len(finished), "created": created, "swept": swept,
@@ -119,7 +140,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 unstarted += 1
             else:
                 table, played = _play_to_end(service, rng)
-                finished.append(table.id)
+                finished.add(table.id)
                 moves += played
     steady_from = cfg.soak_unstarted_ttl_s + 2 * SWEEP_EVERY_S
     steady = [s for s in samples if s["t_s"] >= steady_from]
