@@ -51,6 +51,8 @@ from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
 
 Clock = Callable[[], float]
+# The names a process's two clients give their connections (`CLIENT LIST` tells them apart).
+STORE_CLIENT, QUEUE_CLIENT = "donkeypost-games", "donkeypost-queues"
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,10 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
               clock: Clock = time.time) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
     RQ and webhook hooks); `clock` is the service's and the hooks' time."""
-    store_redis = connect(settings.store_url, settings.redis_max_connections)
-    queue_redis = connect(settings.queue_url, settings.redis_max_connections)
+    store_redis = connect(settings.store_url, settings.redis_max_connections,
+                          client_name=STORE_CLIENT)
+    queue_redis = connect(settings.queue_url, settings.redis_max_connections,
+                          client_name=QUEUE_CLIENT)
     # Loaded now, so that a game that cannot be imported stops the process as it starts.
     games = registry.games()
     rq_hooks = RqHooks(queue_redis, clock=clock)

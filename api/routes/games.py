@@ -359,10 +359,14 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             if not events and args["wait"] > 0 and table.status != "finished":
                 feed, group = hub.watch(game_id)  # (woken by the process's one listener)
                 try:
-                    feed.wait_beyond(after, args["wait"], group)
+                    moved = feed.wait_beyond(after, args["wait"], group)
                 finally:
                     hub.leave(feed, group)
-                events, table = service.events_for(game_id, seat, after=after, limit=limit)
+                # A wait that ends with nothing new answers from the first read: a crowd of
+                # long-polls timing out together costs the store nothing.
+                if moved:
+                    events, table = service.events_for(game_id, seat, after=after,
+                                                       limit=limit)
             return {"version": table.version, "status": table.status, "events": events}
 
     @blp.route("/<string:game_id>/states/<int:seq>")
