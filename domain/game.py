@@ -11,6 +11,10 @@ A game is an object with pure functions over an immutable state (a frozen msgspe
 - `evolve(state, event)` — applies one fact; no validation, no randomness.
 - `legal_actions(state, seat)`, `to_act(state)`, `view(state, viewer, reveal_all)`,
   `outcome(state)`.
+- `standing(state)` — the result as it stands now, from the scores so far (what `outcome`
+  says once the game is over): the table ends a game with it when resignations leave
+  nothing to play for. `round_scored(state)` — whether the first round (deal) has been
+  scored: until then the seats may abort the game by agreement.
 
 A game that search bots can play also offers `determinize(view, seat, rng)` — a full state
 that agrees with everything `view` shows `seat` and nothing more — and so is a
@@ -82,6 +86,10 @@ class Game(Protocol[S, A]):
     def view(self, state: S, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def standing(self, state: S) -> Outcome: ...
+
+    def round_scored(self, state: S) -> bool: ...
 
 
 @runtime_checkable
