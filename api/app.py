@@ -19,7 +19,7 @@ from flask_smorest import Api
 from api import errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
-from api.routes import games, health, players, ratings, stream, types, webhooks
+from api.routes import games, health, players, ratings, stream, table_life, types, webhooks
 from domain import registry
 from domain.service import GameService
 from domain.store import WebhookStore
@@ -91,6 +91,7 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(health.make_blueprint(health_redis))
     api.register_blueprint(types.make_blueprint())
     api.register_blueprint(games.make_blueprint(service))
+    api.register_blueprint(table_life.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(

@@ -46,6 +46,11 @@ class JoinSchema(ma.Schema):
                        "player's name is used)"})
 
 
+class LeaveSchema(ma.Schema):
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS), load_default="basic",
+                          metadata={"description": "the bot that plays your seat from now on"})
+
+
 class ListArgsSchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     type = fields.String()
@@ -74,6 +79,11 @@ class SeatViewSchema(ma.Schema):
         "description": "the player it is kept for (only they may take it)"})
     rematch_seat = fields.Integer(allow_none=True, metadata={
         "description": "kept for whoever held this seat of the game before (a rematch)"})
+    resigned = fields.Boolean(metadata={"description": "its player resigned (conceded)"})
+    left = fields.Boolean(metadata={"description": "its player handed it to a bot"})
+    played_by = fields.String(allow_none=True, metadata={
+        "description": "the level of the bot that plays it since its player resigned or "
+                       "left (null: its player plays it)"})
 
 
 class TableActionSchema(ma.Schema):
@@ -81,6 +91,8 @@ class TableActionSchema(ma.Schema):
     method = fields.String(required=True)
     href = fields.String(required=True, metadata={"description": "the request to send, "
                                                                  "with your credential"})
+    body = fields.Dict(metadata={"description": "the JSON body to send with it, complete "
+                                                "(absent: none); one entry per choice"})
 
 
 class GameViewSchema(ma.Schema):
@@ -103,7 +115,11 @@ class GameViewSchema(ma.Schema):
         "description": "complete action bodies the caller may post now"})
     outcome = fields.Dict(allow_none=True)
     table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
-        "description": "what the caller may do to the table itself (rematch, cancel, …)"})
+        "description": "what the caller may do to the table itself (rematch, cancel, "
+                       "resign, leave, abort, withdraw_abort)"})
+    abort_votes = fields.List(fields.Integer(), metadata={
+        "description": "the seats that agree to abort the game (it is aborted when every "
+                       "person still playing does)"})
     created_by = fields.String(allow_none=True, metadata={
         "description": "the player who created it, if a player did"})
     rematch_of = fields.String(allow_none=True, metadata={

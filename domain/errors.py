@@ -148,6 +148,19 @@ class AlreadySeated(DomainError):
     code = "already_seated"
 
 
+class SeatGivenUp(GameRuleError):
+    """The seat's player resigned (`seat_resigned`) or left it to a bot (`seat_left`): a
+    bot plays it now, and what is left to do there is the bot's."""
+
+    code = "seat_given_up"
+
+
+class AbortClosed(GameRuleError):
+    """Abort by agreement is over: the first round was scored, or the game is not played."""
+
+    code = "abort_closed"
+
+
 class GameStarted(GameRuleError):
     """What only a game that has not started allows (cancelling it)."""
 

@@ -92,9 +92,11 @@ class RqHooks:
         if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
             # The timers armed at the version before: the game has moved on since. (Those
             # of seats still waiting are armed again below, due at the same moment.)
-            kinds = ("bot" if s.kind == "bot" else "deadline" for s in table.seats)
+            # (A seat given up to a bot in this append had a deadline before it.)
+            kinds = [("bot",) if s.kind == "bot" else ("deadline", "bot") if s.played_by
+                     else ("deadline",) for s in table.seats]
             pipe.zrem(TIMERS, *(Duty(kind, table.id, before, seat, 0.0).job_id
-                                for seat, kind in enumerate(kinds)))
+                                for seat, of_seat in enumerate(kinds) for kind in of_seat))
         now = self.clock()
         for duty in duties(table, game):
             if duty.due <= now:

@@ -49,7 +49,7 @@ def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:
     for seat in sorted(to_act(table, game)):
         since = table.waiting_since.get(seat, table.updated_at)
         deadline = table.deadline(seat)
-        if table.seats[seat].kind == "bot":
+        if table.seats[seat].bot_level is not None:  # a bot seat, or one given up to a bot
             out.append(Duty("bot", table.id, table.version, seat, since + table.bot_delay_s))
         elif table.is_away(seat):
             out.append(Duty("away", table.id, table.version, seat, since))

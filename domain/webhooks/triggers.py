@@ -3,8 +3,9 @@
 - `your_turn`: a seat became one to act in this append, and not through its own move (a
   seat that plays and must play again — it won the trick and leads, or a chained choice —
   already knows from its own answer). A seat auto-played after a timeout did not move
-  itself, so it is told. A seat's registration hears about its own seat; the creator's
-  game-wide one about every seat.
+  itself, so it is told; a seat whose player resigned or left is not (a bot plays it).
+  A seat's registration hears about its own seat; the creator's game-wide one about
+  every seat.
 - `game_finished`: the append holds the game's `game_finished` event.
 - `events`: every new event, through `domain.redaction.redact` for the registration's
   viewer (its seat, or a spectator for the creator's), in full once the game is over —
@@ -47,7 +48,10 @@ def notifications_for(reg: Registration, table: Table,
     """What `reg` is told about an append that left the game as `table`."""
     out: list[Notification] = []
     if "your_turn" in reg.notify:
-        seats = [s for s in newly_to_act(table, new_events) if reg.seat in (None, s)]
+        # A seat's own registration is not told when a bot plays the seat for its player
+        # (they resigned or left); the creator's game-wide one hears of every seat.
+        seats = [s for s in newly_to_act(table, new_events)
+                 if reg.seat is None or (reg.seat == s and table.seats[s].in_play)]
         if seats:
             out.append(Notification("your_turn", {"seats": [
                 {"seat": s, "deadline": table.deadline(s)} for s in seats]}))
