@@ -9,16 +9,19 @@ from them; it reads no environment and builds no client. The composition root
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import errors, request_guard
+from api import browser, errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
+from api.rate_limits import RateLimits
+from api.rate_limits import install as install_rate_limits
 from api.routes import games, health, players, ratings, stream, table_life, types, webhooks
 from domain import registry
 from domain.service import GameService
@@ -50,12 +53,18 @@ class DonkeyApi(Api):  # type: ignore[misc]
 def create_app(service: GameService, *, health_redis: redis.Redis,
                webhook_store: WebhookStore, webhook_targets: TargetPolicy,
                sse_keepalive_s: float, sse_max_s: float,
+               rate_limits: RateLimits | None = None, trusted_proxies: int = 0,
+               cors_origins: Sequence[str] = (),
                config: Mapping[str, Any] | None = None) -> Flask:
-    """The API of `service`. `health_redis` answers `/healthz`; `webhook_store` keeps the
-    webhook registrations; `webhook_targets` says which URLs webhooks may be registered for;
-    event streams send a keep-alive comment every `sse_keepalive_s` and close after
-    `sse_max_s`. `config` adds to Flask's (e.g. TESTING)."""
+    """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
+    counters); `webhook_store` keeps the webhook registrations; `webhook_targets` says which
+    URLs webhooks may be registered for; event streams send a keep-alive comment every
+    `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are counted
+    per client address, which `trusted_proxies` proxies in front may have forwarded;
+    browser pages of `cors_origins` may call it. `config` adds to Flask's (e.g. TESTING)."""
     app = Flask("donkeypost")
+    if trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
     app.config.update(
         API_TITLE="donkeypost",
         API_VERSION=API_VERSION,
@@ -98,6 +107,9 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
         service, EventHub(service.store), sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
+    if rate_limits is not None:
+        install_rate_limits(app, rate_limits, health_redis, service)
+    browser.install(app, cors_origins)
     return app
 
 

@@ -30,6 +30,7 @@ from bench import jsonfile, report
 from bench.config import SECTIONS, BenchConfig
 from bench.context import BenchContext, load_average, machine
 from bench.progress import Steps
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 
 RESULTS = Path(__file__).resolve().parent / "results"
 Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
@@ -66,6 +67,13 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--slice", dest="slice_s", type=float, default=None,
                    help="seconds the ceiling and the moves each run in turn (default 1)")
     p.add_argument("--web-workers", type=int, default=None, help="gunicorn workers (default 2)")
+    p.add_argument("--rate-limits", choices=("off", "on"), default=None,
+                   help="the server's rate limits (default off: one load generator plays "
+                        "far more moves a second from one address than they allow)")
+    p.add_argument("--appendfsync", type=lambda s: tuple(x for x in s.split(",") if x),
+                   default=None, help="the embedded Redis's appendfsync for the HTTP runs, "
+                                      "comma-separated: everysec, always (default everysec); "
+                                      "with both, each number of clients runs under each")
     p.add_argument("--no-reuse-port", action="store_true",
                    help="gunicorn without --reuse-port (one shared socket), to compare")
     p.add_argument("--loadgen-cpu", type=int, default=None,
@@ -114,9 +122,10 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     cfg = BenchConfig.quick() if args.quick else BenchConfig()
     overrides = {name: getattr(args, name) for name in (
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
-        "sizes", "load_samples", "replays", "engine_s", "bot_samples", "strong_samples",
-        "strong_ms", "search_iterations", "timer_moves", "rebuild_games", "profile_s", "seed",
-        "peer_slice_s", "peer_duration_s", "peer_server_cpu", "inbox_sizes", "inbox_samples")
+        "appendfsync", "sizes", "load_samples", "replays", "engine_s", "bot_samples",
+        "strong_samples", "strong_ms", "search_iterations", "timer_moves", "rebuild_games",
+        "profile_s", "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
+        "inbox_sizes", "inbox_samples", "rate_limits")
         if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True
@@ -126,6 +135,9 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
     unknown = [s for s in cfg.sections if s not in SECTIONS]
     if unknown:
         raise SystemExit(f"unknown section(s): {', '.join(unknown)}; known: {', '.join(SECTIONS)}")
+    wrong = [m for m in cfg.appendfsync if m not in APPENDFSYNC_CHOICES]
+    if wrong or not cfg.appendfsync:
+        raise SystemExit(f"--appendfsync: use {', '.join(APPENDFSYNC_CHOICES)}, not {wrong}")
     return cfg
 
 
@@ -141,7 +153,8 @@ def run_bench(cfg: BenchConfig, console: Console, quiet: bool = False) -> dict[s
         "sections": {},
     }
     sections = _sections()
-    with BenchContext(cfg.web_workers, cfg.reuse_port) as ctx, Steps(console, quiet) as steps:
+    with BenchContext(cfg.web_workers, cfg.reuse_port, cfg.rate_limits) as ctx, \
+            Steps(console, quiet) as steps:
         for name in [s for s in SECTIONS if s in cfg.sections]:
             t0 = time.perf_counter()
             result = sections[name](cfg, ctx, steps)

@@ -22,6 +22,13 @@ class BenchConfig:
     slice_s: float = 1.0  # ceiling and moves take turns this long
     web_workers: int = 2  # as `donkeypost serve`
     reuse_port: bool = True  # gunicorn --reuse-port, as `donkeypost serve` and the Procfile
+    # The server's rate limits: "off" (RATE_LIMITS=off), as one load generator plays many
+    # moves a second from one address, which the limits are there to stop; "on": the
+    # defaults, to measure what they cost.
+    rate_limits: str = "off"
+    # The embedded Redis's appendfsync for the HTTP runs: with several, each number of
+    # clients runs under each in turn (switched live with CONFIG SET), in one run.
+    appendfsync: tuple[str, ...] = ("everysec",)
     game: str = "ochs-und-esel"
     players: int = 3
     loadgen_cpu: int | None = field(default_factory=_last_cpu)

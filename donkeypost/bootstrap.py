@@ -45,7 +45,7 @@ from domain.store import (
 from donkeypost.settings import Settings
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
-from workers.runner import GameWorker, make_worker
+from workers.runner import GameWorker, RedisWatch, make_worker
 from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
 
@@ -100,6 +100,8 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       webhook_store=components.webhook_store,
                       webhook_targets=settings.webhook_targets,
                       sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
+                      rate_limits=settings.rate_limits, trusted_proxies=settings.trusted_proxies,
+                      cors_origins=settings.cors_origins,
                       config=config)
 
 
@@ -111,7 +113,10 @@ def job_context(components: Components) -> JobContext:
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s))
 
 
-def rq_worker(components: Components, queues: Sequence[str] = QUEUES) -> GameWorker:
-    """An RQ worker on `queues` whose jobs act through `components`."""
+def rq_worker(components: Components, queues: Sequence[str] = QUEUES,
+              redis_watch: RedisWatch | None = None) -> GameWorker:
+    """An RQ worker on `queues` whose jobs act through `components` (`redis_watch`: what
+    the worker process knows of Redis, kept across the workers it runs in turn)."""
     return make_worker(job_context(components), components.rq_hooks,
-                       sweep_s=components.settings.sweep_s, queues=queues)
+                       sweep_s=components.settings.sweep_s, queues=queues,
+                       redis_watch=redis_watch)

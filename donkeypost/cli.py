@@ -2,25 +2,21 @@
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
-worker; `serve` starts the embedded Redis unless `REDIS_URL` is set, then gunicorn on
-`donkeypost.wsgi:app` and two workers, as separate processes.
+worker; `serve` (`donkeypost.serve`) supervises the embedded Redis unless `REDIS_URL` is
+set, gunicorn on `donkeypost.wsgi:app` and the workers, as separate processes.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
-from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES, RATINGS
+from workers.hooks import QUEUES
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 Command = Callable[[argparse.Namespace], int]
@@ -31,8 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     commands: dict[str, Command] = {}
 
-    serve = sub.add_parser("serve", help="run the web server and a worker (embedded Redis "
-                                         "unless REDIS_URL is set)")
+    serve = sub.add_parser("serve", help="run the web server and the workers, restarted if "
+                                         "they die (embedded Redis unless REDIS_URL is set)")
     serve.add_argument("--host", help="default: HOST, else 127.0.0.1")
     serve.add_argument("--port", type=int, help="default: PORT, else 8000")
     serve.add_argument("--web-workers", type=int, default=2)
@@ -41,6 +37,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                             "(default: WEB_CONNECTIONS, else 2000)")
     serve.add_argument("--data", help="folder of the embedded Redis's data, AOF on "
                                       "(default: DONKEYPOST_DATA, else ./data)")
+    serve.add_argument("--appendfsync", choices=APPENDFSYNC_CHOICES,
+                       help="when the embedded Redis flushes its append-only file to disk "
+                            "(default: DONKEYPOST_APPENDFSYNC, else everysec; see the README)")
+    serve.add_argument("--bot-workers", type=int,
+                       help="bot and deadline workers (default: DONKEYPOST_BOT_WORKERS, "
+                            "else one per core)")
+    serve.add_argument("--reuse-port", action="store_true",
+                       help="share the port with servers already listening on it (SO_REUSEPORT) "
+                            "instead of refusing to start")
     commands["serve"] = cmd_serve
 
     worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
@@ -93,75 +98,20 @@ def _settings(needs_redis: bool = False) -> Settings | None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from donkeypost.serve import options_from, serve
+
     settings = _settings()
     if settings is None:
         return 2
-    host = args.host or settings.host
-    port = args.port or settings.port
-    data = args.data or settings.data_dir
-    env = dict(os.environ)
-    embedded = None
-    if not settings.redis_url:
-        from domain.connection import embedded_url, start_embedded
-
-        embedded = start_embedded(data)
-        env["REDIS_URL"] = embedded_url(embedded)
-        print(f"embedded Redis: data in {Path(data).resolve()} (AOF on)", flush=True)
-    procs = [
-        # gevent workers: a waiting long-poll or event stream costs a greenlet, not a worker.
-        # --reuse-port: each worker gets the kernel's share of the connections; without it
-        # the busiest gevent worker keeps accepting them (measured in docs/benchmarks.md).
-        subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-                          "--workers", str(args.web_workers), "--reuse-port",
-                          "--worker-connections",
-                          str(args.web_connections or settings.web_connections), "--bind",
-                          f"{host}:{port}", "--graceful-timeout", "5",
-                          "donkeypost.wsgi:app"], env=env),
-        # Two workers: a slow webhook receiver must not hold up bot turns and deadlines.
-        subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
-                          "--queues", f"{DEADLINES},{BOTS},{RATINGS}"], env=env),
-        subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
-                          "--queues", NOTIFICATIONS], env=env),
-    ]
-    print(f"donkeypost on http://{host}:{port}/  (API docs: /docs)  Ctrl-C stops",
-          flush=True)
-    stopping = False
-
-    def stop(_signum: int, _frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    code = 0
-    while not stopping:
-        for proc in procs:
-            if proc.poll() is not None:
-                print(f"a child process exited with {proc.returncode}; stopping", flush=True)
-                code = proc.returncode or 1
-                stopping = True
-        time.sleep(0.2)
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    if embedded is not None:
-        import redis
-
-        # The server closes the connection as it exits.
-        with contextlib.suppress(redis.ConnectionError):
-            embedded.shutdown(save=True)
-    print("stopped", flush=True)
-    return code
+    return serve(settings, options_from(
+        settings, host=args.host, port=args.port, web_workers=args.web_workers,
+        web_connections=args.web_connections, bot_workers=args.bot_workers, data=args.data,
+        appendfsync=args.appendfsync, reuse_port=args.reuse_port))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from donkeypost.bootstrap import bootstrap, rq_worker
-    from workers.runner import setup_logging
+    from workers.runner import setup_logging, work_through_outages
 
     queues = [q.strip() for q in args.queues.split(",") if q.strip()]
     unknown = sorted(set(queues) - set(QUEUES))
@@ -172,8 +122,13 @@ def cmd_worker(args: argparse.Namespace) -> int:
     if settings is None:
         return 2
     setup_logging(settings.log_level)
-    worker = rq_worker(bootstrap(settings), queues)
-    worker.work(burst=args.burst, with_scheduler=True, logging_level=settings.log_level)
+    components = bootstrap(settings)
+    if args.burst:
+        rq_worker(components, queues).work(burst=True, logging_level=settings.log_level)
+    else:
+        # A Redis outage ends a worker's loop: the process waits and starts a new one.
+        work_through_outages(lambda watch: rq_worker(components, queues, watch),
+                             logging_level=settings.log_level)
     return 0
 
 

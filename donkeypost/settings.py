@@ -17,11 +17,23 @@ Variable → setting (default):
 - `WEBHOOK_TIMEOUT_S` → `webhook_timeout_s`, per delivery attempt (10)
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
+- `RATE_LIMITS` → `rate_limits`: `on` or `off` (on); `RATE_LIMIT_CREATE`, `…_JOIN`,
+  `…_ACT`, `…_ACT_ADDRESS`, `…_WEBHOOKS`, `…_AUTH_FAILURES` set one rule's limit, e.g.
+  `10/second;300/minute` (the defaults and the rules: `api.rate_limits`)
+- `TRUSTED_PROXIES` → `trusted_proxies`, how many proxies in front of the web processes
+  set `X-Forwarded-For` (0: the peer's address is the client's; a client's own header is
+  never believed unless a proxy is declared)
+- `CORS_ORIGINS` → `cors_origins`, origins (`https://table.example`) whose browser pages
+  may call the API, comma-separated (none)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
+- `DONKEYPOST_APPENDFSYNC` → `appendfsync` of the embedded Redis: `always` or `everysec`
+  (`everysec`; the README says what each may lose)
+- `DONKEYPOST_BOT_WORKERS` → `bot_workers`, the bot and deadline workers `donkeypost serve`
+  starts (one per core this process may use)
 
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
@@ -29,14 +41,24 @@ Variable → setting (default):
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from api.rate_limits import RULES, RateLimits
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
+from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
 
 T = TypeVar("T")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    if sys.platform.startswith("linux"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class SettingsError(ValueError):
@@ -52,12 +74,17 @@ class Settings:
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
     webhook_timeout_s: float = 10.0
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    trusted_proxies: int = 0
+    cors_origins: tuple[str, ...] = ()
     sweep_s: int = 60
     log_level: str = "INFO"
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
     data_dir: str = "data"
+    appendfsync: AppendFsync = "everysec"
+    bot_workers: int = field(default_factory=usable_cores)
 
     @property
     def store_url(self) -> str:
@@ -101,10 +128,62 @@ class Settings:
             webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),
             webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", float, default.webhook_timeout_s),
             webhook_retry=retry,
+            rate_limits=_rate_limits(env),
+            trusted_proxies=read("TRUSTED_PROXIES", _count, default.trusted_proxies),
+            cors_origins=read("CORS_ORIGINS", _origins, default.cors_origins),
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
+            appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
+            bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
         )
+
+
+def _appendfsync(raw: str) -> AppendFsync:
+    for choice in APPENDFSYNC_CHOICES:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(APPENDFSYNC_CHOICES)}")
+
+
+def _at_least_one(raw: str) -> int:
+    value = int(raw)
+    if value < 1:
+        raise ValueError("at least 1")
+    return value
+
+
+def _rate_limits(env: Mapping[str, str]) -> RateLimits:
+    switch = env.get("RATE_LIMITS", "").strip().lower()
+    if switch not in ("", "on", "off", "true", "false", "1", "0"):
+        raise SettingsError(f"RATE_LIMITS={switch!r} is not valid: on or off")
+    limits = {}
+    for rule in RULES:
+        name = f"RATE_LIMIT_{rule.upper()}"
+        value = env.get(name, "").strip()
+        if value:
+            try:
+                RateLimits(limits={rule: value})
+            except ValueError as err:
+                raise SettingsError(f"{name}={value!r} is not valid: {err}") from None
+            limits[rule] = value
+    return RateLimits(enabled=switch not in ("off", "false", "0"), limits=limits)
+
+
+def _count(raw: str) -> int:
+    value = int(raw)
+    if value < 0:
+        raise ValueError("a count of 0 or more")
+    return value
+
+
+def _origins(raw: str) -> tuple[str, ...]:
+    origins = tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
+    for origin in origins:
+        scheme, _, host = origin.partition("://")
+        if scheme not in ("http", "https") or not host or "/" in host:
+            raise ValueError(f"{origin!r} is not an origin like https://table.example")
+    return origins

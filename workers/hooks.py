@@ -12,8 +12,12 @@ job hash and a dozen commands per move, about as much as the move itself
 
 The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
 remove at once), so each timer becomes one job however many workers pump, and enqueues
-them. Every job id holds the game, the version and the seat, and every job re-checks them
-and appends with that expected version: a job that runs twice, late, or after the player
+them. The same pump moves the jobs scheduled with RQ's `enqueue_at` (webhook retries) into
+their queues when they are due (`release_scheduled`), claimed by the same script: the
+workers run no RQ scheduler process.
+
+Every job id holds the game, the version and the seat, and every job re-checks them and
+appends with that expected version: a job that runs twice, late, or after the player
 moved does nothing.
 
 `RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
@@ -34,19 +38,24 @@ import redis
 from redis.client import Pipeline
 from rq import Queue, Retry
 from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
 from domain import registry
 from domain.events import Event
 from domain.table import Table
 from workers import jobs
-from workers.plan import Duty, duties
+from workers.plan import Duty, duties, seat_duty
 
 log = logging.getLogger(__name__)
 
-BOTS, DEADLINES, NOTIFICATIONS, RATINGS = "bots", "deadlines", "notifications", "ratings"
-QUEUES = (DEADLINES, BOTS, RATINGS, NOTIFICATIONS)  # a worker serves them in this order
+BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
+DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
+# A worker serves them in this order; a game worker all but the notifications.
+QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS, NOTIFICATIONS)
+GAME_QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
+    "strong": (STRONG_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
 }
@@ -92,11 +101,13 @@ class RqHooks:
         if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
             # The timers armed at the version before: the game has moved on since. (Those
             # of seats still waiting are armed again below, due at the same moment.)
-            # (A seat given up to a bot in this append had a deadline before it.)
-            kinds = [("bot",) if s.kind == "bot" else ("deadline", "bot") if s.played_by
-                     else ("deadline",) for s in table.seats]
-            pipe.zrem(TIMERS, *(Duty(kind, table.id, before, seat, 0.0).job_id
-                                for seat, of_seat in enumerate(kinds) for kind in of_seat))
+            kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
+            stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
+                          0.0).job_id for seat, kind in enumerate(kinds)]
+            # A seat given up to a bot in this append waited for its player before it.
+            stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
+                      for seat, s in enumerate(table.seats) if s.played_by is not None]
+            pipe.zrem(TIMERS, *stale)
         now = self.clock()
         for duty in duties(table, game):
             if duty.due <= now:
@@ -167,6 +178,27 @@ class RqHooks:
                 log.warning("dropped a malformed timer %r", raw)
         pipe.execute()
         return len(claimed)
+
+    def release_scheduled(self, queue_names: Iterable[str], limit: int = 500) -> int:
+        """Enqueue the jobs of `queue_names` scheduled with `enqueue_at` / `enqueue_in` that
+        are due (in place of RQ's scheduler, whose process returns a minute late after a
+        Redis outage: it waits for its lock to expire). Returns how many."""
+        moved = 0
+        for name in queue_names:
+            queue = self.queues.get(name) or Queue(name, connection=self.redis)
+            registry = ScheduledJobRegistry(queue=queue)
+            # RQ's scheduled jobs are due at wall-clock times, whatever our clock says.
+            claimed = [raw.decode() for raw in
+                       self._claim(keys=[registry.key], args=[time.time(), limit])]
+            if not claimed:
+                continue
+            pipe = self.redis.pipeline()
+            for job in Job.fetch_many(claimed, connection=self.redis):
+                if job is not None:  # (a job deleted meanwhile has nothing left to run)
+                    queue.enqueue_job(job, pipeline=pipe)
+                    moved += 1
+            pipe.execute()
+        return moved
 
     def timers(self) -> dict[str, float]:
         """The armed timers: job id -> when due."""

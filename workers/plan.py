@@ -3,6 +3,14 @@
 Everything derives from the table (its seats, who is to act and since when, `deadline_s`,
 `bot_delay_s`), so the hooks after an append and the rebuild when a worker starts plan the
 very same jobs, with the very same ids, from the stored state alone.
+
+A bot's turn is a `strong` duty when the bot searches (up to its budget, ~0.75 s a move) and
+a `bot` duty otherwise (milliseconds): they go to different queues, so that a quick bot's
+reply never waits behind other games' slow ones. A table gets at most one turn played for it
+(a bot's or an away seat's) at a time: a job acts only at the version it was planned for,
+so where several such seats may act at once (a simultaneous phase) all but the first would
+be dropped after their work, and a table of slow bots would fill the queue with them. The
+next seat's turn is planned when the first one's move is appended.
 """
 
 from __future__ import annotations
@@ -13,8 +21,9 @@ from typing import Any, Literal, cast
 from domain.game import Game
 from domain.table import Table, to_act
 
-DutyKind = Literal["bot", "away", "deadline"]
-KINDS: tuple[DutyKind, ...] = ("bot", "away", "deadline")
+DutyKind = Literal["bot", "strong", "away", "deadline"]
+KINDS: tuple[DutyKind, ...] = ("bot", "strong", "away", "deadline")
+SEARCHING_LEVELS = frozenset({"strong"})  # bot levels whose move takes their budget
 
 
 @dataclass(frozen=True)
@@ -42,17 +51,29 @@ class Duty:
 
 
 def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:
-    """The jobs `table` needs at its current version, one per seat to act (if any)."""
+    """The jobs `table` needs at its current version: one per waiting human with a
+    deadline, and one turn played for it (the first bot or away seat to act), if any."""
     if table.status != "active":
         return []
     out: list[Duty] = []
+    played_for = False
     for seat in sorted(to_act(table, game)):
         since = table.waiting_since.get(seat, table.updated_at)
         deadline = table.deadline(seat)
-        if table.seats[seat].bot_level is not None:  # a bot seat, or one given up to a bot
-            out.append(Duty("bot", table.id, table.version, seat, since + table.bot_delay_s))
-        elif table.is_away(seat):
-            out.append(Duty("away", table.id, table.version, seat, since))
+        kind = seat_duty(table, seat)
+        if kind in ("bot", "strong", "away"):
+            if not played_for:
+                delay = table.bot_delay_s if kind != "away" else 0.0
+                out.append(Duty(kind, table.id, table.version, seat, since + delay))
+                played_for = True
         elif deadline is not None:
             out.append(Duty("deadline", table.id, table.version, seat, deadline))
     return out
+
+
+def seat_duty(table: Table, seat: int) -> DutyKind:
+    """What the workers do for `seat` when it is to act (`deadline`: wait for its owner)."""
+    level = table.seats[seat].bot_level  # a bot seat, or one its player resigned or left
+    if level is not None:
+        return "strong" if level in SEARCHING_LEVELS else "bot"
+    return "away" if table.is_away(seat) else "deadline"

@@ -1,4 +1,5 @@
-"""`donkeypost worker`'s RQ worker: the project's jobs with their context, and a timer pump.
+"""`donkeypost worker`'s RQ worker: the project's jobs with their context, and a timer pump;
+kept working through Redis outages.
 
 The composition root builds one per process (`donkeypost.bootstrap.rq_worker`): its
 connection is the queues' Redis (`RQ_REDIS_URL`, else `REDIS_URL`), and it holds the job
@@ -6,24 +7,36 @@ context (`workers.context`: the game service, with the same hooks as the web app
 so a move a job makes is followed like any other; the webhook store and settings), which it
 makes current around each job it performs. It runs each job in its own process rather
 than forking one per job: a bot turn is a few milliseconds of work, a fork and new
-connections would cost as much again. It also runs RQ's scheduler, for jobs others enqueue
-with `enqueue_in` / `enqueue_at`.
+connections would cost as much again.
 
-Beside the job loop, a thread releases due timers into jobs every `PUMP_EVERY_S`
-(`RqHooks.release_due`; any number of workers may pump). When the worker starts, and then
-at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker sweeps per period), it
-rebuilds the jobs and timers the active games need (`RqHooks.rebuild`): deadlines derive
-from the stored state, so no timer is lost for good with a worker or a queue; and it
-queues again the rating of finished games still awaiting theirs a minute after the end.
+Beside the job loop, a thread pumps every `PUMP_EVERY_S`: it releases due timers into jobs
+(`RqHooks.release_due`) and moves due jobs scheduled with `enqueue_at` into their queues
+(`RqHooks.release_scheduled`); any number of workers may pump. No RQ scheduler process
+runs. When the worker starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s;
+one worker sweeps per period), it rebuilds the jobs and timers the active games need
+(`RqHooks.rebuild`): deadlines derive from the stored state, so no timer is lost for good
+with a worker or a queue; and it queues again the rating of finished games still awaiting
+theirs a minute after the end.
+
+Redis outages (`work_through_outages`): an idle worker retries its connection every second
+(RQ's own loop, with its wait capped); a worker that meets the outage elsewhere (in a job,
+in its maintenance) lets RQ's loop end, waits until Redis answers, and starts again as a
+new worker, which reruns the jobs left running and rebuilds the games' jobs. Either way it
+resumes within about a second of Redis's return, and the log has one line when Redis goes
+and one when it is back (`RedisWatch`), not a traceback per attempt.
 """
 
 from __future__ import annotations
 
 import logging
+import signal
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import Any
 
+import redis
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
@@ -37,27 +50,67 @@ PUMP_EVERY_S = 0.25
 # A finished game's rating job is queued by the hooks after its append; the sweep queues
 # it again only when it is still awaited this long after the end (the job was lost).
 RATING_GRACE_S = 60.0
+REDIS_POLL_S = 0.25  # how often a worker waiting for Redis asks again
+RESTART_PAUSE_S = 1.0  # between a worker that quit and the next (a bug must not spin)
+# What Redis being away (killed, restarting, loading its data) looks like to a client.
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+
+
+class RedisWatch:
+    """Notes whether Redis answers; logs one line when it stops and one when it is back."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.down_since: float | None = None
+        self._lock = threading.Lock()
+
+    def down(self, error: BaseException) -> None:
+        with self._lock:
+            if self.down_since is None:
+                self.down_since = self.clock()
+                log.warning("Redis unreachable (%s): waiting for it", _one_line(error))
+
+    def up(self) -> None:
+        with self._lock:
+            if self.down_since is not None:
+                log.warning("Redis reachable again after %.1f s: resuming",
+                            self.clock() - self.down_since)
+                self.down_since = None
 
 
 class GameWorker(SimpleWorker):
-    """An RQ worker that gives its jobs their context, pumps timers and whose maintenance
-    rebuilds the games' jobs."""
+    """An RQ worker that gives its jobs their context, pumps timers and scheduled jobs and
+    whose maintenance rebuilds the games' jobs."""
+
+    # RQ retries a lost connection with a wait that doubles up to this (its default, 60 s,
+    # would leave the worker asleep long after Redis is back).
+    max_connection_wait_time = 1.0
 
     def __init__(self, *args: Any, context: JobContext, rq_hooks: RqHooks,
-                 **kwargs: Any) -> None:
+                 redis_watch: RedisWatch | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.job_context = context
         self.rq_hooks = rq_hooks
+        self.redis_watch = redis_watch or RedisWatch()
         self.rebuilt = False
+        self.stop_asked = False
         self._stop_pump = threading.Event()
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         with running(self.job_context):
             super().execute_job(job, queue)
 
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        self.stop_asked = True
+        super().request_stop(signum, frame)
+
     def work(self, burst: bool = False, **kwargs: Any) -> bool:
+        # The pump moves scheduled jobs; RQ's scheduler process is not started.
+        kwargs.pop("with_scheduler", None)
         pump = None
-        if not burst:  # (a burst's rebuild enqueues whatever is due when it starts)
+        if burst:  # what is due now, once (a burst's rebuild enqueues the games' due jobs)
+            self.rq_hooks.release_scheduled(self.queue_names())
+        else:
             self._stop_pump.clear()
             pump = threading.Thread(target=self._pump, name="timer-pump", daemon=True)
             pump.start()
@@ -72,8 +125,14 @@ class GameWorker(SimpleWorker):
         while not self._stop_pump.wait(PUMP_EVERY_S):
             try:
                 self.rq_hooks.release_due()
+                self.rq_hooks.release_scheduled(self.queue_names())
+            except REDIS_DOWN as err:
+                self.redis_watch.down(err)
+                continue
             except Exception:
                 log.exception("releasing due timers failed; retrying")
+                continue
+            self.redis_watch.up()
 
     def run_maintenance_tasks(self) -> None:
         super().run_maintenance_tasks()
@@ -84,6 +143,8 @@ class GameWorker(SimpleWorker):
         try:
             counts = self.rq_hooks.rebuild(self.job_context.service.active_games(),
                                            running_is_lost=not self.rebuilt)
+        except REDIS_DOWN:
+            raise  # RQ's loop: the worker waits for Redis (`work_through_outages`)
         except Exception:
             log.exception("rebuilding the active games' jobs failed; the next sweep retries")
             return
@@ -100,14 +161,94 @@ class GameWorker(SimpleWorker):
         if ratings:
             log.info("queued %s awaited ratings again", ratings)
 
+    def unsubscribe(self) -> None:
+        # The listening thread is stopped before the UNSUBSCRIBE whose reply wakes it: the
+        # other way round it may wait again, and RQ's join of it takes a whole second.
+        thread = getattr(self, "pubsub_thread", None)
+        if thread is not None:
+            thread.stop()
+        super().unsubscribe()
+
+    def let_go(self) -> None:
+        """After a loop that Redis ended: stop the threads that would keep retrying."""
+        self._stop_pump.set()
+        thread = getattr(self, "pubsub_thread", None)
+        if thread is not None:
+            thread.stop()
+
 
 def make_worker(context: JobContext, rq_hooks: RqHooks, sweep_s: int,
-                queues: Sequence[str] = QUEUES) -> GameWorker:
+                queues: Sequence[str] = QUEUES,
+                redis_watch: RedisWatch | None = None) -> GameWorker:
     """A worker on `queues` (default: all the project's), on the queues' Redis of `rq_hooks`;
     its jobs act through `context`."""
     return GameWorker(list(queues), connection=rq_hooks.redis, maintenance_interval=sweep_s,
-                      context=context, rq_hooks=rq_hooks)
+                      context=context, rq_hooks=rq_hooks, redis_watch=redis_watch)
+
+
+def work_through_outages(new_worker: Callable[[RedisWatch], GameWorker],
+                         logging_level: str = "INFO") -> None:
+    """Run workers until one is asked to stop (SIGINT, SIGTERM): when Redis ends a worker's
+    loop, wait until it answers and start a new worker."""
+    watch = RedisWatch()
+    while True:
+        worker = new_worker(watch)
+        try:
+            worker.work(logging_level=logging_level)
+        except REDIS_DOWN as err:  # as it registered, or in its teardown
+            watch.down(err)
+        finally:
+            worker.let_go()
+        if worker.stop_asked:
+            return
+        if not _wait_for_redis(worker.connection, watch):
+            return
+        watch.up()
+
+
+def _wait_for_redis(connection: redis.Redis, watch: RedisWatch) -> bool:
+    """Wait until Redis answers; False if the process is asked to stop meanwhile."""
+    stop = threading.Event()
+
+    def asked(_signum: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, asked)
+    if stop.wait(RESTART_PAUSE_S):
+        return False
+    while True:
+        try:
+            connection.ping()
+            return True
+        except REDIS_DOWN as err:
+            watch.down(err)
+        if stop.wait(REDIS_POLL_S):
+            return False
+
+
+class QuietRedisErrors(logging.Filter):
+    """The log during an outage: RQ's lines about the lost connection are dropped (the
+    worker's `RedisWatch` says it once), and an error that Redis's absence caused (a loop
+    or a job that it ended) is one line, without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, REDIS_DOWN):
+            record.msg = f"{record.getMessage()} ({_one_line(error)})"
+            record.args = None
+            record.exc_info = None
+            return True
+        return "could not connect to Redis" not in record.getMessage()
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, format="%(asctime)s worker %(levelname)s %(message)s")
+    quiet = QuietRedisErrors()
+    for handler in logging.getLogger().handlers:  # every logger's records pass through them
+        handler.addFilter(quiet)

@@ -7,7 +7,8 @@ attempt: it checks the URL again (DNS may have changed), signs the body
 (`domain.webhooks.signing`), posts it, records the attempt, and either marks the delivery
 delivered or failed, or schedules the next attempt with `enqueue_at` after the backoff of
 `RetryPolicy` (so each attempt is its own job, with a deterministic id, and is recorded).
-Scheduled attempts need a worker running with `--with-scheduler`.
+Scheduled attempts are moved into the queue when due by the timer pump of a worker on the
+`notifications` queue (`RqHooks.release_scheduled`).
 
 `deliver` reaches the webhook store and the delivery settings (`WEBHOOK_*`, see
 `donkeypost.settings`) through its job's context (`workers.context`), which the worker's

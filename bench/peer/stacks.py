@@ -62,21 +62,23 @@ class DonkeypostStack:
         return [self.redis.pid, self.web.proc.pid, *(w.pid for w in self.workers)]
 
     def __enter__(self) -> DonkeypostStack:
-        from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS
+        from workers.hooks import GAME_QUEUES, NOTIFICATIONS
 
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.redis = EmbeddedRedis(self.folder / "redis").__enter__()
             # The workers import and register while gunicorn starts.
             env = {**os.environ, "REDIS_URL": self.redis.url}
-            for n, queues in enumerate((f"{DEADLINES},{BOTS}", NOTIFICATIONS)):
+            for n, queues in enumerate((",".join(GAME_QUEUES), NOTIFICATIONS)):
                 log = open(self.folder / f"worker-{n}.log", "wb")
                 self._logs.append(log)
                 self.workers.append(subprocess.Popen(
                     [*donkeypost_command(), "worker", "--queues", queues],
                     env=env, stdout=log, stderr=log))
+            # No rate limits: the load generator plays from one address (the peer has none).
             self.web = Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                                reuse_port=self.reuse_port).__enter__()
+                                reuse_port=self.reuse_port,
+                                env={"RATE_LIMITS": "off"}).__enter__()
             connection = redis.Redis.from_url(self.redis.url)
             wait_for(lambda: Worker.count(connection=connection) >= len(self.workers)
                      or any(w.poll() is not None for w in self.workers), 60, "RQ workers up")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from domain.ratings.bots import BOT_RATINGS, bot_member
+from domain.ratings.bots import BOT_RATINGS, bot_level, bot_member
 from domain.ratings.glicko2 import Rating, Result, pairwise, rate
 from domain.ratings.standing import Standing
 from domain.table import Table
@@ -37,7 +37,8 @@ def new_standings(places: Sequence[int], seats: Sequence[str | None],
     def rating_of(member: str) -> Rating:
         if member in before:
             return before[member].glicko
-        level = member.partition(":")[2]
+        level = bot_level(member)
+        assert level is not None, f"{member!r} is neither a player of the game nor a bot"
         return BOT_RATINGS[level]
 
     results = pairwise(places)

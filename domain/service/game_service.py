@@ -36,6 +36,7 @@ from domain.service.deps import Deps
 from domain.service.hooks import Hooks, NoHooks
 from domain.service.rematch import Rematch
 from domain.service.remembered import Remembered
+from domain.service.tokens import hash_token
 from domain.service.views import table_view
 from domain.store.memory_players import MemoryPlayerStore
 from domain.store.memory_ratings import MemoryRatingStore
@@ -145,6 +146,11 @@ class GameService:
         return creator.issue_creator_token(self.deps.store, game_id)
 
     # --- queries -------------------------------------------------------------------------
+    def knows_seat_token(self, game_id: str, token: str) -> bool:
+        """Has this process found `token` to be a seat's of the game? (No store read: a
+        token is only remembered once it was found valid.)"""
+        return self.deps.remembered.seats.get((game_id, hash_token(token))) is not None
+
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
@@ -10,7 +11,10 @@ from tests.e2e.api_client import ApiClient
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    return web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()),
+    # Rate limits off: these tests play fast from one address (tests/e2e/test_rate_limits.py
+    # has them on).
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
+    return web_app(bootstrap(settings, hooks=NoHooks()),
                    {"TESTING": True})
 
 

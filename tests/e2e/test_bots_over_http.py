@@ -10,6 +10,7 @@ from itertools import groupby
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain import bots
 from domain.bots import Observation, levels
 from domain.bots.kit import Budget
@@ -21,7 +22,8 @@ from tests.support.workers import burst
 
 @pytest.fixture
 def components(redis_url, redis_client):
-    return bootstrap(Settings(redis_url=redis_url))  # the real hooks
+    # The real hooks; no rate limits: the human seat plays at full speed.
+    return bootstrap(Settings(redis_url=redis_url, rate_limits=RateLimits.off()))
 
 
 @pytest.fixture

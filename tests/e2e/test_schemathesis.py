@@ -8,6 +8,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
+from api.rate_limits import RateLimits
 from domain.connection import connect
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
@@ -17,7 +18,8 @@ from donkeypost.settings import Settings
 @pytest.fixture(scope="module")
 def live_app(redis_url):
     connect(redis_url).flushdb()
-    app = web_app(bootstrap(Settings(redis_url=redis_url), hooks=NoHooks()), {"TESTING": True})
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())  # generated bursts
+    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     # A started game, so generated requests also reach the paths of a real game.
     client = app.test_client()
     game = client.post("/games", json={"type": "ochs-und-esel",

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain import registry
 from domain.redaction import redact
 from domain.service import NoHooks
@@ -31,7 +32,8 @@ def with_test_game(monkeypatch):
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, sse_keepalive_s=KEEPALIVE_S)
+    settings = Settings(redis_url=redis_url, sse_keepalive_s=KEEPALIVE_S,
+                        rate_limits=RateLimits.off())  # whole games played at full speed
     return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
 
 

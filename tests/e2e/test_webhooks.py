@@ -35,7 +35,7 @@ FIRST_RETRY_S = 0.1
 def settings(monkeypatch, redis_url):
     monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
     for name, value in {"REDIS_URL": redis_url, "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
-                        "WEBHOOK_ALLOWED_PORTS": "9, 1024-65535",
+                        "WEBHOOK_ALLOWED_PORTS": "9, 1024-65535", "RATE_LIMITS": "off",
                         "WEBHOOK_MAX_ATTEMPTS": str(MAX_ATTEMPTS),
                         "WEBHOOK_RETRY_FIRST_S": str(FIRST_RETRY_S),
                         "WEBHOOK_RETRY_FACTOR": "2", "WEBHOOK_TIMEOUT_S": "5"}.items():

@@ -79,7 +79,7 @@ def test_a_timer_lost_with_a_killed_worker_fires_after_a_restart(
         game = registry.get_game(table.type)
         action = msgspec.to_builtins(game.legal_actions(table.game, 0)[0])
         moved = service.act(table.id, 0, action).table
-        bot_job = f"bot-{table.id}-v{moved.version}-s1"
+        bot_job = f"strong-{table.id}-v{moved.version}-s1"  # a strong bot: a strong duty
         wait_until(lambda: Job.fetch(bot_job, connection=redis_client).get_status()
                    == "started", 30, "the strong bot thinking")
     finally:

@@ -1,10 +1,14 @@
-"""Glicko-2 against the worked example of Glickman's paper, and the pairwise results."""
+"""Glicko-2 against the worked example of Glickman's paper, the pairwise results, and the
+standings one game gives its players."""
 
 from __future__ import annotations
 
 import pytest
 
+from domain.ratings.bots import BOT_RATINGS
 from domain.ratings.glicko2 import Rating, Result, pairwise, rate
+from domain.ratings.outcome import new_standings
+from domain.ratings.standing import Standing
 
 
 def test_the_papers_worked_example() -> None:
@@ -43,3 +47,22 @@ def test_pairwise_results_from_competition_places() -> None:
     # Places 1, 1, 3: the two winners draw, each beats the third.
     assert pairwise([1, 1, 3]) == [[(1, 0.5), (2, 1.0)], [(0, 0.5), (2, 1.0)],
                                    [(0, 0.0), (1, 0.0)]]
+
+
+def test_a_game_rates_players_against_players_and_bots_but_not_anonymous_seats() -> None:
+    newcomer = Standing()
+    # Ann first, a basic bot second, Bob third, an anonymous seat last.
+    after = new_standings([1, 2, 3, 4], ["ann", "bot:basic", "bob", None],
+                          {"ann": newcomer, "bob": newcomer})
+    assert sorted(after) == ["ann", "bob"]
+    expected_ann = rate(newcomer.glicko, [Result(BOT_RATINGS["basic"], 1),
+                                          Result(newcomer.glicko, 1)])
+    assert after["ann"].rating == pytest.approx(expected_ann.rating)
+    assert (after["ann"].games, after["ann"].wins) == (1, 1)
+    expected_bob = rate(newcomer.glicko, [Result(newcomer.glicko, 0),
+                                          Result(BOT_RATINGS["basic"], 0)])
+    assert after["bob"].rating == pytest.approx(expected_bob.rating)
+    assert (after["bob"].games, after["bob"].wins) == (1, 0)
+    # Alone with anonymous seats: counted as played, the rating unchanged.
+    alone = new_standings([2, 1], ["ann", None], {"ann": newcomer})
+    assert alone["ann"].glicko == newcomer.glicko and alone["ann"].games == 1

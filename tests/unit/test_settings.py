@@ -6,8 +6,9 @@ import ipaddress
 
 import pytest
 
+from api.rate_limits import RateLimits
 from domain.webhooks.deliveries import RetryPolicy
-from donkeypost.settings import Settings, SettingsError
+from donkeypost.settings import Settings, SettingsError, usable_cores
 
 
 def test_an_empty_environment_gives_the_defaults_and_no_redis():
@@ -26,7 +27,8 @@ def test_every_variable_reaches_its_setting():
         "WEBHOOK_MAX_ATTEMPTS": "3", "WEBHOOK_RETRY_FIRST_S": "0.1",
         "WEBHOOK_RETRY_FACTOR": "2", "DONKEYPOST_SWEEP_S": "5",
         "DONKEYPOST_LOG_LEVEL": "debug", "HOST": "0.0.0.0", "PORT": "9000",
-        "WEB_CONNECTIONS": "50", "DONKEYPOST_DATA": "/var/lib/donkeypost"})
+        "WEB_CONNECTIONS": "50", "DONKEYPOST_DATA": "/var/lib/donkeypost",
+        "DONKEYPOST_APPENDFSYNC": "Always", "DONKEYPOST_BOT_WORKERS": "3"})
     assert (settings.store_url, settings.queue_url) == ("redis://games:6379/0",
                                                         "redis://queues:6379/0")
     assert (settings.sse_keepalive_s, settings.sse_max_s) == (0.5, 60.0)
@@ -38,6 +40,11 @@ def test_every_variable_reaches_its_setting():
     assert (settings.sweep_s, settings.log_level) == (5, "DEBUG")
     assert (settings.host, settings.port, settings.web_connections, settings.data_dir) == (
         "0.0.0.0", 9000, 50, "/var/lib/donkeypost")
+    assert (settings.appendfsync, settings.bot_workers) == ("always", 3)
+
+
+def test_serve_starts_a_bot_worker_per_core_unless_told():
+    assert Settings.from_env({}).bot_workers == usable_cores() >= 1
 
 
 def test_the_queues_share_the_games_redis_unless_told_otherwise():
@@ -49,10 +56,24 @@ def test_the_sweep_period_is_at_least_a_second():
     assert Settings.from_env({"DONKEYPOST_SWEEP_S": "0"}).sweep_s == 1
 
 
+def test_rate_limits_proxies_and_origins_from_the_environment():
+    settings = Settings.from_env({"RATE_LIMIT_ACT": "5/second", "TRUSTED_PROXIES": "2",
+                                  "CORS_ORIGINS": "https://table.example/, http://x.test:8080"})
+    assert settings.rate_limits.enabled and settings.rate_limits.limit("act") == "5/second"
+    assert settings.rate_limits.limit("create") == RateLimits().limit("create")
+    assert settings.trusted_proxies == 2
+    assert settings.cors_origins == ("https://table.example", "http://x.test:8080")
+    assert not Settings.from_env({"RATE_LIMITS": "off"}).rate_limits.enabled
+    assert Settings.from_env({}).rate_limits == RateLimits() and Settings().cors_origins == ()
+
+
 @pytest.mark.parametrize("name, value", [
+    ("RATE_LIMITS", "sometimes"), ("RATE_LIMIT_ACT", "fast"), ("TRUSTED_PROXIES", "-1"),
+    ("CORS_ORIGINS", "table.example"), ("CORS_ORIGINS", "https://table.example/path"),
     ("SSE_KEEPALIVE_S", "soon"), ("PORT", "80a"), ("DONKEYPOST_SWEEP_S", "1.5"),
     ("WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33"), ("WEBHOOK_MAX_ATTEMPTS", "many"),
     ("WEBHOOK_ALLOWED_PORTS", "0"), ("WEBHOOK_ALLOWED_PORTS", "9100-9000"),
+    ("DONKEYPOST_APPENDFSYNC", "no"), ("DONKEYPOST_BOT_WORKERS", "0"),
 ])
 def test_a_malformed_value_is_refused_by_name(name, value):
     with pytest.raises(SettingsError, match=name):

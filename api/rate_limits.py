@@ -1,0 +1,255 @@
+"""Rate limits: one table of who may do what how often, enforced by flask-limiter in Redis.
+
+Each rule has a key — the client's address (an IPv6 client's /64, which one host holds
+whole) or the caller's bearer token — and a limit in flask-limiter's notation
+(`10/second;300/minute`: both apply). The routes a rule covers are listed in `ROUTES`,
+by endpoint and method: a new route is limited by adding its line there.
+
+| rule | key | what |
+|---|---|---|
+| `create` | address | `POST /games`, `POST /games/{id}/rematch` |
+| `join` | address | `POST /games/{id}/players` |
+| `register` | address | `POST /players` (a new player), `POST /players/me/keys` |
+| `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` |
+| `act_address` | address | the same, from one address (many seats) |
+| `webhooks` | token | registering and deleting webhooks |
+| `auth_failures` | address | every request with a token that is refused (401) |
+
+`auth_failures` counts only refusals, but is checked before the token is: once an address
+has failed too often, its requests with a token are answered 429 whether the token is good
+or not, so trying tokens teaches nothing. A seat's token this process already found valid
+skips that check (it cannot be a guess), so playing costs no extra round trip for it.
+
+The counters live in the games' Redis (sliding-window counters, one script per check).
+A refusal is `429 too_many_requests` in the shared error shape with `Retry-After`; every
+limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
+(seconds) and `RateLimit-Policy` for the limit nearest to refusing. If Redis cannot count,
+the request goes on (the store itself answers then).
+
+The defaults let a bot client play many games at once from one address: a seat may move
+10 times a second, an address 100 times a second across its seats; creating 20 games a
+minute (200 an hour) and joining 60 seats a minute. `RATE_LIMITS=off` turns them all off
+(the benchmarks do, and say so), `RATE_LIMIT_<RULE>` sets one (see `donkeypost.settings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+from flask import Flask, Response, request
+from flask_limiter import Limiter
+from limits import parse_many
+
+from api.errors import ApiError
+from domain.service import GameService
+
+log = logging.getLogger(__name__)
+
+ADDRESS, TOKEN = "address", "token"
+
+
+@dataclass(frozen=True)
+class Rule:
+    key: str  # ADDRESS or TOKEN
+    what: str  # for people, in the 429's message
+
+
+RULES: Mapping[str, Rule] = {
+    "create": Rule(ADDRESS, "games created from one address"),
+    "join": Rule(ADDRESS, "seats taken from one address"),
+    "register": Rule(ADDRESS, "players registered or keys issued from one address"),
+    "act": Rule(TOKEN, "actions of one seat"),
+    "act_address": Rule(ADDRESS, "actions from one address"),
+    "webhooks": Rule(TOKEN, "webhook changes with one token"),
+    "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
+}
+
+DEFAULT_LIMITS: Mapping[str, str] = {
+    "create": "20/minute;200/hour",
+    "join": "60/minute;600/hour",
+    "register": "10/minute;100/hour",
+    "act": "10/second;300/minute",
+    "act_address": "100/second;3000/minute",
+    "webhooks": "20/minute;100/hour",
+    "auth_failures": "30/minute;300/hour",
+}
+
+# (endpoint, method) -> the rules that limit it (`auth_failures` covers every route).
+ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
+    ("games.Games", "POST"): ("create",),
+    ("games.RematchResource", "POST"): ("create",),
+    ("games.Players", "POST"): ("join",),
+    ("players.Players", "POST"): ("register",),
+    ("players.Keys", "POST"): ("register",),
+    ("games.Actions", "POST"): ("act", "act_address"),
+    ("games.Back", "POST"): ("act", "act_address"),
+    ("games.Cancel", "POST"): ("act", "act_address"),
+    ("table_life.Resign", "POST"): ("act", "act_address"),
+    ("table_life.Leave", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "DELETE"): ("act", "act_address"),
+    ("webhooks.Webhooks", "POST"): ("webhooks",),
+    ("webhooks.Webhook", "DELETE"): ("webhooks",),
+}
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The limits in force: `enabled`, and rule -> limit (defaults for the rules not
+    given). A limit is checked when it is read, so a bad one stops the process at start."""
+
+    enabled: bool = True
+    limits: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "limits", {**DEFAULT_LIMITS, **self.limits})
+        unknown = set(self.limits) - set(RULES)
+        if unknown:
+            raise ValueError(f"unknown rate limit rules: {sorted(unknown)}")
+        for rule, value in self.limits.items():
+            try:
+                parse_many(value)
+            except ValueError as err:
+                raise ValueError(f"rate limit {rule}={value!r}: {err}") from None
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        return cls(enabled=False)
+
+    def limit(self, rule: str) -> str:
+        return self.limits[rule]
+
+
+def client_address() -> str:
+    """The client's address as the key of its limits: an IPv6 client by its /64."""
+    raw = request.remote_addr or "unknown"
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return f"addr:{raw}"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return f"addr:{address.ipv4_mapped}"
+        return f"addr:{ipaddress.ip_network(f'{address}/64', strict=False)}"
+    return f"addr:{address}"
+
+
+def bearer_key() -> str:
+    """The caller's token (hashed) as the key of its limits; its address without one."""
+    token = _bearer()
+    if token is None:
+        return client_address()
+    return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+_KEYS: Mapping[str, Callable[[], str]] = {ADDRESS: client_address, TOKEN: bearer_key}
+
+
+def install(app: Flask, limits: RateLimits, client: redis.Redis,
+            service: GameService) -> Limiter | None:
+    """Limit `app`'s routes as `ROUTES` says, counting in the Redis of `client`; call it
+    after every blueprint is registered. None when the limits are off."""
+    if not limits.enabled:
+        return None
+    limiter = Limiter(
+        client_address, app=app, strategy="sliding-window-counter", storage_uri="redis://",
+        storage_options={"connection_pool": client.connection_pool}, key_prefix="ratelimit",
+        headers_enabled=False, swallow_errors=True)
+    for (endpoint, method), rules in ROUTES.items():
+        view = app.view_functions[endpoint]
+        for rule in rules:
+            view = _decorator(limiter, limits, rule, methods=[method])(view)
+        app.view_functions[endpoint] = view
+    failures = AuthFailures(limiter, limits, service)
+    app.before_request(failures.check)
+    app.after_request(failures.count)
+    app.after_request(_headers(limiter))
+    return limiter
+
+
+def _decorator(limiter: Limiter, limits: RateLimits, rule: str, **options: Any) -> Any:
+    spec = RULES[rule]
+    value = limits.limit(rule)
+    message = f"too many requests: at most {value.replace(';', ' and ')} {spec.what}"
+    # Shared: one budget per rule and key, whichever of the rule's routes is called.
+    return limiter.shared_limit(value, rule, key_func=_KEYS[spec.key], error_message=message,
+                                **options)
+
+
+class AuthFailures:
+    """`auth_failures`, checked before a request with a token is served and counted after
+    it was refused (401), with flask-limiter's own counters (a route decorator would cost
+    every request of every route its bookkeeping)."""
+
+    def __init__(self, limiter: Limiter, limits: RateLimits, service: GameService) -> None:
+        self.limiter = limiter
+        self.service = service
+        self.items = parse_many(limits.limit("auth_failures"))
+        self.message = (f"too many requests: at most "
+                        f"{limits.limit('auth_failures').replace(';', ' and ')} "
+                        f"{RULES['auth_failures'].what}")
+
+    def check(self) -> None:
+        token = _bearer()
+        if token is None or self._known(token):
+            return
+        key = client_address()
+        try:
+            refused = [item for item in self.items
+                       if not self.limiter.limiter.test(item, key, "auth_failures")]
+        except Exception:  # the counters' Redis: the request goes on, as flask-limiter's do
+            log.exception("auth-failure limit not checked")
+            return
+        if refused:
+            stats = self.limiter.limiter.get_window_stats(refused[0], key, "auth_failures")
+            reset_s = max(1, math.ceil(stats.reset_time - time.time()))
+            raise ApiError(429, "too_many_requests", self.message, headers={
+                "Retry-After": str(reset_s), "RateLimit-Limit": str(refused[0].amount),
+                "RateLimit-Remaining": "0", "RateLimit-Reset": str(reset_s),
+                "RateLimit-Policy": f"{refused[0].amount};w={refused[0].get_expiry()}"})
+
+    def count(self, response: Response) -> Response:
+        if response.status_code == 401 and _bearer() is not None:
+            key = client_address()
+            try:
+                for item in self.items:
+                    self.limiter.limiter.hit(item, key, "auth_failures")
+            except Exception:
+                log.exception("auth-failure not counted")
+        return response
+
+    def _known(self, token: str) -> bool:
+        """A seat's token this process found valid: not a guess."""
+        game_id = (request.view_args or {}).get("game_id")
+        return bool(game_id) and self.service.knows_seat_token(game_id, token)
+
+
+def _bearer() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _headers(limiter: Limiter) -> Callable[[Response], Response]:
+    def add(response: Response) -> Response:
+        current = limiter.current_limit
+        if current is None:
+            return response
+        reset_s = max(0, math.ceil(current.reset_at - time.time()))
+        response.headers["RateLimit-Limit"] = str(current.limit.amount)
+        response.headers["RateLimit-Remaining"] = str(current.remaining)
+        response.headers["RateLimit-Reset"] = str(reset_s)
+        response.headers["RateLimit-Policy"] = \
+            f"{current.limit.amount};w={current.limit.get_expiry()}"
+        if response.status_code == 429:
+            response.headers["Retry-After"] = str(max(1, reset_s))
+        return response
+
+    return add

@@ -1,0 +1,47 @@
+"""A Redis of the test's own, run as `donkeypost serve` runs it (`EmbeddedRedis` in the
+foreground), that the test may kill and start again on the same data."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
+
+
+class RedisProcess:
+    def __init__(self, data_dir: Path, appendfsync: AppendFsync = "everysec") -> None:
+        self.server = EmbeddedRedis(data_dir, appendfsync)
+        self.server.write_config()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def start(self, timeout_s: float = 30.0) -> None:
+        self.proc = subprocess.Popen(self.server.argv, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout_s
+        while not self.server.ready():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Redis did not start; see {self.server.log_path}")
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        """SIGKILL: nothing is flushed beyond what `appendfsync` already wrote."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
