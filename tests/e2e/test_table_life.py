@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from api.rate_limits import RateLimits
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
@@ -17,7 +18,8 @@ from tests.support.workers import burst
 
 @pytest.fixture
 def components(redis_url, redis_client):
-    return bootstrap(Settings(redis_url=redis_url))  # the real hooks: bots, ratings
+    # The real hooks (bots, ratings); rate limits off: the test plays fast from one address.
+    return bootstrap(Settings(redis_url=redis_url, rate_limits=RateLimits.off()))
 
 
 @pytest.fixture
