@@ -20,6 +20,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import browser, errors, request_guard
 from api.actions_doc import action_body_schema
 from api.event_hub import EventHub
+from api.outage import OutageWatch
 from api.rate_limits import RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.routes import games, health, players, ratings, stream, table_life, types, webhooks
@@ -53,15 +54,19 @@ class DonkeyApi(Api):  # type: ignore[misc]
 def create_app(service: GameService, *, health_redis: redis.Redis,
                webhook_store: WebhookStore, webhook_targets: TargetPolicy,
                sse_keepalive_s: float, sse_max_s: float,
+               worker_beats: health.WorkerBeats | None = None,
+               required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
                rate_limits: RateLimits | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (),
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
-    counters); `webhook_store` keeps the webhook registrations; `webhook_targets` says which
-    URLs webhooks may be registered for; event streams send a keep-alive comment every
-    `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are counted
-    per client address, which `trusted_proxies` proxies in front may have forwarded;
-    browser pages of `cors_origins` may call it. `config` adds to Flask's (e.g. TESTING)."""
+    counters), with the workers' last heartbeats read by `worker_beats` (the kinds in
+    `required_workers` must have beaten within `stale_after_s`); `webhook_store` keeps the
+    webhook registrations; `webhook_targets` says which URLs webhooks may be registered
+    for; event streams send a keep-alive comment every `sse_keepalive_s` and close after
+    `sse_max_s`; `rate_limits` (None: none) are counted per client address, which
+    `trusted_proxies` proxies in front may have forwarded; browser pages of `cors_origins`
+    may call it. `config` adds to Flask's (e.g. TESTING)."""
     app = Flask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
@@ -96,15 +101,20 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
 
     app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
+    outage = OutageWatch(health_redis.ping)
+    errors.register_outages(app, outage)
+    app.extensions["donkeypost.outage"] = outage
     api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
-    api.register_blueprint(health.make_blueprint(health_redis))
+    api.register_blueprint(health.make_blueprint(health_redis, worker_beats, required_workers,
+                                                 stale_after_s))
     api.register_blueprint(types.make_blueprint())
-    api.register_blueprint(games.make_blueprint(service))
+    # One hub per process: long-polls and event streams wait on it, not on Redis.
+    hub = EventHub(service.store)
+    api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(table_life.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(
-        service, EventHub(service.store), sse_keepalive_s, sse_max_s))
+    api.register_blueprint(stream.make_blueprint(service, hub, sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
     if rate_limits is not None:

@@ -13,10 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
+import redis
 from flask import Flask, Response, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from api.outage import RETRY_AFTER_S, OutageWatch, describe, is_unavailable
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
@@ -127,6 +129,14 @@ def handle_http_exception(error: HTTPException) -> ResponseReturnValue:
     return _json(ApiError(status, code, message, **extra), headers)
 
 
+def store_unavailable(err: BaseException) -> ApiError:
+    """The answer while Redis cannot serve: busy, not broken; the same request may be sent
+    again after `Retry-After` seconds."""
+    return ApiError(503, "store_unavailable",
+                    f"the game store is unavailable ({describe(err)}); try again shortly",
+                    headers={"Retry-After": str(RETRY_AFTER_S)})
+
+
 def shared_shape(response: Response) -> Response:
     """Flask `after_request`: an error answered outside the handlers above (e.g. a static
     file's 412 or 416 from a conditional or range request) gets the shared shape too."""
@@ -145,9 +155,23 @@ def register(app: Flask) -> None:
     app.register_error_handler(ApiError, _json)
     app.register_error_handler(DomainError, lambda e: _json(from_domain(e)))
     app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(Exception, _unexpected)
 
-    @app.errorhandler(Exception)
-    def _unexpected(error: Exception) -> ResponseReturnValue:
-        # Logged with its traceback for the operator; the client gets the shared shape only.
-        log.exception("unhandled error")
-        return _json(ApiError(500, "internal_error", "the server failed; it has been logged"))
+
+def _unexpected(error: Exception) -> ResponseReturnValue:
+    # Logged with its traceback for the operator; the client gets the shared shape only.
+    log.exception("unhandled error")
+    return _json(ApiError(500, "internal_error", "the server failed; it has been logged"))
+
+
+def register_outages(app: Flask, outage: OutageWatch) -> None:
+    """Redis errors that mean an outage become 503s, logged once per outage by `outage`;
+    any other Redis error is a bug like any other (500, logged with its traceback)."""
+
+    def unavailable(error: redis.RedisError) -> ResponseReturnValue:
+        if not is_unavailable(error):
+            return _unexpected(error)
+        outage.failed(error)
+        return _json(store_unavailable(error))
+
+    app.register_error_handler(redis.RedisError, unavailable)

@@ -1,18 +1,26 @@
-"""A per-process fan-out of games' new events to the open streams that watch them.
+"""A per-process fan-out of games' new events to the streams and long-polls that wait for
+them, on one Redis connection for the whole process.
 
-Each game watched by at least one stream in this process has one reader thread (a greenlet
-under gevent) blocked in `XREAD` on the game's stream: one Redis connection per watched
-game and process, not one per stream, so hundreds of streams leave the connection pool to
-the API. The reader keeps the latest events in memory and wakes its streams; a stream
-takes what it has not sent from that buffer, or reads the store itself when it is further
-behind (catching up after a reconnect). The reader starts at the game's current version,
-never at `$`, and a stream always compares seqs, so nothing appended between a stream's
-catch-up and the reader's first read is lost. A reader stops when its last stream leaves
-or once the game's `game_finished` has been read (nothing can follow it).
+One listener thread (a greenlet under gevent) holds the process's subscription to the
+notices of appends (`EventLog.appends`: the append script publishes "<game> <version>"):
+it is the only connection held while streams and long-polls wait, however many there are
+and however many games they watch. Each game watched in this process has a `GameFeed`
+whose reader (a thread, a greenlet under gevent) sleeps until a notice says the game moved,
+then reads the new events once through the connection pool, keeps the latest in memory
+and wakes its waiters: a stream takes what it has not sent from that buffer, or reads the
+store itself when it is further behind (catching up after a reconnect); a long-poll reads
+its answer once woken. The reader starts at the game's current version, never at `$`, and
+waiters always compare seqs, so nothing appended between a waiter's own read and the
+reader's first read is lost. When the subscription (re)starts, every feed looks at its
+game again. A reader stops when its last waiter leaves or once the game's `game_finished`
+has been read (nothing can follow it); the listener stops when no feed is left for a while.
+If Redis is lost, every feed is marked broken: streams end (their clients resume), waiting
+long-polls answer, and the next watcher subscribes again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -20,13 +28,15 @@ import time
 import redis
 
 from domain.events import Event
-from domain.store.port import EventLog
+from domain.store.port import AppendNotices, EventLog
 
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
-# How long one XREAD blocks, which is also how often an idle reader checks whether anyone
-# still listens. It must stay below the client's socket timeout (redis-py's default: 5 s).
+# How often an idle reader checks whether anyone still listens.
 READ_BLOCK_S = 2.0
+# How long one wait for notices lasts, and how long the listener outlives its last feed.
+LISTEN_BLOCK_S = 1.0
+LISTENER_IDLE_S = 30.0
 # Streams are woken in groups of this many, with a short pause between groups, so that a
 # process with hundreds of streams still answers its other requests while it fans out.
 WAKE_GROUP = 32
@@ -38,8 +48,8 @@ class GameFeed:
     """The new events of one game, as read by this process's reader for it.
 
     The reader publishes `(version, recent events)` as one immutable pair and then sets the
-    `threading.Event` that a group of streams waits on, replacing it with a fresh one:
-    waking streams costs no lock they must take in turn. Between two groups the reader
+    `threading.Event` that a group of waiters waits on, replacing it with a fresh one:
+    waking them costs no lock they must take in turn. Between two groups the reader
     pauses briefly, which under gevent lets the process serve the requests whose answers
     arrived meanwhile (the move that caused the fan-out among them)."""
 
@@ -49,9 +59,11 @@ class GameFeed:
         # The last seq read (None until the reader starts) and the events up to it.
         self._seen: tuple[int | None, tuple[Event, ...]] = (None, ())
         self._arrivals = [threading.Event() for _ in range(WAKE_GROUPS)]
-        self._in_group = [0] * WAKE_GROUPS  # streams waiting in each group
+        self._in_group = [0] * WAKE_GROUPS  # waiters in each group
+        self._doorbell = threading.Event()  # rung by the listener: the game moved
+        self._noticed = 0  # the latest version a notice told of
         self.finished = False
-        self.broken = False  # the reader lost Redis: streams end, clients reconnect
+        self.broken = False  # Redis was lost: streams end, clients reconnect
         self.listeners = 0
 
     def wait_beyond(self, after: int, timeout_s: float, group: int = 0) -> bool:
@@ -82,23 +94,30 @@ class GameFeed:
             return None
         return [e for e in recent if e.seq > after]
 
+    def ring(self, version: int | None) -> None:
+        """The game reached `version` (None: it may have moved, look)."""
+        if version is None or version > self._noticed:
+            self._noticed = max(self._noticed, version or 0)
+            self._doorbell.set()
+
     def _read(self) -> None:
         store = self.hub.store
         try:
             after = store.version(self.game_id)
             self._publish([], after)
-            while not self.finished and self.hub._keep_reading(self):
-                try:
-                    events = store.wait(self.game_id, after, self.hub.read_block_s,
-                                        count=BUFFERED_EVENTS)
-                except redis.TimeoutError:
-                    continue  # a socket timeout shorter than the block: read again
-                if events:
+            while not self.finished and not self.broken and self.hub._keep_reading(self):
+                if not self._doorbell.wait(self.hub.read_block_s):
+                    continue
+                self._doorbell.clear()
+                while not self.finished:  # until the log has nothing more after `after`
+                    events = store.read(self.game_id, after=after, count=BUFFERED_EVENTS)
+                    if not events:
+                        break
                     after = events[-1].seq
                     self._publish(events, after)
         except redis.RedisError as err:
             # Also what a worker's shutdown looks like; the streams end and clients resume.
-            log.warning("reading game %s for its streams failed: %s", self.game_id, err)
+            self.hub.lost(err)
             self.broken = True
             self._wake()
         finally:
@@ -107,6 +126,10 @@ class GameFeed:
     def _publish(self, events: list[Event], version: int) -> None:
         self.finished = self.finished or any(e.type == "game_finished" for e in events)
         self._seen = (version, (*self._seen[1], *events)[-BUFFERED_EVENTS:])
+        self._wake()
+
+    def _break(self) -> None:
+        self.broken = True
         self._wake()
 
     def _wake(self) -> None:
@@ -119,21 +142,30 @@ class GameFeed:
 
 
 class EventHub:
-    """Hands out one `GameFeed` per watched game; `watch`/`leave` count its streams."""
+    """Hands out one `GameFeed` per watched game; `watch`/`leave` count its waiters; one
+    listener per process rings the feeds of the games that moved."""
 
-    def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S) -> None:
+    def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S,
+                 listener_idle_s: float = LISTENER_IDLE_S) -> None:
         self.store = store
         self.read_block_s = read_block_s
+        self.listener_idle_s = listener_idle_s
         self._feeds: dict[str, GameFeed] = {}
         self._lock = threading.Lock()
+        self._listening = False
+        self._outage_logged = False
 
     def watch(self, game_id: str) -> tuple[GameFeed, int]:
-        """The game's feed, and the wake-up group the new stream waits in."""
+        """The game's feed, and the wake-up group the new waiter waits in."""
         with self._lock:
             feed = self._feeds.get(game_id)
             if feed is None:
                 feed = self._feeds[game_id] = GameFeed(self, game_id)
                 threading.Thread(target=feed._read, name=f"feed-{game_id}",
+                                 daemon=True).start()
+            if not self._listening:
+                self._listening = True
+                threading.Thread(target=self._listen, name="event-hub-listener",
                                  daemon=True).start()
             feed.listeners += 1
             # The first group with room, so a small audience is woken at once.
@@ -147,6 +179,50 @@ class EventHub:
         with self._lock:
             feed.listeners -= 1
             feed._in_group[group] -= 1
+
+    def lost(self, err: BaseException) -> None:
+        """Redis was lost: said once until the listener hears notices again."""
+        if not self._outage_logged:
+            self._outage_logged = True
+            log.warning("the event streams lost Redis (%s); they end and their clients "
+                        "resume", err)
+
+    def _listen(self) -> None:
+        notices: AppendNotices | None = None
+        idle_since: float | None = None
+        try:
+            notices = self.store.appends()
+            while True:
+                found = notices.next(LISTEN_BLOCK_S)
+                with self._lock:
+                    feeds = dict(self._feeds)
+                    if feeds:
+                        idle_since = None
+                    elif idle_since is None:
+                        idle_since = time.monotonic()
+                    elif time.monotonic() - idle_since >= self.listener_idle_s:
+                        self._listening = False
+                        return
+                if found is None:
+                    self._outage_logged = False
+                    for feed in feeds.values():
+                        feed.ring(None)
+                    continue
+                for game_id, version in found:
+                    feed = feeds.get(game_id)
+                    if feed is not None:
+                        feed.ring(version)
+        except redis.RedisError as err:
+            self.lost(err)
+            with self._lock:
+                self._listening = False  # the next watcher subscribes again
+                feeds = dict(self._feeds)
+            for feed in feeds.values():
+                feed._break()
+        finally:
+            if notices is not None:
+                with contextlib.suppress(redis.RedisError):
+                    notices.close()
 
     def _keep_reading(self, feed: GameFeed) -> bool:
         """Called by a reader between reads: stop (and be forgotten) if nobody listens."""

@@ -7,6 +7,7 @@ from marshmallow import fields, validate
 
 from api.request_guard import MAX_SEQ
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
+from domain.players.names import TABLE_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.table import STATUSES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
@@ -26,9 +27,15 @@ class SeatSpecSchema(ma.Schema):
 
 
 class CreateGameSchema(ma.Schema):
-    type = fields.String(required=True, metadata={"description": "a game type id"})
-    options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "see GET /games/types/{type}"})
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "a game type id"})
+    options = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
+                          load_default=dict, validate=validate.Length(max=16),
+                          metadata={"description": "see GET /games/types/{type}: each "
+                                                   "option's default and its `minimum` and "
+                                                   "`maximum` (for a collection, of its "
+                                                   "items); at most 16 options",
+                                    "maxProperties": 16})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True,
                         validate=validate.Length(min=1, max=12),
                         metadata={"description": "one entry per player, in seat order"})
@@ -41,9 +48,10 @@ class CreateGameSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    name = fields.String(validate=validate.Length(min=1, max=40), metadata={
+    name = fields.String(validate=validate.Length(min=1, max=TABLE_NAME_LENGTH), metadata={
         "description": "your name at this table (without a player key; with one, your "
-                       "player's name is used)"})
+                       "player's name is used): printable text, no control or format "
+                       "characters"})
 
 
 class LeaveSchema(ma.Schema):
@@ -53,7 +61,7 @@ class LeaveSchema(ma.Schema):
 
 class ListArgsSchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    type = fields.String()
+    type = fields.String(validate=validate.Length(min=1, max=64))
     has_free_seat = fields.Boolean(validate=validate.Equal(True), metadata={
         "description": "true: only open games with a seat anyone may take (the lobby)"})
 
@@ -200,9 +208,26 @@ class GameTypeSchema(ma.Schema):
                           metadata={"description": "the action types of this game"})
 
 
+class WorkerHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok, stale (its last heartbeat is too old), missing, or unknown (the "
+                       "queues' Redis does not answer)"})
+    heartbeat_age_s = fields.Float(required=True, allow_none=True)
+    required = fields.Boolean(required=True, metadata={
+        "description": "whether /healthz answers 503 without it"})
+
+
 class HealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={"description": "ok or unavailable"})
+    web = fields.String(required=True)
+    redis = fields.String(required=True, metadata={"description": "ok or unavailable"})
+    workers = fields.Dict(keys=fields.String(), values=fields.Nested(WorkerHealthSchema),
+                          required=True, metadata={"description": "by kind of worker"})
+
+
+class LiveSchema(ma.Schema):
     status = fields.String(required=True)
-    redis = fields.String(required=True)
+    web = fields.String(required=True)
 
 
 class StreamArgsSchema(ma.Schema):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "peer", "inbox")
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "aof", "peer", "inbox")
 
 
 def _last_cpu() -> int:
@@ -51,6 +51,9 @@ class BenchConfig:
     # 6. timers
     timer_moves: int = 300
     rebuild_games: int = 1000  # active games created with lost timers, then rebuilt
+    # 7. AOF bytes per move
+    aof_moves: int = 2000  # per mode
+    aof_load_samples: int = 20  # loads timed at each version of one game
     # 7. peer: donkeypost against boardgame.io, both pinned to one CPU, in turns
     peer_slice_s: float = 5.0  # each system's turn
     peer_duration_s: float = 15.0  # measured seconds per system and number of clients
@@ -70,7 +73,7 @@ class BenchConfig:
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
             strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
-            rebuild_games=20,
+            rebuild_games=20, aof_moves=50, aof_load_samples=2,
             # no npm install in a smoke test: the peer runs if already installed
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
             inbox_sizes=(3, 30), inbox_samples=5)

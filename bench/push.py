@@ -56,13 +56,14 @@ def main(argv: list[str] | None = None) -> int:
 
 # --- the benchmark -----------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    from domain.connection import embedded_url, start_embedded
+    from bench.server import EmbeddedRedis
 
     folder = tempfile.TemporaryDirectory(prefix="donkeypost-bench-push-")
     data = folder.name
-    redis_server = start_embedded(data)
+    redis_server = EmbeddedRedis(Path(data) / "redis").__enter__()
     port = _free_port()
-    env = {**os.environ, "REDIS_URL": embedded_url(redis_server)}
+    # No workers run here: /healthz requires none.
+    env = {**os.environ, "REDIS_URL": redis_server.url, "DONKEYPOST_HEALTH_WORKERS": "none"}
     log = open(Path(data) / "gunicorn.log", "w")  # noqa: SIM115 - closed at the end
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
                             "--workers", str(args.web_workers), "--worker-connections", "2000",
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         web.send_signal(signal.SIGINT)  # a quick stop: open streams need not drain
         web.wait(timeout=30)
         log.close()
-        redis_server.shutdown()
+        redis_server.__exit__()
         folder.cleanup()
     return 0
 

@@ -119,6 +119,19 @@ def timers_table(sec: dict[str, Any]) -> Table:
     return t
 
 
+def aof_table(sec: dict[str, Any]) -> Table:
+    t = _table("7. AOF bytes per move (3-seat Ochs & Esel, random moves)",
+               ["snapshot written", "moves", "AOF bytes/move", "event bytes/move",
+                "snapshot bytes"])
+    for r in sec["rows"]:
+        t.add_row(r["mode"], str(r["moves"]), _f(r["aof_bytes_per_move"], 0),
+                  _f(r["event_bytes_per_move"], 0), _f(r["snapshot_bytes"], 0))
+    loads = ", ".join(f"{k}: {_f(v, 0)}" for k, v in sec["load_us_by_events_folded"].items())
+    t.caption = (f"AOF bytes per move, now / before: {_f(sec['aof_ratio'], 2)}; load µs p50 "
+                 f"by events folded: {loads}")
+    return t
+
+
 def peer_table(sec: dict[str, Any]) -> Table:
     from bench.peer.report import peer_table as table  # (it uses this module's helpers)
 
@@ -141,7 +154,7 @@ def inbox_table(sec: dict[str, Any]) -> Table:
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
-    ("peer", peer_table), ("inbox", inbox_table),
+    ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table),
 )
 
 

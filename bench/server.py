@@ -73,11 +73,15 @@ class Gunicorn:
     over the workers; without it one worker may hold most of the keep-alive connections."""
 
     def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
-                 reuse_port: bool = True, env: Mapping[str, str] | None = None) -> None:
+                 reuse_port: bool = True, app: str = "bench.wsgi:app",
+                 env: Mapping[str, str] | None = None, connections: int = 1000) -> None:
         self.redis_url = redis_url
         self.env = dict(env or {})  # settings for the web processes (e.g. RATE_LIMITS)
         self.workers = workers
         self.reuse_port = reuse_port
+        self.app = app
+        self.env = env or {}
+        self.connections = connections  # per worker (gunicorn's --worker-connections)
         self.port = free_port()
         self.log_dir = log_dir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -87,13 +91,16 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> Gunicorn:
-        env = {**os.environ, "REDIS_URL": self.redis_url, **self.env}
+        # No workers run beside the benchmark's server: /healthz requires none.
+        env = {**os.environ, "REDIS_URL": self.redis_url, "DONKEYPOST_HEALTH_WORKERS": "none",
+               **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
              str(self.workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "5",
+             "--worker-connections", str(self.connections),
              *(["--reuse-port"] if self.reuse_port else []),
-             "--log-level", "warning", "bench.wsgi:app"],
+             "--log-level", os.environ.get("GUNICORN_LOG_LEVEL", "warning"), self.app],
             env=env, stdout=log, stderr=log)
         self._wait_ready()
         return self

@@ -44,7 +44,7 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     name: str
     type: str  # "int", "bool", "str", "seat_or_random", "list"
     default: Any = None
-    minimum: int | None = None
+    minimum: int | None = None  # of an int; of the items of a collection
     maximum: int | None = None
     choices: list[Any] | None = None
     nullable: bool = False

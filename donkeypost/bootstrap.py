@@ -15,8 +15,8 @@ What follows an append, in the web application and in the workers alike (a move 
 is followed like a player's): the RQ hooks (bot turns, deadlines, away seats) and the webhook
 hooks, fanned out. The games' Redis (`REDIS_URL`) holds the event store and the webhook
 registrations; the queues' Redis (`RQ_REDIS_URL`, else the same server) holds the queues and
-timers, on a client of its own, so that long-polls holding store connections never starve
-the hooks.
+timers, on a client of its own. Each client opens at most `REDIS_MAX_CONNECTIONS`: nothing
+holds one while it waits (streams and long-polls wait on the API's event hub).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from domain.store import (
     WebhookStore,
 )
 from donkeypost.settings import Settings
+from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
 from workers.runner import GameWorker, RedisWatch, make_worker
@@ -69,8 +70,8 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
               clock: Clock = time.time) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
     RQ and webhook hooks); `clock` is the service's and the hooks' time."""
-    store_redis = connect(settings.store_url)
-    queue_redis = connect(settings.queue_url)
+    store_redis = connect(settings.store_url, settings.redis_max_connections)
+    queue_redis = connect(settings.queue_url, settings.redis_max_connections)
     # Loaded now, so that a game that cannot be imported stops the process as it starts.
     games = registry.games()
     rq_hooks = RqHooks(queue_redis, clock=clock)
@@ -96,10 +97,14 @@ def game_service(store_redis: redis.Redis, hooks: Hooks, clock: Clock) -> GameSe
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:
     """The Flask application (`config` adds to Flask's, e.g. `{"TESTING": True}`)."""
     settings = components.settings
+    queue_redis = components.queue_redis
     return create_app(components.service, health_redis=components.store_redis,
                       webhook_store=components.webhook_store,
                       webhook_targets=settings.webhook_targets,
                       sse_keepalive_s=settings.sse_keepalive_s, sse_max_s=settings.sse_max_s,
+                      worker_beats=lambda: heartbeats.last_beats(queue_redis),
+                      required_workers=settings.health_workers,
+                      stale_after_s=settings.health_stale_s,
                       rate_limits=settings.rate_limits, trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
                       config=config)
@@ -110,7 +115,8 @@ def job_context(components: Components) -> JobContext:
     settings = components.settings
     return JobContext(service=components.service, webhooks=WebhookDelivery(
         store=components.webhook_store, retry=settings.webhook_retry,
-        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s))
+        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s),
+        retention=settings.retention)
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

@@ -1,4 +1,4 @@
-"""The `donkeypost` command: serve, worker, openapi, verify (and more as the project grows).
+"""The `donkeypost` command: serve, worker, gc, openapi, verify (and more as the project grows).
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
@@ -53,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker.add_argument("--queues", default=",".join(QUEUES),
                         help=f"comma-separated, of {','.join(QUEUES)} (default: all)")
     commands["worker"] = cmd_worker
+
+    gc = sub.add_parser("gc", help="delete the games nobody started in time (the workers "
+                                   "also do it at every sweep)")
+    gc.add_argument("--all", action="store_true",
+                    help="sweep again until nothing is left (default: one bounded sweep)")
+    commands["gc"] = cmd_gc
 
     spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
     spec.add_argument("--check", action="store_true", help="fail if the file is out of date")
@@ -129,6 +135,32 @@ def cmd_worker(args: argparse.Namespace) -> int:
         # A Redis outage ends a worker's loop: the process waits and starts a new one.
         work_through_outages(lambda watch: rq_worker(components, queues, watch),
                              logging_level=settings.log_level)
+    return 0
+
+
+def cmd_gc(args: argparse.Namespace) -> int:
+    import time
+
+    from domain.service import NoHooks
+    from domain.service.retention import sweep_unstarted
+    from donkeypost.bootstrap import bootstrap
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    components = bootstrap(settings, hooks=NoHooks())
+    policy = settings.retention
+    total = 0
+    while True:
+        swept = sweep_unstarted(components.service.store, components.webhook_store, policy,
+                                time.time())
+        total += swept.deleted
+        print(f"looked at {swept.looked_at} games listed as open for more than "
+              f"{policy.unstarted_ttl_s:g} s: {swept.deleted} deleted, {swept.relisted} "
+              f"relisted (they had started), {swept.raced} changed meanwhile", flush=True)
+        if not args.all or swept.looked_at < policy.batch or swept.deleted == 0:
+            break
+    print(f"{total} games deleted")
     return 0
 
 

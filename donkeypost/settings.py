@@ -8,6 +8,8 @@ Variable → setting (default):
 - `REDIS_URL` → `redis_url`, the games' Redis (none: `donkeypost serve` starts an embedded
   one; every other process needs it)
 - `RQ_REDIS_URL` → `rq_redis_url`, the queues and timers (`REDIS_URL`)
+- `REDIS_MAX_CONNECTIONS` → `redis_max_connections`, per Redis client of a process; a
+  command waits for a free one (10)
 - `SSE_KEEPALIVE_S` → `sse_keepalive_s`, a comment on a quiet event stream every … (15)
 - `SSE_MAX_S` → `sse_max_s`, an event stream ends after …; its client resumes (3600)
 - `WEBHOOK_ALLOWED_NETWORKS` → `webhook_targets`, CIDRs that webhooks may call although
@@ -26,7 +28,14 @@ Variable → setting (default):
 - `CORS_ORIGINS` → `cors_origins`, origins (`https://table.example`) whose browser pages
   may call the API, comma-separated (none)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
+- `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
+  is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
+  games (500)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
+  comma-separated, or `none` (all: bots, deadlines, notifications, timers)
+- `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
+  stale (30)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
@@ -47,9 +56,13 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
+from domain.connection import MAX_CONNECTIONS
+from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
+from workers.heartbeats import KINDS as WORKER_KINDS
+from workers.heartbeats import STALE_AFTER_S
 
 T = TypeVar("T")
 
@@ -69,6 +82,7 @@ class SettingsError(ValueError):
 class Settings:
     redis_url: str | None = None
     rq_redis_url: str | None = None
+    redis_max_connections: int = MAX_CONNECTIONS
     sse_keepalive_s: float = 15.0
     sse_max_s: float = 3600.0
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
@@ -78,7 +92,10 @@ class Settings:
     trusted_proxies: int = 0
     cors_origins: tuple[str, ...] = ()
     sweep_s: int = 60
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
+    health_workers: tuple[str, ...] = WORKER_KINDS
+    health_stale_s: float = STALE_AFTER_S
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
@@ -123,6 +140,8 @@ class Settings:
         return cls(
             redis_url=read("REDIS_URL", str, None),
             rq_redis_url=read("RQ_REDIS_URL", str, None),
+            redis_max_connections=read("REDIS_MAX_CONNECTIONS", _positive(int),
+                                       default.redis_max_connections),
             sse_keepalive_s=read("SSE_KEEPALIVE_S", float, default.sse_keepalive_s),
             sse_max_s=read("SSE_MAX_S", float, default.sse_max_s),
             webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),
@@ -132,7 +151,14 @@ class Settings:
             trusted_proxies=read("TRUSTED_PROXIES", _count, default.trusted_proxies),
             cors_origins=read("CORS_ORIGINS", _origins, default.cors_origins),
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
+            retention=RetentionPolicy(
+                unstarted_ttl_s=read("DONKEYPOST_UNSTARTED_TTL_S", _positive(float),
+                                     default.retention.unstarted_ttl_s),
+                batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
+            health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
+                                default.health_workers),
+            health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),
@@ -140,6 +166,26 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
         )
+
+
+def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:
+    def positive(raw: str) -> T:
+        value = parse(raw)
+        if not value > 0:  # type: ignore[operator]
+            raise ValueError("must be more than 0")
+        return value
+    return positive
+
+
+def _worker_kinds(raw: str) -> tuple[str, ...]:
+    if raw.lower() == "none":
+        return ()
+    kinds = tuple(k.strip() for k in raw.split(",") if k.strip())
+    unknown = sorted(set(kinds) - set(WORKER_KINDS))
+    if unknown:
+        raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
+                         "or none")
+    return kinds
 
 
 def _appendfsync(raw: str) -> AppendFsync:

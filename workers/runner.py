@@ -11,12 +11,14 @@ connections would cost as much again.
 
 Beside the job loop, a thread pumps every `PUMP_EVERY_S`: it releases due timers into jobs
 (`RqHooks.release_due`) and moves due jobs scheduled with `enqueue_at` into their queues
-(`RqHooks.release_scheduled`); any number of workers may pump. No RQ scheduler process
-runs. When the worker starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s;
-one worker sweeps per period), it rebuilds the jobs and timers the active games need
+(`RqHooks.release_scheduled`); any number of workers may pump; it also says that the worker
+is alive (`workers.heartbeats`, read by `/healthz`). No RQ scheduler process runs. When
+the worker starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker
+sweeps per period), it rebuilds the jobs and timers the active games need
 (`RqHooks.rebuild`): deadlines derive from the stored state, so no timer is lost for good
-with a worker or a queue; and it queues again the rating of finished games still awaiting
-theirs a minute after the end.
+with a worker or a queue; it queues again the rating of finished games still awaiting
+theirs a minute after the end; and it deletes games nobody started in time
+(`domain.service.retention`, bounded per run).
 
 Redis outages (`work_through_outages`): an idle worker retries its connection every second
 (RQ's own loop, with its wait capped); a worker that meets the outage elsewhere (in a job,
@@ -40,6 +42,8 @@ import redis
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
+from domain.service.retention import sweep_unstarted
+from workers import heartbeats
 from workers.context import JobContext, running
 from workers.hooks import QUEUES, RqHooks
 
@@ -122,10 +126,15 @@ class GameWorker(SimpleWorker):
                 pump.join(timeout=5)
 
     def _pump(self) -> None:
+        next_beat = 0.0
         while not self._stop_pump.wait(PUMP_EVERY_S):
             try:
                 self.rq_hooks.release_due()
                 self.rq_hooks.release_scheduled(self.queue_names())
+                now = time.time()
+                if now >= next_beat:  # what `/healthz` reads (`workers.heartbeats`)
+                    heartbeats.beat(self.connection, self.queue_names(), now)
+                    next_beat = now + heartbeats.BEAT_EVERY_S
             except REDIS_DOWN as err:
                 self.redis_watch.down(err)
                 continue
@@ -151,6 +160,7 @@ class GameWorker(SimpleWorker):
         self.rebuilt = True
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
+        self.sweep_unstarted()
         try:
             service = self.job_context.service
             ratings = self.rq_hooks.enqueue_ratings(
@@ -160,6 +170,20 @@ class GameWorker(SimpleWorker):
             return
         if ratings:
             log.info("queued %s awaited ratings again", ratings)
+
+    def sweep_unstarted(self) -> None:
+        """Delete the games nobody started in time (`domain.service.retention`), a
+        bounded number per sweep."""
+        context = self.job_context
+        try:
+            swept = sweep_unstarted(context.service.store, context.webhooks.store,
+                                    context.retention, time.time())
+        except Exception:
+            log.exception("sweeping the games never started failed; the next sweep retries")
+            return
+        if swept.looked_at:
+            log.info("retention: %s games never started deleted, %s relisted, %s changed "
+                     "meanwhile", swept.deleted, swept.relisted, swept.raced)
 
     def unsubscribe(self) -> None:
         # The listening thread is stopped before the UNSUBSCRIBE whose reply wakes it: the

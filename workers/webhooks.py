@@ -43,6 +43,7 @@ from workers.context import WebhookDelivery
 
 QUEUE = "notifications"
 JOB_RESULT_TTL_S = 3600
+JOB_FAILURE_TTL_S = 7 * 24 * 3600  # (RQ keeps a failed job a year unless told)
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,8 @@ class WebhookHooks:
         self.store.add_deliveries(deliveries)
         self.queue.enqueue_many([
             Queue.prepare_data(deliver, args=(d.game_id, d.id, 1), job_id=job_id(d.id, 1),
-                               result_ttl=JOB_RESULT_TTL_S, description=f"webhook {d.id}")
+                               result_ttl=JOB_RESULT_TTL_S, failure_ttl=JOB_FAILURE_TTL_S,
+                               description=f"webhook {d.id}")
             for d in deliveries])
 
 
@@ -106,7 +108,7 @@ def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
         due = datetime.fromtimestamp(math.ceil(delivery.next_attempt_at), tz=UTC)
         queue.enqueue_at(due, deliver, game_id, delivery_id, attempt + 1,
                          job_id=job_id(delivery_id, attempt + 1), result_ttl=JOB_RESULT_TTL_S,
-                         description=f"webhook {delivery_id}")
+                         failure_ttl=JOB_FAILURE_TTL_S, description=f"webhook {delivery_id}")
     return delivery.status
 
 

@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from api.auth import bearer_token, check_token, optional_player, require_seat
 from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema, from_domain
+from api.event_hub import EventHub
 from api.paging import PagedBlueprint
 from api.request_guard import header_seq
 from api.schemas import (
@@ -58,7 +59,7 @@ def _if_match_hint() -> int | None:
         return None
 
 
-def make_blueprint(service: GameService) -> Blueprint:
+def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     blp = PagedBlueprint("games", __name__, url_prefix="/games",
                          description="Create, join and play games; read their logs")
 
@@ -285,10 +286,20 @@ def make_blueprint(service: GameService) -> Blueprint:
         @blp.response(200, EventsPageSchema)
         @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
         def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
-            """The log after `after`, as the caller may see it; `wait` long-polls"""
+            """The log after `after`, as the caller may see it; `wait` long-polls
+
+            With `wait`, the answer comes as soon as there is an event after `after`, or
+            after `wait` seconds with none. Waiting holds no connection to the store."""
             _table, seat = load_for_caller(game_id)
-            events, table = service.events_for(game_id, seat, after=args["after"],
-                                               wait_s=args["wait"], limit=args["limit"])
+            after, limit = args["after"], args["limit"]
+            events, table = service.events_for(game_id, seat, after=after, limit=limit)
+            if not events and args["wait"] > 0 and table.status != "finished":
+                feed, group = hub.watch(game_id)  # (woken by the process's one listener)
+                try:
+                    feed.wait_beyond(after, args["wait"], group)
+                finally:
+                    hub.leave(feed, group)
+                events, table = service.events_for(game_id, seat, after=after, limit=limit)
             return {"version": table.version, "status": table.status, "events": events}
 
     @blp.route("/<string:game_id>/states/<int:seq>")

@@ -56,6 +56,25 @@ def clean_name(raw: str) -> str:
     return name
 
 
+TABLE_NAME_LENGTH = 40
+# Control, format (bidirectional overrides, zero-width), surrogate, private-use and
+# unassigned characters, and line and paragraph separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean_table_name(raw: str) -> str:
+    """A name given at one table without a player: looser than a player's name (any
+    printable text, 1 to 40 characters after the spaces are tidied), but nothing that hides
+    or reorders what the other seats read."""
+    name = " ".join(part for part in unicodedata.normalize("NFKC", raw).split(" ") if part)
+    if not 1 <= len(name) <= TABLE_NAME_LENGTH:
+        raise BadName(f"a name at a table has 1 to {TABLE_NAME_LENGTH} characters")
+    for ch in name:
+        if unicodedata.category(ch) in _HIDDEN_CATEGORIES:
+            raise BadName(f"a name may not hold {unicodedata.name(ch, f'U+{ord(ch):04X}')}")
+    return name
+
+
 def name_key(name: str) -> str:
     """The key under which names are unique: case and Unicode forms do not count."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())

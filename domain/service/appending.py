@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.service.deps import Deps
 from domain.service.folding import Batch
 from domain.service.inbox import follow_append
-from domain.store.port import Idempotency
+from domain.store.port import SNAPSHOT_EVERY, Idempotency
 from domain.table import Table, encode_table
 
 # Events after which the game's listing entry changes (its status, a free seat).
@@ -21,7 +21,8 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
     """Append a batch that leads from `before` (the table at `expected`; None: write
     every player's inbox position) to `table`; returns the key's record if the idempotency
     key was used before (then nothing was written). Raises VersionConflict."""
-    result = deps.store.append(table.id, expected, batch.events, encode_table(table),
+    snapshot = encode_table(table) if snapshot_due(expected, table) else None
+    result = deps.store.append(table.id, expected, batch.events, snapshot,
                                checkpoint=batch.checkpoint, token=token,
                                idempotency=idempotency)
     if result.duplicate is not None:
@@ -32,3 +33,12 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
     follow_append(deps, before, table, batch.events)
     deps.hooks.after_append(table, batch.events)
     return None
+
+
+def snapshot_due(expected: int, table: Table) -> bool:
+    """Is the snapshot written with this append? With a game's first append, with one
+    that reaches a multiple of SNAPSHOT_EVERY (so the stored snapshot is never that many
+    events behind) and with the last (a finished or cancelled game is read without
+    folding)."""
+    return (expected == 0 or table.version // SNAPSHOT_EVERY > expected // SNAPSHOT_EVERY
+            or table.status in ("finished", "cancelled"))

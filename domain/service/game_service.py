@@ -163,8 +163,8 @@ class GameService:
                                   free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
-                   wait_s: float = 0.0, limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-        return queries.events_for(self.deps, game_id, viewer, after, wait_s, limit)
+                   limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
+        return queries.events_for(self.deps, game_id, viewer, after, limit)
 
     def state_at(self, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
         return replay.state_at(self.deps, game_id, seq, viewer)

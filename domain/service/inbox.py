@@ -18,8 +18,9 @@ from domain.events import Event
 from domain.players import inbox
 from domain.players.credentials import player_of
 from domain.service.deps import Deps
+from domain.service.loading import stored_envelope
 from domain.service.players import checked
-from domain.table import Table, decode_envelope
+from domain.table import Table
 
 
 def follow_append(deps: Deps, before: Table | None, after: Table,
@@ -51,11 +52,11 @@ def page(deps: Deps, key: str, status: str, my_turn: bool | None, offset: int,
     changes = deps.ratings.changes(player.id, ids) if status == "finished" else [None] * len(ids)
     entries: list[dict[str, Any]] = []
     gone: list[inbox.InboxMove] = []
-    for game_id, raw, change in zip(ids, snapshots, changes, strict=True):
-        if raw is None:
+    for game_id, stored, change in zip(ids, snapshots, changes, strict=True):
+        if stored is None:
             gone.append(inbox.InboxMove(player.id, game_id, None))
             continue
-        table = decode_envelope(raw)
+        table = stored_envelope(deps.store, game_id, stored)
         if inbox.seat_in(table, player.id) is not None:
             entries.append(inbox.entry(table, player.id, change))
     if gone:

@@ -1,9 +1,11 @@
 """Loading a game's latest table: one read of the store at most, none when remembered.
 
-The snapshot is written with every append, so nothing is folded; the token's seat and the
-seed come in the same read, unless this process remembers them (`remembered`). A player
-key (`pk.…`) costs one read more, of the player's record (the key may have been rotated
-since): its seat is the one the table says the player holds.
+The store gives the last snapshot and the log's tail (the snapshot is written every
+`SNAPSHOT_EVERY` events, see `domain.store.port`): the events after the snapshot, fewer
+than SNAPSHOT_EVERY, are folded into it. The token's seat and the seed come in the same
+read, unless this process remembers them (`remembered`). A player key (`pk.…`) costs one
+read more, of the player's record (the key may have been rotated since): its seat is the
+one the table says the player holds.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from domain.players.credentials import is_player_key
 from domain.service.deps import Deps
 from domain.service.players import authenticate
 from domain.service.tokens import hash_token
-from domain.table import Table, decode_table
+from domain.store.port import EventLog, Stored
+from domain.table import Table, decode_envelope, decode_table, evolve_table
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,10 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
     remembered = deps.remembered
     seat = remembered.seats.get((game_id, token_hash)) if token_hash is not None else None
     seed = remembered.seeds.get(game_id) if with_seed else None
-    raw, read_seat, read_seed = deps.store.read_table(
+    stored, read_seat, read_seed = deps.store.read_table(
         game_id, token_hash if seat is None else None,
         with_seed=with_seed and seed is None)
-    if raw is None or (with_seed and seed is None and read_seed is None):
+    if stored is None or (with_seed and seed is None and read_seed is None):
         raise UnknownGame(f"no game {game_id!r}")
     if read_seat is not None and token_hash is not None:
         seat = read_seat
@@ -82,6 +85,30 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
     if read_seed is not None:
         seed = read_seed
         remembered.seeds.put(game_id, seed)
-    table = decode_table(raw, registry.games())
+    table = stored_table(deps.store, game_id, stored)
     remembered.tables.put((game_id, table.version), table)
     return table, seat, seed
+
+
+def stored_envelope(log: EventLog, game_id: str, stored: Stored) -> Table:
+    """The table without its game state when the snapshot is the latest (cheap), else the
+    whole table folded to the latest version (`stored_table`)."""
+    envelope = decode_envelope(stored.snapshot)
+    if any(e.seq > envelope.version for e in stored.tail):
+        return stored_table(log, game_id, stored)
+    return envelope
+
+
+def stored_table(log: EventLog, game_id: str, stored: Stored) -> Table:
+    """The table a stored snapshot and tail make: the snapshot with the tail's events after
+    it folded in. A tail that does not reach back to the snapshot (a snapshot written
+    less often than the store's tail is long: not expected) is completed from the log."""
+    table = decode_table(stored.snapshot, registry.games())
+    newer = [e for e in stored.tail if e.seq > table.version]
+    if newer and newer[0].seq != table.version + 1:
+        newer = log.read(game_id, after=table.version)
+    if newer:
+        game = registry.get_game(table.type)
+        for ev in newer:
+            table = evolve_table(table, ev, game)
+    return table

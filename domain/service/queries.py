@@ -6,21 +6,18 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from domain import registry
 from domain.redaction import redact
 from domain.service.deps import Deps
-from domain.service.loading import load
+from domain.service.loading import load, stored_table
 from domain.store.port import EventStore
-from domain.table import Table, decode_table
+from domain.table import Table
 
 
 def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
-               wait_s: float = 0.0, limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-    """The log after `after` as `viewer` may see it (waiting up to `wait_s` for the first
-    new event), and the table as it is now."""
+               limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
+    """The log after `after` as `viewer` may see it, and the table as it is now. (Waiting
+    for new events is the API's event hub's job: one connection per process.)"""
     events = deps.store.read(game_id, after=after, count=limit)
-    if not events and wait_s > 0:
-        events = deps.store.wait(game_id, after, wait_s, count=limit)
     table, _ = load(deps, game_id)
     reveal = table.status == "finished"
     return [redact(e, viewer, reveal) for e in events], table
@@ -32,17 +29,17 @@ def list_games(store: EventStore, status: str | None, game_type: str | None, off
     `free_seat`: only those with a seat anyone may take (the lobby)."""
     ids, total = store.list_ids(status, game_type, offset=offset, limit=limit,
                                 free_seat=free_seat)
-    games = registry.games()
-    return [decode_table(raw, games) for raw in store.snapshots(ids) if raw is not None], total
+    return [stored_table(store, i, stored) for i, stored in zip(ids, store.snapshots(ids),
+                                                                strict=True)
+            if stored is not None], total
 
 
 def active_games(store: EventStore, batch: int = 500) -> Iterator[Table]:
     """Every game being played, loaded from its snapshot `batch` games at a time."""
-    games = registry.games()
     ids = store.scan_ids("active", batch)
     while chunk := list(islice(ids, batch)):
-        for raw in store.snapshots(chunk):
-            if raw is not None:
-                table = decode_table(raw, games)
+        for game_id, stored in zip(chunk, store.snapshots(chunk), strict=True):
+            if stored is not None:
+                table = stored_table(store, game_id, stored)
                 if table.status == "active":  # the index is written after the append
                     yield table

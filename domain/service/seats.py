@@ -20,6 +20,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.events import event
+from domain.players.names import clean_table_name
 from domain.players.records import Player
 from domain.service.appending import append
 from domain.service.decide import check_in_play
@@ -55,6 +56,8 @@ def join(deps: Deps, game_id: str, name: str | None,
             raise SeatTaken("every seat of this game is taken")
         return free[0]
 
+    if player is None and name is not None:
+        name = clean_table_name(name)
     seat, token, table = _take(deps, game_id, choose, name, player)
     assert token is not None or player is not None
     return seat, token, table

@@ -16,12 +16,14 @@ from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.memory_webhooks import MemoryWebhookStore
 from domain.store.port import (
     CHECKPOINT_EVERY,
+    SNAPSHOT_EVERY,
     AppendResult,
     EventLog,
     EventStore,
     Idempotency,
     PlayerStore,
     RatingStore,
+    Stored,
     WebhookStore,
 )
 from domain.store.redis_players import RedisPlayerStore
@@ -31,6 +33,7 @@ from domain.store.redis_webhooks import RedisWebhookStore
 
 __all__ = [
     "CHECKPOINT_EVERY",
+    "SNAPSHOT_EVERY",
     "AppendResult",
     "EventLog",
     "EventStore",
@@ -45,5 +48,6 @@ __all__ = [
     "RedisPlayerStore",
     "RedisRatingStore",
     "RedisWebhookStore",
+    "Stored",
     "WebhookStore",
 ]

@@ -76,6 +76,16 @@ def hook_deliveries(game_id: str, hook_id: str) -> str:
     return _game(game_id, f"hook:{hook_id}:deliveries")
 
 
+def of_game(game_id: str) -> list[str]:
+    """The game's keys of the event store besides its stream (not its idempotency
+    records, which expire, nor its webhooks')."""
+    return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
+            creator(game_id)]
+
+
+# Not a key: the channel on which the append script publishes "<game id> <version>".
+APPENDED = "donkeypost:appended"
+
 ALL_GAMES = "games:all"
 
 

@@ -9,6 +9,7 @@ are woken by every append.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +22,7 @@ from domain.store.port import (
     IDEMPOTENCY_TTL_S,
     AppendResult,
     Idempotency,
+    Stored,
 )
 from domain.table import STATUSES
 
@@ -29,6 +31,7 @@ from domain.table import STATUSES
 class _Game:
     events: list[Event] = field(default_factory=list)  # events[i] has seq i + 1
     snapshot: bytes | None = None
+    snapshot_version: int = 0
     checkpoints: dict[int, bytes] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
     answers: dict[str, tuple[float, Idempotency]] = field(default_factory=dict)  # -> expiry
@@ -46,13 +49,14 @@ class MemoryEventStore:
         # created_at
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
+        self._subscribers: set[_MemoryNotices] = set()
 
     def _game(self, game_id: str) -> _Game:
         return self._games.setdefault(game_id, _Game())
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
-               checkpoint: tuple[int, bytes] | None = None,
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: Idempotency | None = None) -> AppendResult:
         with self._changed:
@@ -65,7 +69,8 @@ class MemoryEventStore:
             if version != expected_version:
                 raise VersionConflict(expected_version, version)
             game.events.extend(events)
-            game.snapshot = snapshot
+            if snapshot is not None:
+                game.snapshot, game.snapshot_version = snapshot, version + len(events)
             if checkpoint is not None:
                 game.checkpoints[checkpoint[0]] = checkpoint[1]
             if token is not None:
@@ -74,6 +79,8 @@ class MemoryEventStore:
                 game.answers[idempotency.key] = (self.clock() + IDEMPOTENCY_TTL_S,
                                                  idempotency)
             self._changed.notify_all()
+            for subscriber in self._subscribers:
+                subscriber.queue.put((game_id, len(game.events)))
             return AppendResult(version=len(game.events))
 
     def save_secrets(self, game_id: str, seed: str) -> str:
@@ -89,11 +96,17 @@ class MemoryEventStore:
 
     # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
         with self._changed:
             game = self._games.get(game_id) or _Game()
             seat = game.tokens.get(token_hash) if token_hash is not None else None
-            return game.snapshot, seat, game.seed if with_seed else None
+            return self._stored(game), seat, game.seed if with_seed else None
+
+    @staticmethod
+    def _stored(game: _Game | None) -> Stored | None:
+        if game is None or game.snapshot is None:
+            return None
+        return Stored(game.snapshot, game.events[game.snapshot_version:])
 
     def seed(self, game_id: str) -> str | None:
         with self._changed:
@@ -150,10 +163,16 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return len(game.events) if game else 0
 
-    # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
+    def appends(self) -> _MemoryNotices:
         with self._changed:
-            return [g.snapshot if (g := self._games.get(i)) else None for i in game_ids]
+            notices = _MemoryNotices(self)
+            self._subscribers.add(notices)
+            return notices
+
+    # --- many games ----------------------------------------------------------------------
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        with self._changed:
+            return [self._stored(self._games.get(i)) for i in game_ids]
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
               free_seat: bool = False) -> None:
@@ -174,6 +193,30 @@ class MemoryEventStore:
             ids = list(self._indexes.get(f"status:{status}", {}))
         yield from ids
 
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        with self._changed:
+            index = self._indexes.get(f"status:{status}", {})
+            found = sorted((at, i) for i, at in index.items() if at < before)
+        return [i for _at, i in found[:limit]]
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None or len(game.events) != version:
+                return False
+            del self._games[game_id]
+            self.unlist(game_id, game_type)
+            return True
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        with self._changed:
+            names = [f"status:{s}" for s in STATUSES] + ["all", "free"]
+            if game_type is not None:
+                names += [f"type:{game_type}", f"free:{game_type}"]
+            for name in names:
+                self._indexes.get(name, {}).pop(game_id, None)
+
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
                  limit: int, free_seat: bool = False) -> tuple[list[str], int]:
         with self._changed:
@@ -193,3 +236,28 @@ class MemoryEventStore:
         # Newest first; equal times in reverse id order, as Redis's ZREVRANGE has them.
         ordered = sorted(found, key=lambda i: (found[i], i), reverse=True)
         return ordered[offset:offset + limit], len(ordered)
+
+
+class _MemoryNotices:
+    """A subscription to a `MemoryEventStore`'s appends."""
+
+    def __init__(self, store: MemoryEventStore) -> None:
+        self.store = store
+        self.queue: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._started = False
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        if not self._started:
+            self._started = True
+            return None
+        try:
+            found = [self.queue.get(timeout=max(timeout_s, 0.0))]
+        except queue.Empty:
+            return []
+        while not self.queue.empty():
+            found.append(self.queue.get_nowait())
+        return found
+
+    def close(self) -> None:
+        with self.store._changed:
+            self.store._subscribers.discard(self)

@@ -25,9 +25,26 @@ from domain.webhooks.registration import Registration
 # The service writes a replay checkpoint after every event whose seq is a multiple of this;
 # a store finds the one at or before a seq with a single lookup.
 CHECKPOINT_EVERY = 128
+# The service writes a game's snapshot (its table) with an append that reaches a multiple
+# of this, with its first append and with its last (`game_finished`), not with every one:
+# a move then writes its events, not ~1 KB of a mostly unchanged table, into the AOF. A
+# table is read as the snapshot and the log's tail after it, so fewer than this many
+# events are ever folded on a load.
+SNAPSHOT_EVERY = 8
 IDEMPOTENCY_TTL_S = 24 * 3600
 DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
+
+
+class Stored(msgspec.Struct, frozen=True):
+    """A game's table as stored: the last snapshot written and the log's latest events.
+
+    `tail` holds at least every event after the snapshot (SNAPSHOT_EVERY - 1 at most),
+    possibly some it already covers, in order; the reader folds those after the
+    snapshot's version."""
+
+    snapshot: bytes
+    tail: list[Event]
 
 
 class Idempotency(msgspec.Struct, frozen=True):
@@ -43,6 +60,21 @@ class Idempotency(msgspec.Struct, frozen=True):
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: Idempotency | None = None  # the record of an idempotency key used before
+
+
+class AppendNotices(Protocol):
+    """A subscription to the appends of every game: (game id, version) as they happen.
+
+    One per process is enough to wake every stream and long-poll waiting in it, whatever
+    the number of games they watch, without holding a store connection per waiter."""
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        """The appends since the last call, waiting up to `timeout_s` for the first ([]:
+        none came). None: the subscription (re)started and may have missed some, so look
+        at every game of interest again."""
+        ...
+
+    def close(self) -> None: ...
 
 
 class EventLog(Protocol):
@@ -62,18 +94,23 @@ class EventLog(Protocol):
         """The seq of the log's last event (0 for no log)."""
         ...
 
+    def appends(self) -> AppendNotices:
+        """Subscribe to the notices of appends (each append gives one, after it landed)."""
+        ...
+
 
 class EventStore(EventLog, Protocol):
     """The games' storage, as the service uses it."""
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
-               checkpoint: tuple[int, bytes] | None = None,
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: Idempotency | None = None) -> AppendResult:
         """Append stamped events if the game is still at `expected_version`.
 
-        In the same atomic step: the snapshot, an optional replay checkpoint (seq, table),
+        In the same atomic step: the snapshot (the table after these events; None keeps
+        the one stored, see SNAPSHOT_EVERY), an optional replay checkpoint (seq, table),
         an optional seat token (hash, seat), and the idempotency record. Raises
         VersionConflict when someone else appended first; returns the record kept with the
         key instead (writing nothing) when the idempotency key was already used, whatever
@@ -91,9 +128,10 @@ class EventStore(EventLog, Protocol):
 
     # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
-        """The snapshot, the seat `token_hash` names and (if asked) the seed, at once:
-        every request starts with this read, and round trips are what a move costs."""
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
+        """The stored table (snapshot and tail), the seat `token_hash` names and (if
+        asked) the seed, at once: every request starts with this read, and round trips are
+        what a move costs."""
         ...
 
     def seed(self, game_id: str) -> str | None: ...
@@ -111,8 +149,8 @@ class EventStore(EventLog, Protocol):
         ...
 
     # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """The snapshots of several games at once (None for an unknown game)."""
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """The stored tables of several games at once (None for an unknown game)."""
         ...
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
@@ -130,6 +168,21 @@ class EventStore(EventLog, Protocol):
                  limit: int, free_seat: bool = False) -> tuple[list[str], int]:
         """One page of game ids, newest first, filtered; and how many match in all.
         `free_seat`: only games with a seat anyone may take (all of them open)."""
+        ...
+
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        """At most `limit` ids listed under `status` and created before `before`, oldest
+        first (the retention sweep's candidates)."""
+        ...
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        """Delete every key of the game and its listing entries, if its log is still at
+        `version` (atomically: an append racing the delete makes it refuse, False)."""
+        ...
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        """Remove the game's listing entries (of its type too, when given)."""
         ...
 
 

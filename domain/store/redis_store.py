@@ -21,8 +21,10 @@ from domain.events import Event
 from domain.store.port import (
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
+    SNAPSHOT_EVERY,
     AppendResult,
     Idempotency,
+    Stored,
 )
 from domain.table import STATUSES
 
@@ -40,13 +42,24 @@ end
 if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
 local n = tonumber(ARGV[2])
 for i = 1, n do
-  redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[9 + i])
+  redis.call('XADD', KEYS[1], '0-' .. (version + i), 'e', ARGV[11 + i])
 end
-redis.call('SET', KEYS[2], ARGV[3])
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
+redis.call('PUBLISH', ARGV[10], ARGV[11] .. ' ' .. (version + n))
 return {'ok', tostring(version + n)}
+"""
+
+
+# Delete a game's keys (KEYS[2..]) if its stream (KEYS[1]) is still at version ARGV[1].
+_DELETE = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 then return 0 end
+if tonumber(string.sub(last[1][1], 3)) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', unpack(KEYS))
+return 1
 """
 
 
@@ -56,20 +69,22 @@ class RedisEventStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._append = client.register_script(_APPEND)
+        self._delete = client.register_script(_DELETE)
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event], snapshot: bytes,
-               checkpoint: tuple[int, bytes] | None = None,
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
                idempotency: Idempotency | None = None) -> AppendResult:
         """See `EventStore.append`: one EVALSHA, whatever the batch."""
         stream = keys.events(game_id)
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else stream
         args: list[Any] = [
-            expected_version, len(events), snapshot,
+            expected_version, len(events), snapshot or b"",
             str(checkpoint[0]) if checkpoint else "", checkpoint[1] if checkpoint else b"",
             token[0] if token else "", token[1] if token else 0,
             _encode_record(idempotency) if idempotency else b"", IDEMPOTENCY_TTL_S,
+            keys.APPENDED, game_id,
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
@@ -95,21 +110,19 @@ class RedisEventStore:
 
     # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
-        """See `EventStore.read_table`: one GET, or one pipeline when more is asked."""
-        if token_hash is None and not with_seed:
-            return self.redis.get(keys.snapshot(game_id)), None, None
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
+        """See `EventStore.read_table`: one pipeline (one round trip)."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.get(keys.snapshot(game_id))
+        _read_stored(pipe, game_id)
         if token_hash is not None:
             pipe.hget(keys.tokens(game_id), token_hash)
         if with_seed:
             pipe.get(keys.secret(game_id))
         found = iter(pipe.execute())
-        snap = next(found)
+        stored = _stored(next(found), next(found))
         seat = next(found) if token_hash is not None else None
         seed = next(found) if with_seed else None
-        return (snap, int(seat) if seat is not None else None,
+        return (stored, int(seat) if seat is not None else None,
                 seed.decode() if seed is not None else None)
 
     def seed(self, game_id: str) -> str | None:
@@ -159,13 +172,17 @@ class RedisEventStore:
         last = self.redis.xrevrange(keys.events(game_id), count=1)
         return int(last[0][0].split(b"-")[1]) if last else 0
 
+    def appends(self) -> RedisAppendNotices:
+        return RedisAppendNotices(self.redis)
+
     # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[bytes | None]:
-        """The snapshots of several games in one round trip (None for an unknown game)."""
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """The stored tables of several games in one round trip (None: unknown game)."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.get(keys.snapshot(game_id))
-        return list(pipe.execute())
+            _read_stored(pipe, game_id)
+        found = pipe.execute()
+        return [_stored(snap, tail) for snap, tail in zip(found[::2], found[1::2], strict=True)]
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
               free_seat: bool = False) -> None:
@@ -221,6 +238,74 @@ class RedisEventStore:
             return [], total  # past the end; also keeps huge page numbers away from Redis
         ids = self.redis.zrevrange(key, offset, offset + limit - 1)
         return [i.decode() for i in ids], total
+
+
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        found = self.redis.zrangebyscore(keys.by_status(status), "-inf", f"({before}",
+                                         start=0, num=limit)
+        return [i.decode() for i in found]
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        """One script over the game's keys (its idempotency records expire on their own),
+        then the listing entries, which live outside the game's slot."""
+        deleted = self._delete(keys=[keys.events(game_id), *keys.of_game(game_id)],
+                               args=[version])
+        if deleted:
+            self.unlist(game_id, game_type)
+        return bool(deleted)
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for s in STATUSES:
+            pipe.zrem(keys.by_status(s), game_id)
+        if game_type is not None:
+            pipe.zrem(keys.by_type(game_type), game_id)
+            pipe.zrem(keys.free_seats_of_type(game_type), game_id)
+        pipe.zrem(keys.ALL_GAMES, game_id)
+        pipe.zrem(keys.FREE_SEATS, game_id)
+        pipe.execute()
+
+
+class RedisAppendNotices:
+    """The append script's notices, through one pub/sub connection. (PUBLISH is not
+    written to the AOF, so the notices cost the log nothing.)"""
+
+    MAX_BATCH = 1000
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._pubsub = client.pubsub()
+        self._pubsub.subscribe(keys.APPENDED)
+
+    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+        found: list[tuple[str, int]] = []
+        message = self._pubsub.get_message(timeout=timeout_s)
+        while message is not None:
+            if message["type"] == "subscribe":
+                return None  # (re)subscribed: what happened before is unknown
+            if message["type"] == "message":
+                game_id, _, version = message["data"].decode().rpartition(" ")
+                found.append((game_id, int(version)))
+            if len(found) >= self.MAX_BATCH:
+                break
+            message = self._pubsub.get_message(timeout=0)
+        return found
+
+    def close(self) -> None:
+        self._pubsub.close()
+
+
+def _read_stored(pipe: Any, game_id: str) -> None:
+    """Queue the reads of a stored table: the snapshot, and the log's last events (the
+    snapshot is never more than SNAPSHOT_EVERY - 1 events behind the log)."""
+    pipe.get(keys.snapshot(game_id))
+    pipe.xrevrange(keys.events(game_id), count=SNAPSHOT_EVERY - 1)
+
+
+def _stored(snapshot: bytes | None, newest_first: list[Any]) -> Stored | None:
+    if snapshot is None:
+        return None
+    return Stored(snapshot, _decode_entries(reversed(newest_first)))
 
 
 def _encode_record(record: Idempotency) -> bytes:

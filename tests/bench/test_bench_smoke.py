@@ -32,6 +32,9 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
         (g, lv) for g in engine for lv in ("random", "basic", "strong")}
     assert all("error" in r or r["moves"] >= 1 for r in bots)
     assert doc["sections"]["timers"]["moves"] == 10
+    aof = doc["sections"]["aof"]
+    assert [r["moves"] for r in aof["rows"]] == [50, 50]
+    assert all(r["aof_bytes_per_move"] > r["event_bytes_per_move"] > 0 for r in aof["rows"])
     peer = doc["sections"]["peer"]
     if "skipped" in peer:  # no node, or boardgame.io not installed: one line says so
         assert peer["skipped"] and "\n" not in peer["skipped"]

@@ -4,12 +4,19 @@ tokens, secrets, listing indexes and the blocking wait. A subclass provides `sto
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
 from domain.errors import VersionConflict
 from domain.events import event, stamp, verify_chain
-from domain.store.port import CHECKPOINT_EVERY, EventStore, Idempotency
+from domain.store.port import (
+    CHECKPOINT_EVERY,
+    SNAPSHOT_EVERY,
+    EventStore,
+    Idempotency,
+    Stored,
+)
 
 
 def _events(n: int, first: int = 1, prev: str = "") -> list:
@@ -17,7 +24,20 @@ def _events(n: int, first: int = 1, prev: str = "") -> list:
 
 
 def _snapshot(store: EventStore, game_id: str) -> bytes | None:
-    return store.read_table(game_id)[0]
+    stored = store.read_table(game_id)[0]
+    return stored.snapshot if stored is not None else None
+
+
+def _table(store: EventStore, game_id: str, token_hash: str | None = None,
+           with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
+    """`read_table` with the snapshot alone in place of the stored table."""
+    stored, seat, seed = store.read_table(game_id, token_hash, with_seed)
+    return (stored.snapshot if stored is not None else None), seat, seed
+
+
+def _after_snapshot(stored: Stored, version: int) -> list:
+    """The tail's events after the snapshot, which was written at `version`."""
+    return [e for e in stored.tail if e.seq > version]
 
 
 class EventStoreContract:
@@ -52,7 +72,7 @@ class EventStoreContract:
         assert err.value.actual == 2 and err.value.expected == 1
         assert len(store.read("g1")) == 2
         assert _snapshot(store, "g1") == b"s2"
-        assert store.read_table("g1", "h")[1] is None
+        assert _table(store, "g1", "h")[1] is None
         assert store.first_answer("g1", "k") is None
 
     def test_racing_appends_at_one_version_exactly_one_wins(self, store):
@@ -115,15 +135,15 @@ class EventStoreContract:
         assert store.checkpoint_at_or_before("g1", at) == (at, b"c128")
         assert store.checkpoint_at_or_before("g1", at - 28) is None
         assert store.checkpoint_at_or_before("g1", 2 * at + 5) is None  # none kept there
-        assert store.read_table("g1", "h") == (b"s1", 2, None)
-        assert store.read_table("g1", "unknown") == (b"s1", None, None)
+        assert _table(store, "g1", "h") == (b"s1", 2, None)
+        assert _table(store, "g1", "unknown") == (b"s1", None, None)
 
     def test_the_table_the_seat_and_the_seed_are_read_together(self, store):
         store.save_secrets("g1", "seed")
         store.append("g1", 0, _events(1), b"s1", token=("h", 0))
-        assert store.read_table("g1") == (b"s1", None, None)
-        assert store.read_table("g1", "h", with_seed=True) == (b"s1", 0, "seed")
-        assert store.read_table("g1", with_seed=True) == (b"s1", None, "seed")
+        assert _table(store, "g1") == (b"s1", None, None)
+        assert _table(store, "g1", "h", with_seed=True) == (b"s1", 0, "seed")
+        assert _table(store, "g1", with_seed=True) == (b"s1", None, "seed")
         assert store.seed("g1") == "seed"
 
     def test_the_first_seed_kept_stays(self, store):
@@ -158,8 +178,40 @@ class EventStoreContract:
     def test_snapshots_of_several_games_at_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
         store.append("g2", 0, _events(1), b"s2")
-        assert store.snapshots(["g2", "nope", "g1"]) == [b"s2", None, b"s1"]
+        found = store.snapshots(["g2", "nope", "g1"])
+        assert [s.snapshot if s else None for s in found] == [b"s2", None, b"s1"]
         assert store.snapshots([]) == []
+
+    # --- snapshots written now and then --------------------------------------------------
+    def test_an_append_without_a_snapshot_keeps_the_last_and_the_tail_covers_the_rest(
+            self, store):
+        first = _events(2)
+        store.append("g1", 0, first, b"s2")
+        later = []
+        for version in range(2, 2 + SNAPSHOT_EVERY - 1):
+            batch = _events(1, first=version + 1, prev=(later or first)[-1].hash)
+            store.append("g1", version, batch, None)
+            later += batch
+        stored, _seat, _seed = store.read_table("g1")
+        assert stored is not None and stored.snapshot == b"s2"
+        assert _after_snapshot(stored, 2) == later  # every event after it, in order
+        assert [e.seq for e in stored.tail] == sorted(e.seq for e in stored.tail)
+        assert store.snapshots(["g1"]) == [stored]
+        # The next snapshot replaces it; the tail after it is empty.
+        last = _events(1, first=len(later) + 3, prev=later[-1].hash)
+        store.append("g1", len(later) + 2, last, b"s-new")
+        stored = store.read_table("g1")[0]
+        assert stored is not None and stored.snapshot == b"s-new"
+        assert _after_snapshot(stored, len(later) + 3) == []
+        assert last[0] in stored.tail or stored.tail == []
+
+    def test_a_conflicting_append_without_a_snapshot_writes_nothing(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        with pytest.raises(VersionConflict):
+            store.append("g1", 0, _events(1), None)
+        stored = store.read_table("g1")[0]
+        assert stored is not None and stored.snapshot == b"s1"
+        assert _after_snapshot(stored, 1) == []
 
     def test_listing_is_newest_first_filtered_and_paged(self, store):
         store.index("a", "high-card", "open", 1.0)
@@ -194,3 +246,69 @@ class EventStoreContract:
         assert store.list_ids("open", None, 0, 30) == (["g1"], 1)
         # An offset beyond what Redis can take (a huge page number) is just past the end.
         assert store.list_ids("open", None, 2**70, 30) == ([], 1)
+
+    # --- retention -----------------------------------------------------------------------
+    def test_listed_before_gives_the_oldest_of_a_status_first_and_at_most_limit(self, store):
+        store.index("c", "trash", "open", 3.0)
+        store.index("a", "high-card", "open", 1.0)
+        store.index("b", "high-card", "open", 2.0)
+        store.index("d", "high-card", "active", 0.5)
+        assert store.listed_before("open", 2.5, 10) == ["a", "b"]
+        assert store.listed_before("open", 10.0, 2) == ["a", "b"]
+        assert store.listed_before("open", 1.0, 10) == []  # strictly before
+        assert store.listed_before("active", 10.0, 10) == ["d"]
+
+    def test_a_game_is_deleted_whole_only_at_the_version_it_was_read(self, store):
+        at = CHECKPOINT_EVERY
+        store.save_secrets("g1", "seed")
+        store.save_creator("g1", "creator")
+        store.append("g1", 0, _events(2), b"s2", checkpoint=(at, b"c"), token=("h", 0))
+        store.index("g1", "high-card", "open", 1.0, free_seat=True)
+        store.append("g2", 0, _events(1), b"other", token=("h", 1))
+        store.index("g2", "high-card", "open", 2.0)
+        assert not store.delete("g1", 1, "high-card")  # the game moved on: kept
+        assert _table(store, "g1", "h", with_seed=True) == (b"s2", 0, "seed")
+        assert not store.delete("nope", 0, "high-card")
+        assert store.delete("g1", 2, "high-card")
+        assert store.read_table("g1", "h", with_seed=True) == (None, None, None)
+        assert (store.read("g1"), store.version("g1")) == ([], 0)
+        assert store.seed("g1") is None and store.creator("g1") is None
+        assert store.checkpoint_at_or_before("g1", at) is None
+        for status, game_type in ((None, None), ("open", None), (None, "high-card")):
+            assert store.list_ids(status, game_type, 0, 10) == (["g2"], 1)
+        assert store.list_ids(None, None, 0, 10, free_seat=True) == ([], 0)  # the lobby
+        assert _table(store, "g2", "h") == (b"other", 1, None)  # the other game is whole
+
+    def test_unlist_removes_the_listing_entries_only(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.index("g1", "high-card", "open", 1.0)
+        store.unlist("g1", None)
+        assert store.list_ids(None, None, 0, 10) == ([], 0)
+        assert store.list_ids("open", None, 0, 10) == ([], 0)
+        assert _snapshot(store, "g1") == b"s1"
+        store.index("g1", "high-card", "open", 1.0)
+        store.unlist("g1", "high-card")
+        assert store.list_ids(None, "high-card", 0, 10) == ([], 0)
+
+    # --- notices of appends --------------------------------------------------------------
+    def test_a_subscription_starts_with_look_again_then_tells_each_append(self, store):
+        notices = store.appends()
+        try:
+            assert notices.next(2.0) is None  # subscribed: look at everything once
+            assert notices.next(0.05) == []
+            store.append("g1", 0, _events(2), b"s2")
+            store.append("g2", 0, _events(1), b"s1")
+            with pytest.raises(VersionConflict):
+                store.append("g1", 0, _events(1), b"x")  # nothing landed: no notice
+            store.append("g1", 2, _events(1, first=3), None,
+                         idempotency=Idempotency("k", "r", b"a"))
+            store.append("g1", 2, _events(1, first=3), None,
+                         idempotency=Idempotency("k", "r", b"b"))  # a retry: nothing
+            got: list = []
+            deadline = time.monotonic() + 5
+            while len(got) < 3 and time.monotonic() < deadline:
+                got += notices.next(1.0) or []
+            assert got == [("g1", 2), ("g2", 1), ("g1", 3)]
+            assert notices.next(0.1) == []
+        finally:
+            notices.close()

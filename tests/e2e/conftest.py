@@ -12,8 +12,8 @@ from tests.e2e.api_client import ApiClient
 @pytest.fixture
 def app(redis_url, redis_client):
     # Rate limits off: these tests play fast from one address (tests/e2e/test_rate_limits.py
-    # has them on).
-    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
+    # has them on). No worker runs beside them: /healthz requires none.
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
     return web_app(bootstrap(settings, hooks=NoHooks()),
                    {"TESTING": True})
 

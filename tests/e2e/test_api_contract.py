@@ -245,4 +245,7 @@ def test_types_and_health(api):
     one = api.http.get("/games/types/high-card").get_json()
     assert one["options"][0]["name"] == "cards" and one["actions"] == ["play"]
     assert api.http.get("/games/types/nope").status_code == 404
-    assert api.http.get("/healthz").get_json() == {"status": "ok", "redis": "ok"}
+    health = api.http.get("/healthz")
+    assert health.status_code == 200
+    assert {k: health.get_json()[k] for k in ("status", "web", "redis")} == {
+        "status": "ok", "web": "ok", "redis": "ok"}

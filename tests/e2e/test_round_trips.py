@@ -44,7 +44,8 @@ def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(api, 
     view = api.view(game_id, tokens[1])
     round_trips.clear()
     view = api.view(game_id, tokens[1])
-    assert round_trips == ["get"]  # the snapshot; the token's seat is remembered
+    # One round trip: the snapshot and the log's tail after it; the seat is remembered.
+    assert round_trips == ["pipeline:get,xrevrange"]
     round_trips.clear()
     r = api.act(game_id, tokens[1], view["legal_actions"][0],
                 {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "k1"})
@@ -54,7 +55,7 @@ def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(api, 
     view = api.view(game_id, tokens[2])
     round_trips.clear()
     assert api.act(game_id, tokens[2], view["legal_actions"][0]).status_code == 200
-    assert round_trips == ["get", "evalsha"]
+    assert round_trips == ["pipeline:get,xrevrange", "evalsha"]
 
 
 def test_a_stale_if_match_is_refused_as_stale_even_when_its_table_is_remembered(api):

@@ -18,7 +18,8 @@ from donkeypost.settings import Settings
 @pytest.fixture(scope="module")
 def live_app(redis_url):
     connect(redis_url).flushdb()
-    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())  # generated bursts
+    # Generated bursts: no rate limits. No worker runs beside it: /healthz requires none.
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
     app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
     # A started game, so generated requests also reach the paths of a real game.
     client = app.test_client()

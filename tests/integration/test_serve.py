@@ -13,6 +13,7 @@ import pytest
 from redis import Redis
 
 from tests.support.serve import ServeProcess, alive, free_port
+from tests.support.workers import wait_until
 
 BOT_WORKERS = 2
 
@@ -81,7 +82,11 @@ def test_serve_says_where_it_listens_and_stops_quickly_leaving_nothing(tmp_path)
         children = serve.children()
         assert {role: len(pids) for role, pids in children.items()} == {
             "redis": 1, "web": 1, "bots": BOT_WORKERS, "notifier": 1}
-        assert httpx.get(f"{serve.url}/healthz", timeout=10).status_code == 200
+        # Whole once every worker has beaten: web, Redis and each kind of worker.
+        health = wait_until(lambda: (h := httpx.get(f"{serve.url}/healthz", timeout=10))
+                            .status_code == 200 and h, 30, "every part healthy")
+        assert {k: w["status"] for k, w in health.json()["workers"].items()} == {
+            "bots": "ok", "deadlines": "ok", "notifications": "ok", "timers": "ok"}
         # Each instance has its own everything: no shared gunicorn control socket.
         assert not any("gunicorn" in path for path in unix_socket_paths(children["web"][0]))
         assert (serve.data / "redis.sock").exists()

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
+from donkeypost.supervisor import die_with_parent
 
 
 class RedisProcess:
@@ -24,7 +25,9 @@ class RedisProcess:
         return self.server.url
 
     def start(self, timeout_s: float = 30.0) -> None:
-        self.proc = subprocess.Popen(self.server.argv, stdin=subprocess.DEVNULL)
+        # (SIGTERM when the test process dies, however it dies)
+        self.proc = subprocess.Popen(self.server.argv, stdin=subprocess.DEVNULL,
+                                     preexec_fn=die_with_parent)
         deadline = time.monotonic() + timeout_s
         while not self.server.ready():
             if self.proc.poll() is not None or time.monotonic() > deadline:

@@ -20,7 +20,8 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.service import GameService
-from domain.store import MemoryEventStore
+from domain.store import SNAPSHOT_EVERY, MemoryEventStore
+from domain.table import to_act
 from tests.support import high_card
 
 
@@ -297,3 +298,42 @@ def test_the_creator_token_is_its_own_credential(service):
     assert service.is_creator(table.id, token)
     assert not service.is_creator(table.id, token + "x")
     assert not service.is_creator("other", token)
+
+
+class SnapshotsSeen:
+    """A store that records, for every append, whether it carried a snapshot."""
+
+    def __init__(self, inner: MemoryEventStore) -> None:
+        self.inner = inner
+        self.snapshots: list[tuple[int, bool]] = []  # (version after the append, written)
+
+    def append(self, game_id: str, expected_version: int, events: list, snapshot: Any,
+               **kwargs: Any) -> Any:
+        self.snapshots.append((expected_version + len(events), snapshot is not None))
+        return self.inner.append(game_id, expected_version, events, snapshot, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_the_snapshot_is_written_every_few_events_and_a_load_folds_the_rest():
+    store = SnapshotsSeen(MemoryEventStore())
+    service = GameService(store)
+    game_id, _tokens = _started(service, players=3)
+    game = registry.get_game("high-card")
+    while (table := service.load(game_id)[0]).status == "active":
+        seat = min(to_act(table, game))
+        service.act(game_id, seat, _card(service, game_id, seat))
+        # A process that remembers nothing reads the table as the log replays it, alone
+        # and in a listing.
+        replayed = service.rebuild(game_id)
+        fresh = GameService(store.inner)
+        assert fresh.load(game_id)[0] == replayed
+        assert fresh.list_games(None, None, 0, 10)[0] == [replayed]
+    versions = [version for version, _ in store.snapshots]
+    written = [version for version, wrote in store.snapshots if wrote]
+    assert len(versions) > SNAPSHOT_EVERY  # (a game long enough to tell)
+    assert written[0] == versions[0] and written[-1] == versions[-1]  # first and last
+    assert len(written) < len(versions) / 2  # not with every append
+    # The stored snapshot is never SNAPSHOT_EVERY events behind the log.
+    assert max(v - max(w for w in written if w <= v) for v in versions) < SNAPSHOT_EVERY

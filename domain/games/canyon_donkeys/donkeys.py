@@ -36,6 +36,9 @@ DEFAULT_COMPOSITION: tuple[tuple[str, int], ...] = (
     (HURRIED, 1), (LOST, 1), (DOUBLE, 1), (STUBBORN, 1), (DIFFICULT, 1), (PICKY, 1),
 )
 DECK_SIZE = 8  # "piochez-en huit au hasard"
+# The most donkeys a composition may hold: three times the spec's 20. The deck drawn from it
+# is 8 either way; a bound keeps one request from shuffling millions of cards.
+MAX_COMPOSITION = 3 * sum(count for _, count in DEFAULT_COMPOSITION)
 
 CAPACITY_PER_PLAYER = {GIANT: 6, PUNY: 4, DOUBLE: 10}
 NORMAL_CAPACITY_PER_PLAYER = 5

@@ -104,8 +104,10 @@ RULES = (
 OPTIONS = (
     OptionSpec(
         name="donkey_deck", type="composition_or_list", default=dict(dk.DEFAULT_COMPOSITION),
+        minimum=dk.DECK_SIZE, maximum=dk.MAX_COMPOSITION,
         description="the donkey cards shuffled at setup, 8 of which are drawn, as a mapping "
-                    "type → count (at least 8 cards; the default is the spec's 20); or an "
+                    f"type → count (at least 8 cards, at most {dk.MAX_COMPOSITION}; the "
+                    "default is the spec's 20); or an "
                     f"explicit ordered list of {dk.DECK_SIZE} donkey types, top of the deck "
                     "first (tests, tournaments). Types: " + ", ".join(dk.TYPES) + "."),
     OptionSpec(
@@ -228,6 +230,9 @@ def _checked_composition(raw: Any) -> tuple[tuple[str, int], ...]:
                          "counts ≥ 0", code="bad_donkey_deck")
     if sum(counts) < dk.DECK_SIZE:
         raise BadOptions(f"donkey_deck needs at least {dk.DECK_SIZE} donkeys",
+                         code="bad_donkey_deck")
+    if sum(counts) > dk.MAX_COMPOSITION:
+        raise BadOptions(f"donkey_deck holds at most {dk.MAX_COMPOSITION} donkeys",
                          code="bad_donkey_deck")
     return tuple((d, raw[d]) for d in dk.TYPES if raw.get(d))
 

@@ -1,0 +1,66 @@
+"""Bounds on every input: what a request may ask for stays a few times what a game needs,
+and the OpenAPI document says so."""
+
+from __future__ import annotations
+
+import time
+
+from domain.games.canyon_donkeys.donkeys import MAX_COMPOSITION
+
+
+def test_a_donkey_deck_of_millions_is_refused_at_once(api):
+    started = time.monotonic()
+    r = api.http.post("/games", json={"type": "canyon-donkeys", "seats": [
+        {"kind": "human"}] * 3, "options": {"donkey_deck": {"normal": 4_000_000}}})
+    assert r.status_code == 422 and r.get_json()["code"] == "bad_donkey_deck"
+    assert time.monotonic() - started < 2.0  # refused before anything is shuffled
+    at_most = api.create("canyon-donkeys", 3, {"donkey_deck": {"normal": MAX_COMPOSITION}})
+    assert at_most["options"]["donkey_deck"] == {"normal": MAX_COMPOSITION}
+    over = api.http.post("/games", json={"type": "canyon-donkeys", "seats": [
+        {"kind": "human"}] * 3, "options": {"donkey_deck": {"normal": MAX_COMPOSITION + 1}}})
+    assert over.status_code == 422
+
+
+def test_every_option_of_every_game_states_its_bounds(api):
+    for game in api.http.get("/games/types").get_json():
+        for option in game["options"]:
+            if option["type"] in ("int", "composition_or_list"):
+                assert option["maximum"] is not None, (game["id"], option["name"])
+            elif option["type"] == "seat_or_random":
+                pass  # a seat: bounded by the number of players
+            else:
+                assert option["type"] == "bool" or option["choices"], (game["id"], option)
+
+
+def test_strings_lists_and_maps_are_bounded(api):
+    seats = [{"kind": "human"}] * 3
+    for body in ({"type": "x" * 65, "seats": seats},
+                 {"type": "ochs-und-esel", "seats": seats,
+                  "options": {f"o{i}": 1 for i in range(17)}},
+                 {"type": "ochs-und-esel", "seats": seats, "options": {"o" * 65: 1}},
+                 {"type": "ochs-und-esel", "seats": [{"kind": "bot"}] * 13}):
+        r = api.http.post("/games", json=body)
+        assert r.status_code == 422, body
+    assert api.http.get("/games?type=" + "t" * 65).status_code == 422
+    game = api.create("ochs-und-esel", 3)
+    for name in ("n" * 41, "evil\u202eknil", "bell\x07", "zero\u200bwidth", "   "):
+        r = api.http.post(f"/games/{game['id']}/players", json={"name": name})
+        assert r.status_code == 422, (name, r.get_json())
+    kept = api.http.post(f"/games/{game['id']}/players", json={"name": "  Zoë   the ☃ "})
+    assert kept.status_code == 201 and kept.get_json()["game"]["seats"][0]["name"] == \
+        "Zoë the ☃"
+
+
+def test_the_openapi_document_states_the_bounds(api):
+    spec = api.http.get("/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    create = schemas["CreateGame"]["properties"]
+    assert create["type"]["maxLength"] == 64 and create["seats"]["maxItems"] == 12
+    assert create["options"]["maxProperties"] == 16
+    assert schemas["Join"]["properties"]["name"]["maxLength"] == 40
+    assert schemas["WebhookArgs"]["properties"]["url"]["maxLength"] == 2000
+    params = {p["name"]: p for p in spec["paths"]["/games/{game_id}/events"]["get"][
+        "parameters"] if "name" in p}
+    assert params["after"]["schema"]["maximum"] == 2**53 - 1
+    assert params["limit"]["schema"]["maximum"] == 1000 and params["wait"]["schema"][
+        "maximum"] == 60

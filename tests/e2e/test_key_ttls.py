@@ -1,0 +1,71 @@
+"""Nothing grows without bound: after games are created, played by people and bots to the
+end with idempotent actions and webhooks delivered, every Redis key either belongs to a
+game (kept with it, deleted with it), is one of a few fixed keys, or expires."""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+
+from domain.webhooks.targets import TargetPolicy
+from donkeypost.bootstrap import bootstrap, rq_worker, web_app
+from donkeypost.settings import Settings
+from tests.e2e.api_client import ApiClient
+from tests.support.receiver import receiving
+
+# Kept as long as their game (the replay archive), deleted with it.
+PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
+            "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks"]
+# One key each, whatever the number of games: listings (an entry per game, removed with
+# it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries.
+FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypost:timers",
+         "donkeypost:heartbeats", "rq:queues", "rq:queue:*", "rq:finished:*", "rq:failed:*",
+         "rq:scheduled:*", "rq:started:*", "rq:deferred:*", "rq:canceled:*", "rq:workers",
+         "rq:workers:*", "rq:wip:*", "rq:clean_registries:*"]
+
+
+def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
+    loopback = TargetPolicy.allowing("127.0.0.0/8", "1024-65535")
+    settings = Settings(redis_url=redis_url, webhook_targets=loopback, health_workers=())
+    components = bootstrap(settings)
+    api = ApiClient(web_app(components, {"TESTING": True}).test_client())
+    with receiving([200]) as receiver:
+        for _game in range(2):
+            created = api.create("ochs-und-esel", [{"kind": "human"}, {"kind": "bot"},
+                                                   {"kind": "bot"}],
+                                 {"rounds": 1}, deadline_s=None)
+            game_id = created["id"]
+            _seat, token = api.join(game_id, "ann")
+            hook = api.http.post(f"/games/{game_id}/webhooks", json={"url": receiver.url},
+                                 headers=api.auth(token))
+            assert hook.status_code == 201, hook.get_json()
+            moves = 0
+            while True:
+                rq_worker(components).work(burst=True, with_scheduler=True,
+                                           logging_level="WARNING")
+                view = api.view(game_id, token)
+                if view["status"] == "finished":
+                    break
+                if view["legal_actions"]:
+                    moves += 1
+                    answer = api.act(game_id, token, view["legal_actions"][0],
+                                     headers={"Idempotency-Key": f"m{moves}"})
+                    if answer.status_code == 429:  # (the rate limits' keys are counted too)
+                        time.sleep(float(answer.headers.get("Retry-After", "1")))
+                        continue
+                    assert answer.status_code == 200, answer.get_json()
+            api.create("ochs-und-esel", 3)  # and one nobody joins
+        rq_worker(components).work(burst=True, with_scheduler=True, logging_level="WARNING")
+        assert receiver.requests  # deliveries were made
+    forever, expiring = [], []
+    for raw in redis_client.scan_iter(count=1000):
+        key = raw.decode()
+        if redis_client.ttl(key) != -1:  # a TTL, or expired since the scan (-2)
+            expiring.append(key)
+        elif not any(fnmatch.fnmatchcase(key, p) for p in PER_GAME + FIXED):
+            forever.append(key)
+    assert forever == []
+    # What the games made besides themselves was there, and expires.
+    for kind in ("game:{*}:idem:*", "game:{*}:delivery:*", "game:{*}:hook:*:deliveries",
+                 "rq:job:*"):
+        assert fnmatch.filter(expiring, kind), (kind, expiring)
