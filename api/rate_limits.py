@@ -13,6 +13,7 @@ by endpoint and method: a new route is limited by adding its line there.
 | `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` |
 | `act_address` | address | the same, from one address (many seats) |
 | `webhooks` | token | registering and deleting webhooks |
+| `chat` | token | `POST /games/{id}/messages`, and hiding one |
 | `auth_failures` | address | every request with a token that is refused (401) |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -69,6 +70,7 @@ RULES: Mapping[str, Rule] = {
     "act": Rule(TOKEN, "actions of one seat"),
     "act_address": Rule(ADDRESS, "actions from one address"),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
+    "chat": Rule(TOKEN, "chat messages (and hidings) with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
 }
 
@@ -79,6 +81,7 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "act": "10/second;300/minute",
     "act_address": "100/second;3000/minute",
     "webhooks": "20/minute;100/hour",
+    "chat": "5/10seconds;30/minute;300/hour",
     "auth_failures": "30/minute;300/hour",
 }
 
@@ -98,6 +101,8 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("table_life.Abort", "DELETE"): ("act", "act_address"),
     ("webhooks.Webhooks", "POST"): ("webhooks",),
     ("webhooks.Webhook", "DELETE"): ("webhooks",),
+    ("chat.Messages", "POST"): ("chat",),
+    ("chat.HiddenMessage", "POST"): ("chat",),
 }
 
 

@@ -6,9 +6,11 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.request_guard import MAX_SEQ
+from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.players.names import TABLE_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
@@ -57,6 +59,35 @@ class JoinSchema(ma.Schema):
 class LeaveSchema(ma.Schema):
     level = fields.String(validate=validate.OneOf(BOT_LEVELS), load_default="basic",
                           metadata={"description": "the bot that plays your seat from now on"})
+
+
+class NewMessageSchema(ma.Schema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+                         metadata={"description": f"1 to {MAX_TEXT} characters; lines and "
+                                                  "tabs, no other control characters"})
+
+
+class MessagesArgsSchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
+                           metadata={"description": "the entries numbered after this one"})
+    limit = fields.Integer(load_default=CHAT_PAGE, validate=validate.Range(min=1, max=CHAT_PAGE))
+
+
+class ChatEntrySchema(ma.Schema):
+    n = fields.Integer(required=True, metadata={"description": "its number in the chat"})
+    type = fields.String(required=True, validate=validate.OneOf([MESSAGE, HIDDEN]), metadata={
+        "description": "`message`, or `message_hidden`: the creator hid message `message`"})
+    at = fields.Float(required=True, metadata={"description": "epoch seconds"})
+    seat = fields.Integer(metadata={"description": "who wrote it (a message)"})
+    name = fields.String(allow_none=True, metadata={"description": "the seat's name"})
+    player = fields.String(allow_none=True, metadata={"description": "the writer's player id"})
+    text = fields.String(allow_none=True, metadata={"description": "null once hidden"})
+    hidden = fields.Boolean(metadata={"description": "hidden by the game's creator"})
+    message = fields.Integer(metadata={"description": "the message hidden (a hiding)"})
+
+
+class MessagesPageSchema(ma.Schema):
+    messages = fields.List(fields.Nested(ChatEntrySchema), required=True)
 
 
 class ListArgsSchema(ma.Schema):
@@ -233,6 +264,10 @@ class LiveSchema(ma.Schema):
 class StreamArgsSchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "start after this seq (Last-Event-ID wins when both are given)"})
+    messages_after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+            "description": "start the chat after this entry (0: from its first; "
+                           "Last-Event-ID wins)"})
 
 
 class WebhookArgsSchema(ma.Schema):

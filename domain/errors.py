@@ -144,6 +144,22 @@ class NameTaken(DomainError):
     code = "name_taken"
 
 
+class BadMessage(DomainError):
+    """A chat message that is empty, too long, or holds characters it may not."""
+
+    code = "bad_message"
+
+
+class UnknownMessage(DomainError):
+    code = "unknown_message"
+
+
+class ChatFull(DomainError):
+    """The game's chat holds as many messages as a game keeps."""
+
+    code = "chat_full"
+
+
 class AlreadySeated(DomainError):
     code = "already_seated"
 

@@ -41,6 +41,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from domain import registry
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
 from workers import jobs
@@ -118,6 +119,9 @@ class RqHooks:
                 any(s.player is not None for s in table.seats):
             self._enqueue_rating(pipe, table.id)
         pipe.execute()
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        """Nothing to plan: a chat entry moves no game."""
 
     def _pipeline(self) -> Pipeline:
         """One round trip, applied all at once (RQ's enqueue wants a MULTI pipeline)."""

@@ -3,8 +3,8 @@
 It holds the collaborators (`Deps`: the stores, the clock, the hooks, what the process
 remembers) and hands each call to the module that does that one thing: loading, the
 commands (create, join, come back, act, cancel, rematch; resign, leave, abort by
-agreement; register a player, rotate a key; rate a finished game), the queries (views,
-listings, a player's inbox, the leaderboards).
+agreement; the table's chat; register a player, rotate a key; rate a finished game), the
+queries (views, listings, a player's inbox, the leaderboards).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 import domain.service.abort as aborting
 import domain.service.act as acting
+import domain.service.chat as chat
 import domain.service.create as creating
 import domain.service.creator as creator
 import domain.service.inbox as inbox
@@ -29,6 +30,7 @@ import domain.service.replay as replay
 import domain.service.resign as resigning
 import domain.service.seats as seating
 from domain import registry
+from domain.chat import ChatEntry
 from domain.players.records import Player
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
@@ -119,6 +121,16 @@ class GameService:
 
     def withdraw_abort(self, game_id: str, seat: int) -> Table:
         return aborting.withdraw(self.deps, game_id, seat)
+
+    def post_message(self, table: Table, seat: int, text: str) -> ChatEntry:
+        """Seat `seat` says `text` at the table (as the caller read it)."""
+        return chat.post(self.deps, table, seat, text)
+
+    def hide_message(self, game_id: str, n: int, credential: str) -> ChatEntry:
+        return chat.hide(self.deps, game_id, n, credential)
+
+    def messages(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
+        return chat.read(self.deps, game_id, after, limit)
 
     def register_player(self, name: str) -> tuple[Player, str]:
         return players.register(self.deps, name)

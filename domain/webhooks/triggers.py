@@ -11,17 +11,24 @@
   viewer (its seat, or a spectator for the creator's), in full once the game is over —
   exactly what the log shows that viewer.
 
+- `messages`: every new entry of the table's chat (a message, or the creator hiding one),
+  as `GET /games/{id}/messages` shows it. A message's text is not kept with the delivery:
+  it is put in when the delivery is sent (`with_texts`), so a message hidden meanwhile is
+  sent without it, and no delivery record shows it again.
+
 The body of a delivery is `{id, type, game, hook, seat, version, status, data}`; `data` is
-`{"seats": [{"seat", "deadline"}]}`, `{"outcome", "seed"}` or `{"events": [...]}`.
+`{"seats": [{"seat", "deadline"}]}`, `{"outcome", "seed"}`, `{"events": [...]}` or
+`{"messages": [...]}`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
+from domain.chat import MESSAGE, ChatEntry, shown
 from domain.events import Event
 from domain.redaction import redact
 from domain.table import Table
@@ -63,6 +70,27 @@ def notifications_for(reg: Registration, table: Table,
         out.append(Notification("events", {"events": [redact(e, reg.seat, reveal)
                                                       for e in new_events]}))
     return out
+
+
+def chat_notifications(reg: Registration,
+                       entries: Sequence[ChatEntry]) -> list[Notification]:
+    """What `reg` is told about new chat entries (each message without its text, until
+    sent)."""
+    if "messages" not in reg.notify or not entries:
+        return []
+    shown_ = [{k: v for k, v in shown(e).items() if k != "text"} for e in entries]
+    return [Notification("messages", {"messages": shown_})]
+
+
+def with_texts(body: bytes, text_of: Callable[[int], str | None]) -> bytes:
+    """A `messages` delivery's body with each message's text as it is now (`text_of(n)`:
+    None once hidden)."""
+    data = msgspec.json.decode(body)
+    for entry in data["data"]["messages"]:
+        if entry["type"] == MESSAGE:
+            entry["text"] = text_of(entry["n"])
+            entry["hidden"] = entry["text"] is None
+    return msgspec.json.encode(data)
 
 
 def delivery_body(delivery_id: str, reg: Registration, table: Table,

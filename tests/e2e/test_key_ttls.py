@@ -15,7 +15,8 @@ from tests.support.receiver import receiving
 
 # Kept as long as their game (the replay archive), deleted with it.
 PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
-            "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks"]
+            "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks", "game:{*}:chat",
+            "game:{*}:chat:text"]
 # One key each, whatever the number of games: listings (an entry per game, removed with
 # it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries.
 FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypost:timers",
@@ -39,6 +40,9 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
             hook = api.http.post(f"/games/{game_id}/webhooks", json={"url": receiver.url},
                                  headers=api.auth(token))
             assert hook.status_code == 201, hook.get_json()
+            said = api.http.post(f"/games/{game_id}/messages", json={"text": "gl hf"},
+                                 headers=api.auth(token))
+            assert said.status_code == 201, said.get_json()
             moves = 0
             while True:
                 rq_worker(components).work(burst=True, with_scheduler=True,
@@ -65,6 +69,7 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
         elif not any(fnmatch.fnmatchcase(key, p) for p in PER_GAME + FIXED):
             forever.append(key)
     assert forever == []
+    assert fnmatch.filter(map(bytes.decode, redis_client.keys()), "game:{*}:chat")
     # What the games made besides themselves was there, and expires.
     for kind in ("game:{*}:idem:*", "game:{*}:delivery:*", "game:{*}:hook:*:deliveries",
                  "rq:job:*"):
