@@ -247,6 +247,7 @@ class InboxPage(NamedTuple):
     ids: list[str]
     total: int
     player: tuple[Player, str] | None  # the player and their key hash (None: unknown)
+    scores: list[float] = []  # each id's score, in the same order
 
 
 class PlayerStore(Protocol):
@@ -283,9 +284,9 @@ class PlayerStore(Protocol):
                   low: float = float("-inf"), high: float = float("inf"),
                   newest_first: bool = False) -> InboxPage:
         """One page of the game ids of a bucket with low <= score < high, by score
-        (highest first with `newest_first`), how many are in that range, and the player
-        with their key hash (`with_key_hash`): one read, so that checking the key costs
-        no round trip of its own."""
+        (highest first with `newest_first`), with their scores; how many are in that
+        range; and the player with their key hash (`with_key_hash`): one read, so that
+        checking the key costs no round trip of its own."""
         ...
 
 
