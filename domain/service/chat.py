@@ -42,7 +42,8 @@ def hide(deps: Deps, game_id: str, n: int, credential: str) -> ChatEntry:
     if not is_creators(deps, table, credential):
         raise NotAllowed("only the game's creator may hide a message")
     hiding = ChatEntry(type=HIDDEN, at=deps.clock(), message=n)
-    found = deps.store.hide_message(game_id, n, hiding)
+    # (A chat never numbers past its messages and their hidings.)
+    found = deps.store.hide_message(game_id, n, hiding) if 0 < n <= 2 * MAX_MESSAGES else None
     if found is None:
         raise UnknownMessage(f"no message {n} in this game's chat")
     if found:
