@@ -21,6 +21,7 @@ from domain.players.inbox import InboxMove
 from domain.players.records import Player
 from domain.ratings.standing import RatingChange, Standing
 from domain.webhooks.deliveries import Delivery
+from domain.webhooks.receivers import ReceiverState
 from domain.webhooks.registration import Registration
 
 # The service writes a replay checkpoint after every event whose seq is a multiple of this;
@@ -36,6 +37,7 @@ IDEMPOTENCY_TTL_S = 24 * 3600
 DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
 CHAT_PAGE = 200  # chat entries read at once
+RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
 
 
 class Stored(msgspec.Struct, frozen=True):
@@ -240,6 +242,15 @@ class WebhookStore(Protocol):
     def deliveries(self, game_id: str, hook_id: str,
                    limit: int = DELIVERIES_KEPT) -> list[Delivery]:
         """The registration's latest deliveries, newest first."""
+        ...
+
+    def receiver(self, origin: str) -> ReceiverState | None:
+        """The failing streak of a receiver (`domain.webhooks.receivers`), if any."""
+        ...
+
+    def save_receiver(self, origin: str, state: ReceiverState | None) -> None:
+        """Keep the receiver's streak until a while after its block ends; None forgets it
+        (it answered)."""
         ...
 
 
