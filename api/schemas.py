@@ -1,4 +1,5 @@
-"""The marshmallow schemas of the API's resources (actions are documented in `actions_doc`)."""
+"""The marshmallow schemas of the API's resources: they load the requests and dump the
+answers; `api.contract` documents what they cannot say (the games' own content)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from domain.players.names import TABLE_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
+from domain.table_actions import TABLE_ACTIONS
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
 from domain.webhooks.targets import MAX_URL_LENGTH
@@ -98,7 +100,8 @@ class ListArgsSchema(ma.Schema):
 
 
 class EventsArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
+                           metadata={"description": "start after this seq"})
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
                         metadata={"description": "seconds to wait for a new event"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
@@ -126,12 +129,16 @@ class SeatViewSchema(ma.Schema):
 
 
 class TableActionSchema(ma.Schema):
-    name = fields.String(required=True, metadata={"description": "e.g. `rematch`, `cancel`"})
-    method = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.OneOf(
+        list(dict.fromkeys(a.name for a in TABLE_ACTIONS))), metadata={
+        "description": "which: e.g. `rematch`, `cancel`, `resign`"})
+    method = fields.String(required=True, validate=validate.OneOf(
+        sorted({a.method for a in TABLE_ACTIONS})))
     href = fields.String(required=True, metadata={"description": "the request to send, "
                                                                  "with your credential"})
-    body = fields.Dict(metadata={"description": "the JSON body to send with it, complete "
-                                                "(absent: none); one entry per choice"})
+    body = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "the JSON body to send with it, complete (absent: none); one entry "
+                       "per choice (`leave`: one per bot level)"})
 
 
 class GameViewSchema(ma.Schema):
@@ -272,12 +279,15 @@ class StreamArgsSchema(ma.Schema):
 
 class WebhookArgsSchema(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=1, max=MAX_URL_LENGTH),
-                        metadata={"description": "an http(s) URL of a public address"})
+                        metadata={"description": "an http(s) URL of a public address",
+                                  "format": "uri", "pattern": "^https?://[^/?#@\\s]+",
+                                  "example": "https://203.0.113.7/donkeypost"})
     notify = fields.List(fields.String(validate=validate.OneOf(NOTIFY_KINDS)),
                          load_default=lambda: list(DEFAULT_NOTIFY),
                          validate=validate.Length(min=1, max=len(NOTIFY_KINDS)),
                          metadata={"description": "what to be told of: `your_turn`, "
-                                                  "`game_finished`, `events` (every event)"})
+                                                  "`game_finished`, `events` (every event), "
+                                                  "`messages` (the table's chat)"})
 
 
 class WebhookSchema(ma.Schema):

@@ -247,14 +247,14 @@ def ruled_outcome(table: Table, outcome: Outcome, early: bool = False) -> dict[s
     """The game's result as the table records it: seats whose player resigned or left
     (`conceded`) placed behind every seat in play, sharing the last place; `early` when
     the game ended before its own end (nothing left to play for)."""
-    result: dict[str, Any] = msgspec.to_builtins(outcome)
     conceded = [i for i, s in enumerate(table.seats) if not s.in_play]
     if conceded:
         ranks = [(1, 0) if i in conceded else (0, p) for i, p in enumerate(outcome.places)]
-        result["places"] = places(ranks, lower_is_better=True)
-        result["conceded"] = conceded
+        outcome = msgspec.structs.replace(outcome, places=places(ranks, lower_is_better=True),
+                                          conceded=conceded)
     if early:
-        result["early"] = True
+        outcome = msgspec.structs.replace(outcome, early=True)
+    result: dict[str, Any] = msgspec.to_builtins(outcome)
     return result
 
 

@@ -12,33 +12,44 @@ from typing import Any
 import msgspec
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token, require_seat
-from api.errors import ApiError, ErrorSchema
+from api.contract.operations import (
+    BAD_QUERY,
+    BAD_TOKEN,
+    CREATOR_OR_PLAYER,
+    NO_SEAT,
+    NOT_SEATED,
+    SEAT,
+    SEAT_OR_SPECTATOR,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+    link,
+)
+from api.errors import ApiError
 from api.schemas import ChatEntrySchema, MessagesArgsSchema, MessagesPageSchema, NewMessageSchema
 from domain.chat import MAX_MESSAGES, MAX_TEXT, shown
 from domain.service import GameService
 
-SEAT_OR_PLAYER = [{"seatToken": []}, {"playerKey": []}]
-CREATOR_OR_PLAYER = [{"creatorToken": []}, {"playerKey": []}]
+UNKNOWN_MESSAGE = Failure(404, ("unknown_game", "not_found", "unknown_message"),
+                          "no such game, or no such message in its chat")
 
 
 def _json(body: Any, status: int) -> Response:
     return Response(msgspec.json.encode(body), status=status, mimetype="application/json")
 
 
-def make_blueprint(service: GameService) -> Blueprint:
-    blp = Blueprint("chat", __name__, url_prefix="/games",
-                    description="The table's chat: seats write, everybody reads")
+def make_blueprint(service: GameService) -> ContractBlueprint:
+    blp = ContractBlueprint("chat", __name__, url_prefix="/games",
+                            description="The table's chat: seats write, everybody reads")
 
     @blp.route("/<string:game_id>/messages")
     class Messages(MethodView):
         @blp.arguments(MessagesArgsSchema, location="query")
         @blp.response(200, MessagesPageSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="a bad token or key")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.doc(security=[{}, {"seatToken": []}, {"playerKey": []}])
+        @blp.operation("listMessages", security=SEAT_OR_SPECTATOR,
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY])
         def get(self, args: dict[str, Any], game_id: str) -> Response:
             """Read the table's chat, after the last entry you saw
 
@@ -54,18 +65,17 @@ def make_blueprint(service: GameService) -> Blueprint:
 
         @blp.arguments(NewMessageSchema)
         @blp.response(201, ChatEntrySchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="no token, or a bad one")
-        @blp.alt_response(403, schema=ErrorSchema, description="a player key without a seat "
-                                                              "here (`not_seated`)")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the game was cancelled, or "
-                                                              f"its chat holds {MAX_MESSAGES} "
-                                                              "messages (`chat_full`)")
-        @blp.alt_response(422, schema=ErrorSchema, description=f"empty, over {MAX_TEXT} "
-                                                              "characters, or characters a "
-                                                              "message may not hold "
-                                                              "(`bad_message`)")
-        @blp.doc(security=SEAT_OR_PLAYER)
+        @blp.operation("postMessage", security=SEAT, body="NewMessage", failures=[
+            NO_SEAT, NOT_SEATED, UNKNOWN_GAME,
+            Failure(409, ("game_cancelled", "chat_full"), "the game was cancelled, or its "
+                    f"chat holds {MAX_MESSAGES} messages"),
+            Failure(422, ("bad_message",), f"empty once its blanks are dropped, over "
+                    f"{MAX_TEXT} characters, or characters a message may not hold (control "
+                    "characters but lines and tabs, bidirectional overrides)")],
+            links={201: {"HideMessage": link(
+                "hideMessage", "hide it (the game's creator)", game_id="$request.path.game_id",
+                n="$response.body#/n"), "ListMessages": link(
+                "listMessages", "read the chat", game_id="$request.path.game_id")}})
         def post(self, body: dict[str, Any], game_id: str) -> Response:
             """Say something at the table (a seat)
 
@@ -80,11 +90,11 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>/messages/<int:n>/hide")
     class HiddenMessage(MethodView):
         @blp.response(200, ChatEntrySchema, description="the message, hidden")
-        @blp.alt_response(401, schema=ErrorSchema, description="no credential, or a bad one")
-        @blp.alt_response(403, schema=ErrorSchema, description="not the game's creator")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game, or no such "
-                                                              "message (`unknown_message`)")
-        @blp.doc(security=CREATOR_OR_PLAYER)
+        @blp.operation("hideMessage", security=CREATOR_OR_PLAYER, failures=[
+            UNKNOWN_MESSAGE,
+            Failure(401, ("missing_token", "invalid_authorization", "invalid_player_key"),
+                    "no credential"),
+            Failure(403, ("not_allowed",), "not the creator's token or key")])
         def post(self, game_id: str, n: int) -> Response:
             """Hide a message (the game's creator)
 

@@ -9,27 +9,43 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api.auth import bearer_token, require_seat
+from api.contract.operations import (
+    BUSY,
+    NO_SEAT,
+    NOT_SEATED,
+    SEAT,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+    game_link,
+)
 from api.encoding import encode_game_view
-from api.errors import ErrorSchema
 from api.schemas import GameViewSchema, LeaveSchema
 from domain.service import GameService
 from domain.table import Table
 
-SEAT_OR_PLAYER = [{"seatToken": []}, {"playerKey": []}]
-CREDENTIAL = "missing or bad token or key"
-NOT_SEATED = "a player key without a seat in this game (`not_seated`)"
-NOT_PLAYED = ("the game is not being played (`game_not_started`, `game_over`, "
-              "`game_cancelled`, `game_aborted`), the seat was given up already "
-              "(`seat_resigned`, `seat_left`), or busy (`contention`: retry after "
-              "`Retry-After` seconds)")
+NOT_PLAYED_CODES = ("game_not_started", "game_over", "game_cancelled", "game_aborted",
+                    "seat_resigned", "seat_left")
+NOT_PLAYED = Failure(409, NOT_PLAYED_CODES, "the game is not being played, or the seat was "
+                                            "given up already (resigned, or left to a bot)")
+ABORT_CLOSED = Failure(409, ("abort_closed",), "the first round is scored: too late to abort")
+BAD_LEVEL = Failure(422, ("bad_bot_level",), "not a bot level")
 
 
-def make_blueprint(service: GameService) -> Blueprint:
-    blp = Blueprint("table_life", __name__, url_prefix="/games",
-                    description="Resign, leave a seat to a bot, abort by agreement")
+def _operation(blp: ContractBlueprint, operation_id: str, *extra: Failure,
+               body: str | None = None) -> Any:
+    """How each of these is documented: by a seat, answering the caller's view."""
+    return blp.operation(operation_id, security=SEAT, body=body, responses={200: "GameView"},
+                         headers={200: ["ETAG"]},
+                         failures=[NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, NOT_PLAYED, *extra],
+                         links={200: game_link("getGame", "$request.path.game_id")})
+
+
+def make_blueprint(service: GameService) -> ContractBlueprint:
+    blp = ContractBlueprint("table_life", __name__, url_prefix="/games",
+                            description="Resign, leave a seat to a bot, abort by agreement")
 
     def by_seat(game_id: str, command: Callable[[int], Table]) -> Response:
         """Run `command` for the caller's seat; answer the caller's view after it."""
@@ -44,11 +60,7 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>/resign")
     class Resign(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description=CREDENTIAL)
-        @blp.alt_response(403, schema=ErrorSchema, description=NOT_SEATED)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description=NOT_PLAYED)
-        @blp.doc(security=SEAT_OR_PLAYER)
+        @_operation(blp, "resignGame")
         def post(self, game_id: str) -> Response:
             """Resign: concede the game
 
@@ -64,12 +76,7 @@ def make_blueprint(service: GameService) -> Blueprint:
     class Leave(MethodView):
         @blp.arguments(LeaveSchema)
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description=CREDENTIAL)
-        @blp.alt_response(403, schema=ErrorSchema, description=NOT_SEATED)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description=NOT_PLAYED)
-        @blp.alt_response(422, schema=ErrorSchema, description="not a bot level")
-        @blp.doc(security=SEAT_OR_PLAYER)
+        @_operation(blp, "leaveGame", BAD_LEVEL, body="Leave")
         def post(self, body: dict[str, Any], game_id: str) -> Response:
             """Leave: hand your seat to a bot of the level you choose
 
@@ -81,12 +88,7 @@ def make_blueprint(service: GameService) -> Blueprint:
     @blp.route("/<string:game_id>/abort")
     class Abort(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description=CREDENTIAL)
-        @blp.alt_response(403, schema=ErrorSchema, description=NOT_SEATED)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description=NOT_PLAYED + "; or the "
-                                                  "first round is scored (`abort_closed`)")
-        @blp.doc(security=SEAT_OR_PLAYER)
+        @_operation(blp, "voteAbort", ABORT_CLOSED)
         def post(self, game_id: str) -> Response:
             """Agree to abort the game
 
@@ -97,11 +99,7 @@ def make_blueprint(service: GameService) -> Blueprint:
             return by_seat(game_id, lambda seat: service.vote_abort(game_id, seat))
 
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description=CREDENTIAL)
-        @blp.alt_response(403, schema=ErrorSchema, description=NOT_SEATED)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description=NOT_PLAYED)
-        @blp.doc(security=SEAT_OR_PLAYER)
+        @_operation(blp, "withdrawAbort")
         def delete(self, game_id: str) -> Response:
             """Take back your vote to abort
 
