@@ -8,6 +8,7 @@ from typing import Protocol
 
 import redis
 
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
 
@@ -15,13 +16,19 @@ _log = logging.getLogger(__name__)
 
 
 class Hooks(Protocol):
-    """What happens after an append: bot jobs, deadlines, notifications."""
+    """What happens after an append (bot jobs, deadlines, notifications), and after a new
+    entry of a game's chat (notifications)."""
 
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
 
 
 class NoHooks:
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        pass
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         pass
 
 
@@ -49,3 +56,15 @@ class FanOutHooks:
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_chat(table, entries)
+            except (redis.ConnectionError, redis.TimeoutError) as err:
+                _log.warning("hook %s could not run after a chat entry of game %s: Redis "
+                             "unavailable (%s)", type(hook).__name__, table.id,
+                             type(err).__name__)
+            except Exception:
+                _log.exception("hook %s failed after a chat entry of game %s",
+                               type(hook).__name__, table.id)
