@@ -86,6 +86,9 @@ class WebhookHooks:
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         try:
             self._enqueue(table, (), entries)
+        except (redis.ConnectionError, redis.TimeoutError) as err:
+            log.warning("could not queue the chat webhooks of game %s: Redis unavailable "
+                        "(%s)", table.id, type(err).__name__)
         except Exception:
             log.exception("could not queue the chat webhooks of game %s", table.id)
 
