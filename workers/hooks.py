@@ -21,8 +21,9 @@ appends with that expected version: a job that runs twice, late, or after the pl
 moved does nothing.
 
 `RqHooks.rebuild` puts back whatever was lost (a crash between an append and its hooks,
-between a claim and its enqueue, a job running in a worker that was killed, an emptied
-queue Redis): given tables, it enqueues each due duty whose job is not waiting in a queue,
+between a claim and its enqueue, a job running in a worker that was killed, a job taken
+from its queue by a worker that lost Redis before marking it started, an emptied queue
+Redis): given tables, it enqueues each due duty whose job is not waiting in a queue,
 and arms each later one that has no timer. `enqueue_ratings` does the same for finished
 games whose rating is still awaited (the store notes them after the append).
 """
@@ -223,15 +224,23 @@ class RqHooks:
             return counts
         counts.duties = len(planned)
         read = self.redis.pipeline(transaction=False)
+        queue_names = sorted({JOB_FUNCTIONS[duty.kind][0] for duty in planned})
+        for name in queue_names:
+            read.lrange(self.queues[name].key, 0, -1)
         for duty in planned:
             read.hget(Job.key_for(duty.job_id), "status")
             read.zscore(TIMERS, duty.job_id)
         found = read.execute()
+        # A job marked queued but in no queue was taken by a worker that lost Redis before
+        # it could mark the job started: nobody would ever run it.
+        waiting = {raw.decode() for ids in found[:len(queue_names)] for raw in ids}
+        found = found[len(queue_names):]
         now = self.clock()
         write = self._pipeline()
         for duty, raw, timer in zip(planned, found[::2], found[1::2], strict=True):
             status = raw.decode() if raw is not None else None
-            if status == "queued" or (status == "started" and not running_is_lost):
+            if (status == "queued" and duty.job_id in waiting) or \
+                    (status == "started" and not running_is_lost):
                 continue  # waiting for a worker, or running (RQ reruns it if its worker died)
             if duty.due <= now:
                 if timer is not None:

@@ -211,6 +211,21 @@ def test_a_worker_starting_rearms_lost_timers_once(service, rq_hooks):
     assert rq_hooks.rebuild(service.active_games()).armed == 0
 
 
+def test_a_job_taken_from_its_queue_but_never_started_is_queued_again(service, rq_hooks,
+                                                                       redis_client):
+    """A worker that pops a job and loses Redis before marking it started leaves it
+    `queued` in no queue: the rebuild queues it again."""
+    table = human_and_bots(service, first=1)
+    job_id = _job_id("bot", table, 1)
+    queue = rq_hooks.queues["bots"]
+    assert queue.job_ids == [job_id]
+    assert rq_hooks.rebuild(service.active_games()).enqueued == 0  # waiting: left alone
+    redis_client.lrem(queue.key, 0, job_id)  # what the worker's pop did
+    assert Job.fetch(job_id, connection=redis_client).get_status() == "queued"
+    assert rq_hooks.rebuild(service.active_games()).enqueued == 1
+    assert queue.job_ids == [job_id]
+
+
 def test_a_job_run_by_a_plain_rq_worker_fails_saying_what_to_run(components, redis_client):
     """The jobs' objects come from `donkeypost worker`; a plain RQ worker has none to give."""
     table = human_and_bots(components.service, first=1)
