@@ -74,3 +74,26 @@ def test_a_stale_if_match_is_refused_as_stale_even_when_its_table_is_remembered(
     # Refusals are decided on the latest table, never on a remembered one.
     r = api.act(game_id, tokens[0], other, {"If-Match": f'"{now["version"]}"'})
     assert r.status_code == 409 and r.get_json()["code"] == "not_your_turn"
+
+
+def test_the_default_rate_limits_cost_a_move_no_round_trip(redis_url, redis_client,
+                                                            round_trips):
+    from api.rate_limits import RateLimits
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap, web_app
+    from donkeypost.settings import Settings
+    from tests.e2e.api_client import ApiClient
+
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits(), health_workers=())
+    api = ApiClient(web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+                    .test_client())
+    game_id, tokens = api.new_game("high-card", 2)
+    view = api.view(game_id, tokens[0])
+    api.act(game_id, tokens[0], view["legal_actions"][0])  # the process learns the seed
+    view = api.view(game_id, tokens[1])
+    round_trips.clear()
+    r = api.act(game_id, tokens[1], view["legal_actions"][0],
+                {"If-Match": f'"{view["version"]}"'})
+    assert r.status_code == 200
+    assert r.headers["RateLimit-Limit"] == "10"  # the limits are on: the seat's 10/second
+    assert round_trips == ["evalsha"]  # the append alone
