@@ -1,7 +1,8 @@
 """Webhook deliveries as RQ jobs on the `notifications` queue.
 
 `WebhookHooks.after_append` runs in the web process after every append: it asks each of the
-game's registrations what the append means to it (`domain.webhooks.triggers`), records a
+game's registrations (read by the append itself, see `RedisEventStore.append`) what the
+append means to it (`domain.webhooks.triggers`), records a
 pending delivery per notification and enqueues `deliver` for it. `deliver` makes one
 attempt: it checks the URL again (DNS may have changed), signs the body
 (`domain.webhooks.signing`), posts it, records the attempt, and either marks the delivery
@@ -35,6 +36,7 @@ from domain.webhooks.deliveries import (
     after_attempt,
     new_delivery_id,
 )
+from domain.webhooks.registration import Registration
 from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetRefused, TargetUnresolvable
 from domain.webhooks.triggers import delivery_body, notifications_for
@@ -61,17 +63,21 @@ class WebhookHooks:
         self.queue = queue
         self.clock = clock
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         try:
-            self._enqueue(table, new_events)
+            self._enqueue(table, new_events, webhooks)
         except Exception:
             # The append is stored and its answer must reach the player: a notification
             # that cannot be queued is logged, not turned into a failed move.
             log.exception("could not queue the webhooks of game %s", table.id)
 
-    def _enqueue(self, table: Table, new_events: Sequence[Event]) -> None:
+    def _enqueue(self, table: Table, new_events: Sequence[Event],
+                 webhooks: Sequence[Registration] | None) -> None:
         deliveries: list[Delivery] = []
-        for reg in self.store.registrations(table.id):
+        # The registrations came with the append (a game without any costs nothing).
+        found = webhooks if webhooks is not None else self.store.registrations(table.id)
+        for reg in found:
             for note in notifications_for(reg, table, new_events):
                 delivery_id = new_delivery_id()
                 deliveries.append(Delivery(

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from domain.events import Event
 from domain.table import Table
+from domain.webhooks.registration import Registration
 
 _log = logging.getLogger(__name__)
 
@@ -15,11 +16,16 @@ _log = logging.getLogger(__name__)
 class Hooks(Protocol):
     """What happens after an append: bot jobs, deadlines, notifications."""
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """`webhooks`: the game's registrations as the append found them (None: not
+        read; a hook that needs them reads them)."""
+        ...
 
 
 class NoHooks:
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         pass
 
 
@@ -35,10 +41,11 @@ class FanOutHooks:
     def __init__(self, hooks: Sequence[Hooks]) -> None:
         self.hooks = tuple(hooks)
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         for hook in self.hooks:
             try:
-                hook.after_append(table, new_events)
+                hook.after_append(table, new_events, webhooks)
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)
