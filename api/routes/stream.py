@@ -10,6 +10,13 @@ request with nothing left to send about a finished game gets 204, which tells a 
 EventSource to stop reconnecting. A stream also ends after `SSE_MAX_S` seconds (an hour
 by default) so that long-lived connections spread over restarted and added workers; the
 client resumes where it was.
+
+With `?views=true` the stream also carries the caller's view of the game, as `GET
+/games/{id}` gives it (`legal_actions` included), in a `view` message (no `id:`): one when
+the stream opens, then one after each batch of events, of the game right after them. A
+frontend then never needs a GET after an event. The views are built from the events the
+process's feed already read, on the table this process remembers: no read of the store
+in the usual case.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token
+from api.encoding import encode_game_view
 from api.errors import ApiError, ErrorSchema
 from api.event_hub import EventHub, GameFeed
 from api.request_guard import header_seq
@@ -31,6 +39,7 @@ from api.schemas import StreamArgsSchema
 from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
+from domain.table import Table
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
 CATCH_UP_CHUNK = 500
@@ -41,12 +50,22 @@ STREAM_DESCRIPTION = """`text/event-stream`. Each event is a message
     event: <event type>
     data: <the event as JSON, as in GET /games/{id}/events>
 
+With `views=true`, the caller's view of the game (as GET /games/{id} gives it) comes when
+the stream opens and after each batch of events, as a message without an id:
+
+    event: view
+    data: <the view as JSON>
+
 Lines starting with `:` are keep-alive comments. The stream ends after `game_finished`."""
 
 
 def sse_message(ev: dict[str, Any]) -> bytes:
     data = msgspec.json.encode(ev)  # one line: JSON escapes every newline
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (ev["seq"], ev["type"].encode(), data)
+
+
+def view_message(view: bytes) -> bytes:
+    return b"event: view\ndata: %s\n\n" % view
 
 
 def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
@@ -89,7 +108,9 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
                 raise ApiError(400, "after_past_the_end",
                                f"the log ends at {table.version}: resume from a seq you "
                                "received")
-            frames = _frames(service, hub, game_id, seat, after, finished, keepalive_s, max_s)
+            views = _Views(service, game_id, seat) if args["views"] else None
+            frames = _frames(service, hub, game_id, seat, after, finished, keepalive_s, max_s,
+                             views, table)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -106,9 +127,29 @@ def _last_event_id(after: int) -> int:
     return seq
 
 
+class _Views:
+    """The `view` messages of one stream: the viewer's view of the table after a batch."""
+
+    def __init__(self, service: GameService, game_id: str, viewer: int | None) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.viewer = viewer
+
+    def of(self, table: Table) -> bytes:
+        return view_message(encode_game_view(self.service.view(table, self.viewer)))
+
+    def after(self, batch: list[Event]) -> bytes:
+        # The feed's events fold into the table this process remembers before them (its
+        # own append's, or the one the last view was built on): no read of the store.
+        return self.of(self.service.table_at(self.game_id, batch[-1].seq, batch))
+
+
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
-            after: int, finished: bool, keepalive_s: float, max_s: float) -> Iterator[bytes]:
+            after: int, finished: bool, keepalive_s: float, max_s: float,
+            views: _Views | None = None, opened_on: Table | None = None) -> Iterator[bytes]:
     yield b"retry: %d\n\n" % RETRY_MS
+    if views is not None and opened_on is not None and after >= opened_on.version:
+        yield views.of(opened_on)  # nothing to catch up: the view now, at once
     feed, group = (None, 0) if finished else hub.watch(game_id)
     ends_at = time.monotonic() + max_s
     try:
@@ -119,7 +160,8 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 reveal = finished or (feed is not None and feed.finished) or any(
                     e.type == "game_finished" for e in batch)
                 # One write per batch: on a busy process the send, not the JSON, costs most.
-                yield b"".join(sse_message(redact(ev, viewer, reveal)) for ev in batch)
+                frames = b"".join(sse_message(redact(ev, viewer, reveal)) for ev in batch)
+                yield frames + views.after(batch) if views is not None else frames
                 after = batch[-1].seq
                 if batch[-1].type == "game_finished":
                     return
