@@ -26,7 +26,7 @@ from api.rate_limits import RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.routes import games, health, players, ratings, stream, types, webhooks
 from domain import registry
-from domain.service import GameService
+from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
 
@@ -112,6 +112,9 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store)
+    # It hears this process's appends first: its streams take the new events without
+    # reading them back, while the other hooks' round trips go on.
+    service.deps.hooks = FanOutHooks([hub, service.deps.hooks])
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))

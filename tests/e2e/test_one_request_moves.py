@@ -11,9 +11,11 @@ import time
 
 import pytest
 
+from api.event_hub import EventHub
 from domain import registry
-from domain.service import GameService
-from domain.store import MemoryEventStore
+from domain.connection import connect
+from domain.service import FanOutHooks, GameService
+from domain.store import MemoryEventStore, RedisEventStore
 from tests.support import high_card
 from tests.support.live import SseMessage, open_stream, serving
 
@@ -189,3 +191,34 @@ def test_a_stream_without_views_sends_none(api, base):
                     break
     assert [int(m.id) for m in got] == list(range(1, version + 1))
     assert all(m.event != "view" for m in got)
+
+
+def test_a_feed_takes_its_own_processs_append_without_reading_it_back(redis_url, redis_client):
+    service = GameService(store=RedisEventStore(connect(redis_url)))
+    hub = EventHub(service.store)
+    service.deps.hooks = FanOutHooks([hub])  # as the web app wires it
+    table = service.create("high-card", {}, [{"kind": "human"}] * 2, deadline_s=None)
+    service.join(table.id, "ann")
+    _seat, _token, table = service.join(table.id, "bob")
+    feed, group = hub.watch(table.id)
+    deadline = time.monotonic() + 5
+    while feed.events_after(table.version) is None:  # the reader has started
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    reads: list[int] = []
+    read = service.store.read
+
+    def counted(*args, **kwargs):
+        reads.append(1)
+        return read(*args, **kwargs)
+
+    service.store.read = counted  # type: ignore[method-assign]
+    card = table.game.hands[0][0]
+    service.act(table.id, 0, {"type": "play", "card": card})
+    [played] = feed.events_after(table.version)  # at once: no wait, no read
+    assert (played.seq, played.type, played.data) == (table.version + 1, "played",
+                                                      {"card": card})
+    time.sleep(0.3)  # the notice arrives: the reader finds the feed there already
+    assert reads == []
+    assert [e.seq for e in feed.events_after(table.version)] == [table.version + 1]
+    hub.leave(feed, group)
