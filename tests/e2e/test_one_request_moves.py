@@ -200,12 +200,14 @@ class _HubsView:
     def __init__(self, store: RedisEventStore) -> None:
         self.store = store
         self.read_back: list[int] = []
+        self.read_after: list[int] = []  # each read's `after`
 
     def __getattr__(self, name: str):
         return getattr(self.store, name)
 
-    def read(self, *args, **kwargs):
-        events = self.store.read(*args, **kwargs)
+    def read(self, game_id: str, after: int = 0, **kwargs):
+        self.read_after.append(after)
+        events = self.store.read(game_id, after=after, **kwargs)
         self.read_back.extend(e.seq for e in events)
         return events
 
@@ -251,5 +253,6 @@ def test_a_feed_takes_its_own_processs_append_without_reading_it_back(redis_url,
                                                       {"card": card})
     time.sleep(0.6)  # the late notice arrived meanwhile
     assert played.seq not in seen_by_hub.read_back
+    assert not [a for a in seen_by_hub.read_after if a >= played.seq], "no read at all"
     assert [e.seq for e in feed.events_after(table.version)] == [played.seq]
     hub.leave(feed, group)
