@@ -18,6 +18,7 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.contract.operations import ContractBlueprint
 from api.schemas import HealthSchema, LiveSchema
 
 WorkerBeats = Callable[[], Mapping[str, float | None]]
@@ -28,7 +29,7 @@ def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
                    clock: Callable[[], float] = time.time) -> Blueprint:
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
     the kinds in `required` must have one younger than `stale_after_s`."""
-    blp = Blueprint("health", __name__, url_prefix="/healthz", description="Health")
+    blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
         healthy = True
@@ -66,7 +67,10 @@ def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
     class Health(MethodView):
         @blp.response(200, HealthSchema)
         @blp.alt_response(503, schema=HealthSchema,
-                          description="Redis or a required kind of worker is missing")
+                          description="Redis or a required kind of worker is missing (the "
+                                      "same report, not an error: see `status`)",
+                          headers={"Retry-After": {"$ref": "#/components/headers/RetryAfter"}})
+        @blp.operation("getHealth")
         def get(self) -> Response:
             """Is the service whole: this web process, Redis, and each kind of worker?
 
@@ -83,6 +87,7 @@ def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
     @blp.route("/live")
     class Live(MethodView):
         @blp.response(200, LiveSchema)
+        @blp.operation("getLiveness")
         def get(self) -> dict[str, str]:
             """Does this web process answer? (Nothing else is checked.)"""
             return {"status": "ok", "web": "ok"}
