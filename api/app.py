@@ -106,7 +106,9 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     hub = EventHub(service.store)
     # It hears this process's appends first: its streams take the new events without
     # reading them back, while the other hooks' round trips go on.
-    service.deps.hooks = FanOutHooks([hub, service.deps.hooks])
+    others = service.deps.hooks
+    service.deps.hooks = FanOutHooks(
+        [hub, *(others.hooks if isinstance(others, FanOutHooks) else [others])])
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
