@@ -10,9 +10,10 @@ by endpoint and method: a new route is limited by adding its line there.
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
 | `register` | address | `POST /players` (a new player), `POST /players/me/keys` | Redis |
-| `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel` (a seat's moves) | process |
+| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
 | `webhooks` | token | registering and deleting webhooks | Redis |
+| `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -78,6 +79,7 @@ RULES: Mapping[str, Rule] = {
     "act": Rule(TOKEN, "actions of one seat", in_process=True),
     "act_address": Rule(ADDRESS, "actions from one address", in_process=True),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
+    "chat": Rule(TOKEN, "chat messages (and hidings) with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
 }
 
@@ -88,6 +90,7 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "act": "10/second;300/minute",
     "act_address": "100/second;3000/minute",
     "webhooks": "20/minute;100/hour",
+    "chat": "5/10seconds;30/minute;300/hour",
     "auth_failures": "30/minute;300/hour",
 }
 
@@ -101,8 +104,14 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
+    ("table_life.Resign", "POST"): ("act", "act_address"),
+    ("table_life.Leave", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "DELETE"): ("act", "act_address"),
     ("webhooks.Webhooks", "POST"): ("webhooks",),
     ("webhooks.Webhook", "DELETE"): ("webhooks",),
+    ("chat.Messages", "POST"): ("chat",),
+    ("chat.HiddenMessage", "POST"): ("chat",),
 }
 
 

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
 from domain.webhooks.registration import Registration
@@ -14,7 +15,8 @@ _log = logging.getLogger(__name__)
 
 
 class Hooks(Protocol):
-    """What happens after an append: bot jobs, deadlines, notifications."""
+    """What happens after an append (bot jobs, deadlines, notifications), and after a new
+    entry of a game's chat (notifications)."""
 
     def after_append(self, table: Table, new_events: Sequence[Event],
                      webhooks: Sequence[Registration] | None = None) -> None:
@@ -22,10 +24,15 @@ class Hooks(Protocol):
         read; a hook that needs them reads them)."""
         ...
 
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
+
 
 class NoHooks:
     def after_append(self, table: Table, new_events: Sequence[Event],
                      webhooks: Sequence[Registration] | None = None) -> None:
+        pass
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         pass
 
 
@@ -49,3 +56,11 @@ class FanOutHooks:
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_chat(table, entries)
+            except Exception:
+                _log.exception("hook %s failed after a chat entry of game %s",
+                               type(hook).__name__, table.id)
