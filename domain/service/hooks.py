@@ -11,6 +11,7 @@ import redis
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
+from domain.webhooks.registration import Registration
 
 _log = logging.getLogger(__name__)
 
@@ -19,13 +20,18 @@ class Hooks(Protocol):
     """What happens after an append (bot jobs, deadlines, notifications), and after a new
     entry of a game's chat (notifications)."""
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """`webhooks`: the game's registrations as the append found them (None: not
+        read; a hook that needs them reads them)."""
+        ...
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
 
 
 class NoHooks:
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         pass
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
@@ -45,10 +51,11 @@ class FanOutHooks:
     def __init__(self, hooks: Sequence[Hooks]) -> None:
         self.hooks = tuple(hooks)
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         for hook in self.hooks:
             try:
-                hook.after_append(table, new_events)
+                hook.after_append(table, new_events, webhooks)
             except (redis.ConnectionError, redis.TimeoutError) as err:
                 _log.warning("hook %s could not run after an append to game %s (version %s): "
                              "Redis unavailable (%s)", type(hook).__name__, table.id,
