@@ -79,7 +79,11 @@ def test_killed_workers_and_web_come_back_and_every_duty_acts_once(tmp_path):
             master = serve.children()["web"][0]
             killed = time.monotonic()
             os.kill(master, signal.SIGKILL)  # serve restarts gunicorn
-            wait_until(lambda: not alive(master) and healthy(serve), 30, "the web server back")
+            # Until serve notices, the dead master's workers may still answer: a new master
+            # first (the old one's workers are killed with it), then its health.
+            wait_until(lambda: not alive(master) and
+                       serve.children().get("web", [master]) != [master] and healthy(serve),
+                       30, "the web server back")
             restarted["web"] = time.monotonic() - killed
             goes_on("gunicorn was killed")
 
