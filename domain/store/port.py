@@ -60,10 +60,15 @@ class Idempotency(msgspec.Struct, frozen=True):
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: Idempotency | None = None  # the record of an idempotency key used before
+    # False: appended, but fewer replicas than the store waits for confirmed it in time
+    # (a failover now may lose it); the service answers the move as unavailable.
+    replicated: bool = True
 
 
 class AppendNotices(Protocol):
-    """A subscription to the appends of every game: (game id, version) as they happen.
+    """A subscription to the appends of every game: (game id, version) as they happen,
+    each game's in order (two games' in any order: on a Redis Cluster they come from
+    different nodes).
 
     One per process is enough to wake every stream and long-poll waiting in it, whatever
     the number of games they watch, without holding a store connection per waiter."""

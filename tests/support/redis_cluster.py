@@ -79,6 +79,11 @@ class Cluster:
         return f"redis://{node.address}"
 
     @property
+    def seeds_url(self) -> str:
+        """`REDIS_CLUSTER_URL`: every node, `redis://host:port,host:port,…`."""
+        return "redis://" + ",".join(n.address for n in self.nodes)
+
+    @property
     def startup_nodes(self) -> list[tuple[str, int]]:
         return [("127.0.0.1", n.port) for n in self.nodes if n.alive()]
 
