@@ -78,3 +78,23 @@ def test_rate_limits_are_counted_in_the_cluster(cluster_settings, cluster_client
     # (flask-limiter's keys: `LIMITS:{<counter>}`, a slot per counter.)
     assert list(cluster_client.scan_iter(match="LIMITS:*"))
     assert list(redis_client.scan_iter(match="LIMITS:*")) == []
+
+
+def test_a_move_that_no_replica_confirmed_in_time_is_a_503_and_its_retry_the_first_answer(
+        api, cluster_settings):
+    game_id, tokens = api.new_game("high-card", 2)
+    # A service that waits for two replicas where each master has one: none confirms
+    # both in time, so the move is not acknowledged although it was written.
+    strict = ApiClient(web_app(bootstrap(
+        dataclasses.replace(cluster_settings, wait_replicas=2, wait_timeout_ms=20),
+        hooks=NoHooks()), {"TESTING": True}).test_client())
+    view = api.view(game_id, tokens[0])
+    headers = {**api.auth(tokens[0]), "Idempotency-Key": "move-1"}
+    sent = strict.http.post(f"/games/{game_id}/actions", json=view["legal_actions"][0],
+                            headers=headers)
+    assert sent.status_code == 503, sent.get_json()
+    assert sent.get_json()["code"] == "store_unavailable" and sent.headers["Retry-After"]
+    assert api.view(game_id)["version"] == view["version"] + 1  # written all the same
+    again = api.http.post(f"/games/{game_id}/actions", json=view["legal_actions"][0],
+                          headers=headers)
+    assert again.status_code == 200 and again.get_json()["version"] == view["version"] + 1
