@@ -18,6 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import browser, errors, request_guard
 from api.actions_doc import action_body_schema
+from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.event_hub import EventHub
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
@@ -58,7 +59,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
-               cors_origins: Sequence[str] = (),
+               cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
@@ -67,8 +68,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     says which URLs webhooks may be registered for; event streams send a keep-alive comment
     every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
     counted per client address, which `trusted_proxies` proxies in front may have
-    forwarded; browser pages of `cors_origins` may call it. `config` adds to Flask's
-    (e.g. TESTING)."""
+    forwarded; browser pages of `cors_origins` may call it; a request body must arrive
+    within `body_timeout_s`. `config` adds to Flask's (e.g. TESTING)."""
     app = Flask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
@@ -124,6 +125,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
             rate_limit_storage = CounterStorage.of(health_redis)
         install_rate_limits(app, rate_limits, rate_limit_storage, service)
     browser.install(app, cors_origins)
+    # The whole body first, within a deadline: a slow client cannot hold a connection.
+    app.wsgi_app = BodyDeadline(app.wsgi_app, body_timeout_s,  # type: ignore[method-assign]
+                                max_bytes=app.config["MAX_CONTENT_LENGTH"])
     return app
 
 

@@ -76,7 +76,6 @@ class InboxEntrySchema(ma.Schema):
     my_turn = fields.Boolean(required=True)
     deadline = fields.Float(allow_none=True, metadata={"description": "your deadline "
                                                                       "(epoch seconds)"})
-    to_act = fields.List(fields.Integer(), required=True)
     seats = fields.List(fields.Nested(InboxSeatSchema), required=True)
     created_at = fields.Float(required=True)
     updated_at = fields.Float(required=True)

@@ -17,8 +17,9 @@ by endpoint and method: a new route is limited by adding its line there.
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
 has failed too often, its requests with a token are answered 429 whether the token is good
-or not, so trying tokens teaches nothing. A seat's token this process already found valid
-skips that check (it cannot be a guess), so playing costs no extra round trip for it.
+or not, so trying tokens teaches nothing. A seat's token or a player key this process
+already found valid skips that check (it cannot be a guess), so playing costs no extra
+round trip for it.
 
 The counters live in the games' Redis (sliding-window counters, one script per check); on
 a Redis Cluster, in the cluster, spread over its masters by key (docs/scaling.md).
@@ -50,6 +51,7 @@ from flask_limiter import Limiter
 from limits import parse_many
 
 from api.errors import ApiError
+from domain.players.credentials import is_player_key
 from domain.service import GameService
 
 log = logging.getLogger(__name__)
@@ -245,7 +247,9 @@ class AuthFailures:
         return response
 
     def _known(self, token: str) -> bool:
-        """A seat's token this process found valid: not a guess."""
+        """A seat's token or a player key this process found valid: not a guess."""
+        if is_player_key(token):
+            return self.service.knows_player_key(token)
         game_id = (request.view_args or {}).get("game_id")
         return bool(game_id) and self.service.knows_seat_token(game_id, token)
 

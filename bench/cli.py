@@ -37,12 +37,12 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from bench import aof, bots, engine, inbox, logs, moves, timers
+    from bench import aof, bots, engine, inbox, logs, moves, soak, timers
     from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
             "engine": engine.run, "bots": bots.run, "timers": timers.run, "aof": aof.run,
-            "peer": peer.run, "inbox": inbox.run}
+            "peer": peer.run, "inbox": inbox.run, "soak": soak.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -97,6 +97,13 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
     p.add_argument("--timer-moves", type=int, default=None, help="moves timed (default 300)")
     p.add_argument("--aof-moves", type=int, default=None,
                    help="moves per mode in the aof section (default 2000)")
+    p.add_argument("--soak-minutes", type=float, default=None,
+                   help="how long the soak section runs (default 30)")
+    p.add_argument("--soak-unstarted-ttl", dest="soak_unstarted_ttl_s", type=float,
+                   default=None, help="seconds before a never-started game is swept in the "
+                                      "soak (default 120)")
+    p.add_argument("--soak-sample", dest="soak_sample_s", type=float, default=None,
+                   help="seconds between the soak's memory samples (default 30)")
     p.add_argument("--rebuild-games", type=int, default=None,
                    help="games whose timers a worker's rebuild re-arms (default 1000)")
     p.add_argument("--peer-slice", dest="peer_slice_s", type=float, default=None,
@@ -126,7 +133,8 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "sections", "clients", "duration_s", "warmup_s", "slice_s", "web_workers", "loadgen_cpu",
         "appendfsync", "sizes", "load_samples", "replays", "engine_s", "bot_samples",
         "strong_samples", "strong_ms", "search_iterations", "timer_moves", "rebuild_games",
-        "aof_moves", "profile_s", "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
+        "aof_moves", "soak_minutes", "soak_unstarted_ttl_s", "soak_sample_s", "profile_s",
+        "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
         "inbox_sizes", "inbox_samples", "rate_limits")
         if getattr(args, name) is not None}
     if args.profile:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "aof", "peer", "inbox")
+SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "aof", "peer", "inbox",
+            "soak")
+# The soak takes half an hour: it runs when named (`--sections soak`), or in a quick run.
+DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "soak")
 
 
 def _last_cpu() -> int:
@@ -14,7 +17,7 @@ def _last_cpu() -> int:
 
 @dataclass
 class BenchConfig:
-    sections: tuple[str, ...] = SECTIONS
+    sections: tuple[str, ...] = DEFAULT_SECTIONS
     # 1. moves over HTTP
     clients: tuple[int, ...] = (1, 8, 32, 64)
     duration_s: float = 10.0  # measured seconds per load run
@@ -54,6 +57,10 @@ class BenchConfig:
     # 7. AOF bytes per move
     aof_moves: int = 2000  # per mode
     aof_load_samples: int = 20  # loads timed at each version of one game
+    # soak: memory over a long run of games created, played, finished and swept
+    soak_minutes: float = 30.0
+    soak_unstarted_ttl_s: float = 120.0  # never-started games expire after (7 days in use)
+    soak_sample_s: float = 30.0
     # 7. peer: donkeypost against boardgame.io, both pinned to one CPU, in turns
     peer_slice_s: float = 5.0  # each system's turn
     peer_duration_s: float = 15.0  # measured seconds per system and number of clients
@@ -69,11 +76,13 @@ class BenchConfig:
     def quick(cls, **overrides: object) -> BenchConfig:
         """Tiny sizes: every section runs, in seconds (a smoke test, not figures)."""
         small: dict[str, object] = dict(
+            sections=SECTIONS,
             clients=(1, 4), duration_s=0.6, warmup_s=0.2, slice_s=0.3, profile_s=2.0,
             profile_clients=4, profile_moves=20,
             sizes=(10, 200), load_samples=10, replays=10, engine_s=0.1, bot_samples=2,
             strong_samples=1, strong_ms=10.0, search_iterations=20, timer_moves=10,
-            rebuild_games=20, aof_moves=50, aof_load_samples=2,
+            rebuild_games=20, aof_moves=50, aof_load_samples=2, soak_minutes=0.1,
+            soak_unstarted_ttl_s=1.0, soak_sample_s=1.0,
             # no npm install in a smoke test: the peer runs if already installed
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
             inbox_sizes=(3, 30), inbox_samples=5)

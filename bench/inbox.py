@@ -2,15 +2,17 @@
 
 For each size (`inbox_sizes`: 10 and 1,000 games), one player sits at that many started
 three-seat Ochs & Esel games, each with a second player and a bot (nothing moves: the
-hooks do nothing), with deadlines spread over a day; the first player of each game is
-drawn, so about a third of them wait for the player. Then, interleaved so that the shared
-machine's drift hits both alike, through the WSGI app in process and with the player's
-key: `GET /players/me/games?my_turn=true` (the first page, soonest deadline first) and
-`GET /games/{id}` of one of those games (the player's view, legal actions included).
+hooks do nothing), with deadlines spread over a day; the player leads in each, so every
+game waits for them and a page is full (10 entries) at every size. Then, interleaved so
+that the shared machine's drift hits both alike, through the WSGI app in process and with
+the player's key: `GET /players/me/games?my_turn=true` (the first page, soonest deadline
+first) and `GET /games/{id}` of one of those games (the player's view, legal actions
+included).
 
-The inbox is read from the player's index and the page's snapshots (two round trips, the
-snapshots decoded without their game state), so its time should not grow with the games
-behind it; the view is the most frequent request there is, the yardstick.
+The inbox is read from the player's slot (the key's hash and the index) and the page's
+stored tables (two round trips, decoded without their game state), so its time should not
+grow with the games behind it; the view is the most frequent request there is, the
+yardstick.
 """
 
 from __future__ import annotations
@@ -29,14 +31,14 @@ DAY_S = 24 * 3600
 
 def _games_of(ctx: BenchContext, size: int, run: int, step: Step) -> tuple[str, str, int]:
     """A new player with `size` started games; their key, one game id, and how many of
-    the games wait for them."""
+    the games wait for them (all)."""
     service = ctx.service
     player, key = service.register_player(f"Bench {run}-{size}")
     other, _ = service.register_player(f"Other {run}-{size}")
     mine = 0
     game_id = ""
     for n in range(size):
-        table = service.create(GAME, {"rounds": 1}, [
+        table = service.create(GAME, {"rounds": 1, "first_player": 0}, [
             {"kind": "human", "me": True}, {"kind": "human", "invite": other.name},
             {"kind": "bot", "level": "basic"}], deadline_s=3600 + DAY_S * n / size, by=player)
         _seat, _token, table = service.join(table.id, None, other)

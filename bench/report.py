@@ -132,6 +132,27 @@ def aof_table(sec: dict[str, Any]) -> Table:
     return t
 
 
+def soak_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"Soak: {_f(sec['minutes'], 1)} min of games created, played, finished, swept "
+               f"(never-started games expire after {_f(sec['unstarted_ttl_s'], 0)} s)",
+               ["created", "finished", "never started", "swept", "moves/s",
+                "memory MB/h", "without the archive MB/h", "archive KB/game"])
+
+    def mb(value: float | None) -> str:
+        return _f(value / 1e6, 2) if value is not None else "–"
+
+    t.add_row(str(sec["games_created"]), str(sec["games_finished"]),
+              str(sec["games_never_started"]), str(sec["games_swept"]),
+              _f(sec["moves_per_s"], 0), mb(sec["memory_per_hour"]),
+              mb(sec["memory_without_archive_per_hour"]),
+              _f(sec["archive_bytes_per_finished_game"] / 1e3, 1))
+    low, high = sec["unstarted_listed"]
+    t.caption = (f"slopes over the {sec['steady_samples']} samples after "
+                 f"{_f(sec['steady_from_s'], 0)} s (the steady state); finished games are "
+                 f"kept (the archive); never-started games present: {low}–{high}")
+    return t
+
+
 def peer_table(sec: dict[str, Any]) -> Table:
     from bench.peer.report import peer_table as table  # (it uses this module's helpers)
 
@@ -154,7 +175,7 @@ def inbox_table(sec: dict[str, Any]) -> Table:
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
-    ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table),
+    ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table), ("soak", soak_table),
 )
 
 

@@ -113,14 +113,25 @@ def created_table(ev: Event) -> Table:
 
 def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
     """Apply one event of the log to the table (and, through it, to the game)."""
-    replace = msgspec.structs.replace
     if ev.type == "game_created":
         table = created_table(ev)
     else:
         assert table is not None, "a log starts with game_created"
+        if ev.type in TABLE_EVENTS:
+            table = table_facts(table, ev)
+            if ev.type == "game_started":
+                table = msgspec.structs.replace(
+                    table, game=game.new_state(table.options, table.players))
+        else:
+            table = msgspec.structs.replace(table, game=game.evolve(table.game, ev))
+    return _track_waiting(table, ev, game)
+
+
+def table_facts(table: Table, ev: Event) -> Table:
+    """What one of the table's own events says of the table: seats, status, result, links
+    (nothing here needs the game's state). A new table event is applied here."""
+    replace = msgspec.structs.replace
     match ev.type:
-        case "game_created":
-            pass
         case "player_joined":
             seat = ev.data["seat"]
             seats = list(table.seats)
@@ -128,8 +139,7 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
                                   player=ev.data.get("player"))
             table = replace(table, seats=tuple(seats))
         case "game_started":
-            table = replace(table, status="active",
-                            game=game.new_state(table.options, table.players))
+            table = replace(table, status="active")
         case "turn_timed_out":
             counts = list(table.timeouts_in_row)
             counts[ev.data["seat"]] += 1
@@ -145,9 +155,18 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
             table = replace(table, status="cancelled", ended_at=ev.at)
         case "rematch_created":
             table = replace(table, rematch=ev.data["game"])
-        case _:
-            table = replace(table, game=game.evolve(table.game, ev))
-    return _track_waiting(table, ev, game)
+    return table
+
+
+def evolve_envelope(table: Table, ev: Event) -> Table:
+    """Apply one event to a table read without its game state (`decode_envelope`): its
+    own facts, its version and time. Who is to act since when (`waiting_since`) follows
+    from the game's state and is left as it was: a reader that needs it folds the whole
+    table (`evolve_table`)."""
+    if ev.type in TABLE_EVENTS and ev.type != "game_created":
+        table = table_facts(table, ev)
+    return msgspec.structs.replace(table, version=ev.seq, last_hash=ev.hash,
+                                   updated_at=ev.at)
 
 
 def _track_waiting(table: Table, ev: Event, game: Game[Any, Any]) -> Table:

@@ -131,7 +131,7 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
-                      config=config)
+                      body_timeout_s=settings.body_timeout_s, config=config)
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:
@@ -151,7 +151,8 @@ def job_context(components: Components) -> JobContext:
     settings = components.settings
     return JobContext(service=components.service, webhooks=WebhookDelivery(
         store=components.webhook_store, retry=settings.webhook_retry,
-        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s),
+        targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
+        connect_timeout_s=settings.webhook_connect_timeout_s),
         retention=settings.retention)
 
 

@@ -153,7 +153,7 @@ def cmd_gc(args: argparse.Namespace) -> int:
     total = 0
     while True:
         swept = sweep_unstarted(components.service.store, components.webhook_store, policy,
-                                time.time())
+                                time.time(), components.service.players)
         total += swept.deleted
         print(f"looked at {swept.looked_at} games listed as open for more than "
               f"{policy.unstarted_ttl_s:g} s: {swept.deleted} deleted, {swept.relisted} "

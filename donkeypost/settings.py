@@ -23,7 +23,8 @@ Variable → setting (default):
   they are not public (none)
 - `WEBHOOK_ALLOWED_PORTS` → `webhook_targets`, ports or ranges (`8000-8999`) that webhooks
   may call besides 80 and 443 (none)
-- `WEBHOOK_TIMEOUT_S` → `webhook_timeout_s`, per delivery attempt (10)
+- `WEBHOOK_TIMEOUT_S`, `WEBHOOK_CONNECT_TIMEOUT_S` → `webhook_timeout_s` (each read and
+  write of a delivery attempt, 5) and `webhook_connect_timeout_s` (its connection, 2)
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
 - `RATE_LIMITS` → `rate_limits`: `on` or `off` (on); `RATE_LIMIT_CREATE`, `…_JOIN`,
@@ -39,6 +40,8 @@ Variable → setting (default):
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
+  connection is closed (10)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
   comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
@@ -96,7 +99,8 @@ class Settings:
     sse_keepalive_s: float = 15.0
     sse_max_s: float = 3600.0
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
-    webhook_timeout_s: float = 10.0
+    webhook_timeout_s: float = 5.0
+    webhook_connect_timeout_s: float = 2.0
     webhook_retry: RetryPolicy = field(default_factory=RetryPolicy)
     rate_limits: RateLimits = field(default_factory=RateLimits)
     trusted_proxies: int = 0
@@ -105,6 +109,7 @@ class Settings:
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
     health_workers: tuple[str, ...] = WORKER_KINDS
+    body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
     host: str = "127.0.0.1"
     port: int = 8000
@@ -182,7 +187,10 @@ class Settings:
             sse_keepalive_s=read("SSE_KEEPALIVE_S", float, default.sse_keepalive_s),
             sse_max_s=read("SSE_MAX_S", float, default.sse_max_s),
             webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),
-            webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", float, default.webhook_timeout_s),
+            webhook_timeout_s=read("WEBHOOK_TIMEOUT_S", _positive(float),
+                                   default.webhook_timeout_s),
+            webhook_connect_timeout_s=read("WEBHOOK_CONNECT_TIMEOUT_S", _positive(float),
+                                           default.webhook_connect_timeout_s),
             webhook_retry=retry,
             rate_limits=_rate_limits(env),
             trusted_proxies=read("TRUSTED_PROXIES", _count, default.trusted_proxies),
@@ -196,6 +204,7 @@ class Settings:
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
+            body_timeout_s=read("BODY_TIMEOUT_S", _positive(float), default.body_timeout_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
             web_connections=read("WEB_CONNECTIONS", int, default.web_connections),

@@ -19,6 +19,7 @@ from domain.service import GameService
 from domain.service.retention import RetentionPolicy
 from domain.store import WebhookStore
 from domain.webhooks.deliveries import RetryPolicy
+from domain.webhooks.receivers import ReceiverBackoff
 from domain.webhooks.targets import TargetPolicy
 
 
@@ -29,7 +30,9 @@ class WebhookDelivery:
     store: WebhookStore
     retry: RetryPolicy
     targets: TargetPolicy
-    timeout_s: float
+    timeout_s: float  # each read and write of an attempt
+    connect_timeout_s: float = 2.0
+    receivers: ReceiverBackoff = field(default_factory=ReceiverBackoff)
 
 
 @dataclass(frozen=True)

@@ -177,7 +177,7 @@ class GameWorker(SimpleWorker):
         context = self.job_context
         try:
             swept = sweep_unstarted(context.service.store, context.webhooks.store,
-                                    context.retention, time.time())
+                                    context.retention, time.time(), context.service.players)
         except Exception:
             log.exception("sweeping the games never started failed; the next sweep retries")
             return

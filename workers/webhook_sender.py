@@ -27,7 +27,10 @@ class Answer:
     duration_ms: float
 
 
-def post(target: Target, body: bytes, headers: dict[str, str], timeout_s: float) -> Answer:
+def post(target: Target, body: bytes, headers: dict[str, str], timeout_s: float,
+         connect_timeout_s: float | None = None) -> Answer:
+    """`connect_timeout_s` bounds the connection (default: `timeout_s`), `timeout_s` each
+    read and write."""
     address = target.addresses[0]
     in_url = f"[{address}]" if ":" in address else address
     url = f"{target.scheme}://{in_url}:{target.port}{target.path}"
@@ -37,7 +40,8 @@ def post(target: Target, body: bytes, headers: dict[str, str], timeout_s: float)
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     started = time.perf_counter()
     try:
-        with (httpx.Client(timeout=timeout_s, follow_redirects=False, trust_env=False,
+        timeout = httpx.Timeout(timeout_s, connect=connect_timeout_s or timeout_s)
+        with (httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False,
                            verify=_tls_context()) as client,
               client.stream("POST", url, content=body, extensions=extensions, headers={
                   **headers, "Host": host_header, "User-Agent": USER_AGENT}) as response):

@@ -35,6 +35,7 @@ from domain.webhooks.deliveries import (
     after_attempt,
     new_delivery_id,
 )
+from domain.webhooks.receivers import answered, origin_of
 from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetRefused, TargetUnresolvable
 from domain.webhooks.triggers import delivery_body, notifications_for
@@ -89,35 +90,58 @@ class WebhookHooks:
 
 
 def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
-    """RQ job: attempt number `attempt` of a delivery; returns the delivery's status."""
+    """RQ job: attempt number `attempt` of a delivery; returns the delivery's status, or
+    "held" when its receiver is blocked after failing (`domain.webhooks.receivers`)."""
     webhooks = context.current().webhooks
     store = webhooks.store
     delivery = store.delivery(game_id, delivery_id)
     if delivery is None or delivery.status != PENDING or len(delivery.attempts) >= attempt:
         return "skipped"  # expired, finished, or this attempt already ran
-    delivery = _attempt(webhooks, delivery, attempt)
+    reg = store.registration(game_id, delivery.hook_id)
+    origin = origin_of(reg.url) if reg is not None else None
+    held = store.receiver(origin) if origin is not None else None
+    if held is not None and held.blocked_until > time.time():
+        # Not now, and not by waiting here: back in the schedule, no attempt counted.
+        _schedule(game_id, delivery_id, attempt, held.blocked_until,
+                  f"{job_id(delivery_id, attempt)}-held{int(held.blocked_until)}")
+        return "held"
+    delivery, answer = _attempt(webhooks, delivery, attempt)
     store.save_delivery(delivery)
+    if origin is not None and answer is not None:
+        if answered(answer.status_code):
+            if held is not None:
+                store.save_receiver(origin, None)
+        else:
+            store.save_receiver(origin, webhooks.receivers.after_failure(held, time.time()))
     if delivery.status == PENDING:
         assert delivery.next_attempt_at is not None
-        job = get_current_job()
-        if job is None:
-            raise RuntimeError("deliver schedules its next attempt on its own job's queue: "
-                               "run it as an RQ job")
-        queue = Queue(job.origin, connection=job.connection)
-        # RQ's scheduler counts whole seconds: round up, so that no retry comes early.
-        due = datetime.fromtimestamp(math.ceil(delivery.next_attempt_at), tz=UTC)
-        queue.enqueue_at(due, deliver, game_id, delivery_id, attempt + 1,
-                         job_id=job_id(delivery_id, attempt + 1), result_ttl=JOB_RESULT_TTL_S,
-                         failure_ttl=JOB_FAILURE_TTL_S, description=f"webhook {delivery_id}")
+        _schedule(game_id, delivery_id, attempt + 1, delivery.next_attempt_at,
+                  job_id(delivery_id, attempt + 1))
     return delivery.status
 
 
-def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int) -> Delivery:
+def _schedule(game_id: str, delivery_id: str, attempt: int, at: float, new_job_id: str) -> None:
+    """Attempt `attempt` of the delivery, on this job's queue, at `at` (epoch seconds)."""
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("deliver schedules its next attempt on its own job's queue: "
+                           "run it as an RQ job")
+    queue = Queue(job.origin, connection=job.connection)
+    # Scheduled jobs are released in whole seconds: round up, so that none comes early.
+    due = datetime.fromtimestamp(math.ceil(at), tz=UTC)
+    queue.enqueue_at(due, deliver, game_id, delivery_id, attempt, job_id=new_job_id,
+                     result_ttl=JOB_RESULT_TTL_S, failure_ttl=JOB_FAILURE_TTL_S,
+                     description=f"webhook {delivery_id}")
+
+
+def _attempt(webhooks: WebhookDelivery, delivery: Delivery,
+             number: int) -> tuple[Delivery, webhook_sender.Answer | None]:
+    """The delivery after one attempt, and the receiver's answer (None: none was asked)."""
     started = time.time()
 
-    def failed(error: str, retryable: bool) -> Delivery:
+    def failed(error: str, retryable: bool) -> tuple[Delivery, None]:
         record = Attempt(number=number, at=started, duration_ms=0.0, error=error)
-        return after_attempt(delivery, record, webhooks.retry, retryable=retryable)
+        return after_attempt(delivery, record, webhooks.retry, retryable=retryable), None
 
     reg = webhooks.store.registration(delivery.game_id, delivery.hook_id)
     if reg is None:
@@ -130,7 +154,8 @@ def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int) -> Deli
         return failed(f"{err.code}: {err.message}", retryable=False)
     body = delivery.body.encode()
     headers = delivery_headers(reg.secret, delivery.id, delivery.kind, body, started)
-    answer = webhook_sender.post(target, body, headers, webhooks.timeout_s)
+    answer = webhook_sender.post(target, body, headers, webhooks.timeout_s,
+                                 webhooks.connect_timeout_s)
     record = Attempt(number=number, at=started, duration_ms=answer.duration_ms,
                      status_code=answer.status_code, error=answer.error)
-    return after_attempt(delivery, record, webhooks.retry)
+    return after_attempt(delivery, record, webhooks.retry), answer

@@ -8,9 +8,10 @@ longest waiting first; then the games where it is someone else's turn, oldest fi
 creation, finished ones by their end (both newest first). A cancelled game leaves it.
 
 The index is written after the game's append, only where a player's position changed (in
-a turn-based game: the seat that moved and the seat to move next). The entries' content
-is read from the games' snapshots, without their game state: a page costs two reads
-whatever the number of games behind it.
+a turn-based game: the seat that moved and the seat to move next). Whether it is the
+player's turn and their deadline are read from the position itself (the index is their
+record, and the page's order); the rest of an entry from the games' stored tables, without
+their game state: a page costs two reads whatever the number of games behind it.
 """
 
 from __future__ import annotations
@@ -84,12 +85,22 @@ def turn_range(my_turn: bool | None) -> tuple[float, float]:
     return (float("-inf"), NOT_MY_TURN) if my_turn else (NOT_MY_TURN, float("inf"))
 
 
-def entry(table: Table, player_id: str, change: RatingChange | None) -> dict[str, Any]:
-    """What the player's inbox says of one game (from its envelope: no game state)."""
+def turn(at: Position) -> tuple[bool, float | None]:
+    """Whether it is the player's turn, and their deadline, at this position."""
+    if at.bucket != "active" or at.score >= NOT_MY_TURN:
+        return False, None
+    return True, at.score if at.score < NO_DEADLINE else None
+
+
+def entry(table: Table, player_id: str, at: Position,
+          change: RatingChange | None) -> dict[str, Any]:
+    """What the player's inbox says of one game at position `at` (from its envelope: no
+    game state)."""
     seat = seat_in(table, player_id)
     assert seat is not None
     mine = table.seats[seat]
     places = (table.outcome or {}).get("places")
+    my_turn, deadline = turn(at)
     return {
         "id": table.id,
         "type": table.type,
@@ -97,9 +108,8 @@ def entry(table: Table, player_id: str, change: RatingChange | None) -> dict[str
         "version": table.version,
         "seat": seat,
         "invited": not mine.taken,
-        "my_turn": seat in table.waiting_since,
-        "deadline": table.deadline(seat),
-        "to_act": sorted(table.waiting_since),
+        "my_turn": my_turn,
+        "deadline": deadline,
         "seats": [{"seat": i, "kind": s.kind, "level": s.level, "name": s.name,
                    "player": s.player, "taken": s.taken} for i, s in enumerate(table.seats)],
         "created_at": table.created_at,

@@ -57,6 +57,10 @@ class GameService:
         return self.deps.store
 
     @property
+    def players(self) -> PlayerStore:
+        return self.deps.players
+
+    @property
     def clock(self) -> Callable[[], float]:
         return self.deps.clock
 
@@ -134,6 +138,10 @@ class GameService:
         """Has this process found `token` to be a seat's of the game? (No store read: a
         token is only remembered once it was found valid.)"""
         return self.deps.remembered.seats.get((game_id, hash_token(token))) is not None
+
+    def knows_player_key(self, key: str) -> bool:
+        """Has this process found `key` to be a player's (then or since)? No store read."""
+        return players.known_key(self.deps, key)
 
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)

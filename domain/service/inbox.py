@@ -45,20 +45,22 @@ def page(deps: Deps, key: str, status: str, my_turn: bool | None, offset: int,
         low, high = inbox.turn_range(my_turn if status == "active" else None)
     else:
         low, high = 0.0, 0.0  # only an active game is anyone's turn: an empty range
-    ids, total, found = deps.players.inbox_ids(player_id, status, offset, limit, low, high,
-                                               newest_first=status in inbox.NEWEST_FIRST)
-    player = checked(found, key)
+    ids, total, found, scores = deps.players.inbox_ids(
+        player_id, status, offset, limit, low, high,
+        newest_first=status in inbox.NEWEST_FIRST)
+    player = checked(deps, found, key)
     snapshots = deps.store.snapshots(ids)
     changes = deps.ratings.changes(player.id, ids) if status == "finished" else [None] * len(ids)
     entries: list[dict[str, Any]] = []
     gone: list[inbox.InboxMove] = []
-    for game_id, stored, change in zip(ids, snapshots, changes, strict=True):
+    for game_id, stored, score, change in zip(ids, snapshots, scores, changes, strict=True):
         if stored is None:
             gone.append(inbox.InboxMove(player.id, game_id, None))
             continue
         table = stored_envelope(deps.store, game_id, stored)
         if inbox.seat_in(table, player.id) is not None:
-            entries.append(inbox.entry(table, player.id, change))
+            entries.append(inbox.entry(table, player.id, inbox.Position(status, score),
+                                       change))
     if gone:
         deps.players.place(gone)
     return entries, total

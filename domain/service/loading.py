@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from domain import registry
 from domain.errors import UnknownGame
+from domain.events import Event
 from domain.players.credentials import is_player_key
 from domain.service.deps import Deps
 from domain.service.players import authenticate
 from domain.service.tokens import hash_token
 from domain.store.port import EventLog, Stored
-from domain.table import Table, decode_envelope, decode_table, evolve_table
+from domain.table import Table, decode_envelope, decode_table, evolve_envelope, evolve_table
 
 
 @dataclass(frozen=True)
@@ -91,24 +92,31 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
 
 
 def stored_envelope(log: EventLog, game_id: str, stored: Stored) -> Table:
-    """The table without its game state when the snapshot is the latest (cheap), else the
-    whole table folded to the latest version (`stored_table`)."""
-    envelope = decode_envelope(stored.snapshot)
-    if any(e.seq > envelope.version for e in stored.tail):
-        return stored_table(log, game_id, stored)
-    return envelope
+    """The table without its game state, the stored tail's events applied to it as far as
+    they concern the table itself (`evolve_envelope`: its `waiting_since` is the
+    snapshot's). Cheap: for listings that show seats, status, version and result."""
+    table = decode_envelope(stored.snapshot)
+    for ev in _newer(log, game_id, stored, table.version):
+        table = evolve_envelope(table, ev)
+    return table
 
 
 def stored_table(log: EventLog, game_id: str, stored: Stored) -> Table:
     """The table a stored snapshot and tail make: the snapshot with the tail's events after
-    it folded in. A tail that does not reach back to the snapshot (a snapshot written
-    less often than the store's tail is long: not expected) is completed from the log."""
+    it folded in."""
     table = decode_table(stored.snapshot, registry.games())
-    newer = [e for e in stored.tail if e.seq > table.version]
-    if newer and newer[0].seq != table.version + 1:
-        newer = log.read(game_id, after=table.version)
+    newer = _newer(log, game_id, stored, table.version)
     if newer:
         game = registry.get_game(table.type)
         for ev in newer:
             table = evolve_table(table, ev, game)
     return table
+
+
+def _newer(log: EventLog, game_id: str, stored: Stored, version: int) -> list[Event]:
+    """The events after `version`: the stored tail's, or the log's when the tail does not
+    reach back to it (a snapshot written less often than the tail is long: not expected)."""
+    newer = [e for e in stored.tail if e.seq > version]
+    if newer and newer[0].seq != version + 1:
+        return log.read(game_id, after=version)
+    return newer

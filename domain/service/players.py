@@ -32,15 +32,21 @@ def register(deps: Deps, name: str) -> tuple[Player, str]:
 def authenticate(deps: Deps, key: str) -> Player:
     """The player whose current key this is (one read), or BadCredentials."""
     player_id = player_of(key)
-    return checked(deps.players.with_key_hash(player_id) if player_id else None, key)
+    return checked(deps, deps.players.with_key_hash(player_id) if player_id else None, key)
 
 
-def checked(found: tuple[Player, str] | None, key: str) -> Player:
+def checked(deps: Deps, found: tuple[Player, str] | None, key: str) -> Player:
     """The player read with their key hash, if `key` is their current key."""
     if found is None or not matches(found[1], key):
         raise BadCredentials("this player key is not valid (unknown, or replaced by a newer "
                              "one)")
+    deps.remembered.player_keys.put(found[1], found[0].id)
     return found[0]
+
+
+def known_key(deps: Deps, key: str) -> bool:
+    """Was `key` found valid by this process? (Not a guess; it may have been rotated.)"""
+    return deps.remembered.player_keys.get(hash_token(key)) is not None
 
 
 def rotate_key(deps: Deps, player: Player) -> str:

@@ -4,6 +4,10 @@
 costs a round trip to the store; remembering them costs a few kilobytes each (see
 `domain.lru`). A table at a version is only trusted for an action that names that version
 (If-Match), whose append fails anyway if the game has moved on.
+
+The player keys found valid (hash -> player id) are remembered too, but never trusted for
+authentication (a key may be rotated any time, so every request reads the player's
+record): only to tell that a key is not a guess (the rate limit of refused tokens).
 """
 
 from __future__ import annotations
@@ -24,3 +28,4 @@ class Remembered:
         default_factory=lambda: Lru(REMEMBERED_TABLES))
     seats: Lru[tuple[str, str], int] = field(default_factory=lambda: Lru(REMEMBERED_TOKENS))
     seeds: Lru[str, str] = field(default_factory=lambda: Lru(REMEMBERED_TABLES))
+    player_keys: Lru[str, str] = field(default_factory=lambda: Lru(REMEMBERED_TOKENS))

@@ -2,7 +2,8 @@
 
 A game still open (`open`: a seat waits for a person) `unstarted_ttl_s` after its creation
 (7 days by default) is deleted with everything it holds — its log, snapshot, checkpoints,
-tokens, seed, creator and webhook registrations — and its listing entries. The delete is
+tokens, seed, creator and webhook registrations — and its listing entries, the lobby's and
+those in its players' inboxes (the players seated or invited). The delete is
 atomic against a late join: it only happens if the log is still at the version the sweep
 read, else the game is looked at again next time. One sweep handles at most `batch`
 games (the oldest first), so its cost is bounded however many games wait; the workers run
@@ -20,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.players.inbox import InboxMove
 from domain.service.loading import stored_table
-from domain.store.port import EventStore, WebhookStore
+from domain.store.port import EventStore, PlayerStore, WebhookStore
 
 DEFAULT_UNSTARTED_TTL_S = 7 * 24 * 3600.0
 DEFAULT_BATCH = 500
@@ -42,8 +44,9 @@ class Swept:
 
 
 def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: RetentionPolicy,
-                    now: float) -> Swept:
-    """Delete up to `policy.batch` games that were never started within their time."""
+                    now: float, players: PlayerStore | None = None) -> Swept:
+    """Delete up to `policy.batch` games that were never started within their time (and
+    take them out of their players' inboxes, given `players`)."""
     swept = Swept()
     ids = store.listed_before("open", now - policy.unstarted_ttl_s, policy.batch)
     stored = store.snapshots(ids)
@@ -66,5 +69,7 @@ def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: Retention
             continue
         for reg in webhooks.registrations(game_id):  # (their deliveries expire on their own)
             webhooks.remove(game_id, reg.id)
+        if players is not None:
+            players.place([InboxMove(p, game_id, None) for p in sorted(table.player_ids())])
         swept.deleted += 1
     return swept

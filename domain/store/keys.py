@@ -89,6 +89,12 @@ def of_game(game_id: str) -> list[str]:
             creator(game_id)]
 
 
+def webhook_receiver(receiver_key: str) -> str:
+    """A webhook receiver's failing streak (`domain.webhooks.receivers`), outside any game's
+    slot: it is shared by every game whose webhooks point there."""
+    return f"webhooks:receiver:{receiver_key}"
+
+
 # Not a key: the channel on which the append script publishes "<game id> <version>".
 APPENDED = "donkeypost:appended"
 

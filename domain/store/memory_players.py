@@ -73,4 +73,5 @@ class MemoryPlayerStore:
             record = (player, self._keys[player_id]) if player is not None else None
         # By score, equal scores by id (as a Redis sorted set orders them).
         ordered = sorted(found, key=lambda g: (found[g], g), reverse=newest_first)
-        return InboxPage(ordered[offset:offset + limit], len(ordered), record)
+        page = ordered[offset:offset + limit]
+        return InboxPage(page, len(ordered), record, [found[g] for g in page])

@@ -8,8 +8,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from domain.store.port import DELIVERIES_KEPT, DELIVERY_TTL_S
+from domain.store.port import DELIVERIES_KEPT, DELIVERY_TTL_S, RECEIVER_KEPT_S
 from domain.webhooks.deliveries import Delivery
+from domain.webhooks.receivers import ReceiverState
 from domain.webhooks.registration import Registration
 
 
@@ -19,6 +20,7 @@ class MemoryWebhookStore:
         self._registrations: dict[str, dict[str, Registration]] = {}
         self._deliveries: dict[tuple[str, str], tuple[float, Delivery]] = {}  # -> expiry
         self._latest: dict[tuple[str, str], list[str]] = {}  # (game, hook) -> newest first
+        self._receivers: dict[str, tuple[float, ReceiverState]] = {}  # origin -> expiry
         self._lock = threading.Lock()
 
     # --- registrations -------------------------------------------------------------------
@@ -77,3 +79,18 @@ class MemoryWebhookStore:
             del self._deliveries[(game_id, delivery_id)]
             return None
         return found[1]
+
+    # --- receivers -----------------------------------------------------------------------
+    def receiver(self, origin: str) -> ReceiverState | None:
+        with self._lock:
+            found = self._receivers.get(origin)
+            if found is None or found[0] <= self.clock():
+                return None
+            return found[1]
+
+    def save_receiver(self, origin: str, state: ReceiverState | None) -> None:
+        with self._lock:
+            if state is None:
+                self._receivers.pop(origin, None)
+            else:
+                self._receivers[origin] = (state.blocked_until + RECEIVER_KEPT_S, state)

@@ -20,6 +20,7 @@ from domain.players.inbox import InboxMove
 from domain.players.records import Player
 from domain.ratings.standing import RatingChange, Standing
 from domain.webhooks.deliveries import Delivery
+from domain.webhooks.receivers import ReceiverState
 from domain.webhooks.registration import Registration
 
 # The service writes a replay checkpoint after every event whose seq is a multiple of this;
@@ -34,6 +35,7 @@ SNAPSHOT_EVERY = 8
 IDEMPOTENCY_TTL_S = 24 * 3600
 DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
+RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
 
 
 class Stored(msgspec.Struct, frozen=True):
@@ -223,11 +225,21 @@ class WebhookStore(Protocol):
         """The registration's latest deliveries, newest first."""
         ...
 
+    def receiver(self, origin: str) -> ReceiverState | None:
+        """The failing streak of a receiver (`domain.webhooks.receivers`), if any."""
+        ...
+
+    def save_receiver(self, origin: str, state: ReceiverState | None) -> None:
+        """Keep the receiver's streak until a while after its block ends; None forgets it
+        (it answered)."""
+        ...
+
 
 class InboxPage(NamedTuple):
     ids: list[str]
     total: int
     player: tuple[Player, str] | None  # the player and their key hash (None: unknown)
+    scores: list[float] = []  # each id's score, in the same order
 
 
 class PlayerStore(Protocol):
@@ -264,9 +276,9 @@ class PlayerStore(Protocol):
                   low: float = float("-inf"), high: float = float("inf"),
                   newest_first: bool = False) -> InboxPage:
         """One page of the game ids of a bucket with low <= score < high, by score
-        (highest first with `newest_first`), how many are in that range, and the player
-        with their key hash (`with_key_hash`): one read, so that checking the key costs
-        no round trip of its own."""
+        (highest first with `newest_first`), with their scores; how many are in that
+        range; and the player with their key hash (`with_key_hash`): one read, so that
+        checking the key costs no round trip of its own."""
         ...
 
 

@@ -88,12 +88,12 @@ class RedisPlayerStore:
         pipe.hmget(keys.player(player_id), *_RECORD)
         pipe.zcount(key, lo, hi)
         if newest_first:
-            pipe.zrevrangebyscore(key, hi, lo, start=start, num=limit)
+            pipe.zrevrangebyscore(key, hi, lo, start=start, num=limit, withscores=True)
         else:
-            pipe.zrangebyscore(key, lo, hi, start=start, num=limit)
-        record, total, ids = pipe.execute()
-        return InboxPage([i.decode() for i in ids], int(total),
-                         _with_key_hash(player_id, record))
+            pipe.zrangebyscore(key, lo, hi, start=start, num=limit, withscores=True)
+        record, total, found = pipe.execute()
+        return InboxPage([i.decode() for i, _s in found], int(total),
+                         _with_key_hash(player_id, record), [float(s) for _i, s in found])
 
 
 _RECORD = ("name", "created_at", "key")

@@ -5,14 +5,23 @@ registration a list of its latest `DELIVERIES_KEPT` delivery ids, newest first.
 
 from __future__ import annotations
 
+import math
+import time
+
 import redis
 
 import domain.store.keys as keys
-from domain.store.port import DELIVERIES_KEPT, DELIVERY_TTL_S
+from domain.store.port import DELIVERIES_KEPT, DELIVERY_TTL_S, RECEIVER_KEPT_S
 from domain.webhooks.deliveries import (
     Delivery,
     decode_delivery,
     encode_delivery,
+)
+from domain.webhooks.receivers import (
+    ReceiverState,
+    decode_receiver,
+    encode_receiver,
+    receiver_key,
 )
 from domain.webhooks.registration import (
     Registration,
@@ -92,3 +101,16 @@ class RedisWebhookStore:
             return []
         found = self.redis.mget([keys.delivery(game_id, i.decode()) for i in ids])
         return [decode_delivery(raw) for raw in found if raw is not None]
+
+    # --- receivers -----------------------------------------------------------------------
+    def receiver(self, origin: str) -> ReceiverState | None:
+        raw = self.redis.get(keys.webhook_receiver(receiver_key(origin)))
+        return decode_receiver(raw) if raw is not None else None
+
+    def save_receiver(self, origin: str, state: ReceiverState | None) -> None:
+        key = keys.webhook_receiver(receiver_key(origin))
+        if state is None:
+            self.redis.delete(key)
+            return
+        ttl = max(1, math.ceil(state.blocked_until - time.time()) + RECEIVER_KEPT_S)
+        self.redis.set(key, encode_receiver(state), ex=ttl)

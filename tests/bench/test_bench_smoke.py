@@ -32,6 +32,8 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
         (g, lv) for g in engine for lv in ("random", "basic", "strong")}
     assert all("error" in r or r["moves"] >= 1 for r in bots)
     assert doc["sections"]["timers"]["moves"] == 10
+    soak = doc["sections"]["soak"]
+    assert soak["games_finished"] >= 1 and soak["samples"]
     aof = doc["sections"]["aof"]
     assert [r["moves"] for r in aof["rows"]] == [50, 50]
     assert all(r["aof_bytes_per_move"] > r["event_bytes_per_move"] > 0 for r in aof["rows"])

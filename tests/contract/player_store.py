@@ -77,8 +77,9 @@ class PlayerStoreContract:
     def test_an_inbox_page_comes_with_the_player_and_key_hash(self, store):
         store.add(_player(1), "ann", "h1")
         store.place([InboxMove("p1", "g1", _at("active", 1.0))])
-        assert store.inbox_ids("p1", "active", 0, 30) == (["g1"], 1, (_player(1), "h1"))
-        assert store.inbox_ids("p2", "active", 0, 30) == ([], 0, None)
+        assert store.inbox_ids("p1", "active", 0, 30) == (["g1"], 1, (_player(1), "h1"),
+                                                           [1.0])
+        assert store.inbox_ids("p2", "active", 0, 30) == ([], 0, None, [])
 
     def test_inbox_pages_by_score_within_a_range(self, store):
         store.place([InboxMove("p1", g, _at("active", score)) for g, score in
@@ -86,6 +87,7 @@ class PlayerStoreContract:
                     + [InboxMove("p2", "theirs", _at("active", 50.0))])
         assert store.inbox_ids("p1", "active", 0, 30)[:2] == (["soon", "mid", "late", "other"], 4)
         assert store.inbox_ids("p1", "active", 0, 2, high=1e12)[:2] == (["soon", "mid"], 3)
+        assert store.inbox_ids("p1", "active", 0, 2, high=1e12).scores == [100.0, 200.0]
         assert store.inbox_ids("p1", "active", 2, 2, high=1e12)[:2] == (["late"], 3)
         assert store.inbox_ids("p1", "active", 0, 30, low=1e12)[:2] == (["other"], 1)
         assert store.inbox_ids("p1", "active", 0, 30, newest_first=True)[0] == \

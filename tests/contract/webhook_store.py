@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import msgspec
 import pytest
 
 from domain.store.port import DELIVERIES_KEPT, WebhookStore
 from domain.webhooks.deliveries import DELIVERED, Delivery
+from domain.webhooks.receivers import ReceiverBackoff
 from domain.webhooks.registration import new_registration
 
 
@@ -88,3 +90,17 @@ class WebhookStoreContract:
         listed = store.deliveries("g1", "h1", limit=DELIVERIES_KEPT + 5)
         assert len(listed) == DELIVERIES_KEPT
         assert listed[0].id == f"d{DELIVERIES_KEPT + 4}" and listed[-1].id == "d5"
+
+    def test_a_receivers_streak_is_kept_per_origin_and_forgotten_when_it_answers(self, store):
+        backoff = ReceiverBackoff(first_s=5.0, factor=2.0, max_s=600.0)
+        now = time.time()
+        assert store.receiver("http://a.example:80") is None
+        first = backoff.after_failure(None, now)
+        store.save_receiver("http://a.example:80", first)
+        second = backoff.after_failure(store.receiver("http://a.example:80"), now)
+        store.save_receiver("http://a.example:80", second)
+        assert store.receiver("http://a.example:80") == second
+        assert (second.failures, second.blocked_until) == (2, now + 10.0)
+        assert store.receiver("http://b.example:80") is None  # another receiver
+        store.save_receiver("http://a.example:80", None)
+        assert store.receiver("http://a.example:80") is None

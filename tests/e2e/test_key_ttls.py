@@ -1,6 +1,7 @@
 """Nothing grows without bound: after games are created, played by people and bots to the
-end with idempotent actions and webhooks delivered, every Redis key either belongs to a
-game (kept with it, deleted with it), is one of a few fixed keys, or expires."""
+end with idempotent actions and webhooks delivered, one of them by a player and rated,
+every Redis key either belongs to a game (kept with it, deleted with it) or to a player
+(an account, kept), is one of a few fixed keys, or expires."""
 
 from __future__ import annotations
 
@@ -16,9 +17,14 @@ from tests.support.receiver import receiving
 # Kept as long as their game (the replay archive), deleted with it.
 PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
             "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks"]
+# Kept as long as their player: the record, the inbox (an entry per game of theirs,
+# removed with it), the standings and the record of the games rated.
+PER_PLAYER = ["player:{*}", "player:{*}:inbox:*", "player:{*}:ratings", "player:{*}:rated"]
 # One key each, whatever the number of games: listings (an entry per game, removed with
-# it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries.
+# it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries,
+# the players' names and the leaderboards (an entry per player).
 FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypost:timers",
+         "players:names", "ratings:board:*", "ratings:awaited",
          "donkeypost:heartbeats", "rq:queues", "rq:queue:*", "rq:finished:*", "rq:failed:*",
          "rq:scheduled:*", "rq:started:*", "rq:deferred:*", "rq:canceled:*", "rq:workers",
          "rq:workers:*", "rq:wip:*", "rq:clean_registries:*"]
@@ -29,13 +35,17 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
     settings = Settings(redis_url=redis_url, webhook_targets=loopback, health_workers=())
     components = bootstrap(settings)
     api = ApiClient(web_app(components, {"TESTING": True}).test_client())
+    ann = api.http.post("/players", json={"name": "Ann"}).get_json()
     with receiving([200]) as receiver:
-        for _game in range(2):
-            created = api.create("ochs-und-esel", [{"kind": "human"}, {"kind": "bot"},
-                                                   {"kind": "bot"}],
-                                 {"rounds": 1}, deadline_s=None)
+        for game in range(3):
+            by_player = game == 2  # the last one created and played with Ann's key
+            created = api.http.post("/games", json={
+                "type": "ochs-und-esel", "options": {"rounds": 1}, "deadline_s": None,
+                "seats": [{"kind": "human", "me": by_player}, {"kind": "bot"},
+                          {"kind": "bot"}]},
+                headers=api.auth(ann["key"] if by_player else None)).get_json()
             game_id = created["id"]
-            _seat, token = api.join(game_id, "ann")
+            token = ann["key"] if by_player else api.join(game_id, "ann")[1]
             hook = api.http.post(f"/games/{game_id}/webhooks", json={"url": receiver.url},
                                  headers=api.auth(token))
             assert hook.status_code == 201, hook.get_json()
@@ -62,9 +72,10 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
         key = raw.decode()
         if redis_client.ttl(key) != -1:  # a TTL, or expired since the scan (-2)
             expiring.append(key)
-        elif not any(fnmatch.fnmatchcase(key, p) for p in PER_GAME + FIXED):
+        elif not any(fnmatch.fnmatchcase(key, p) for p in PER_GAME + PER_PLAYER + FIXED):
             forever.append(key)
     assert forever == []
+    assert redis_client.hget(f"player:{{{ann['id']}}}:ratings", "ochs-und-esel")  # rated
     # What the games made besides themselves was there, and expires.
     for kind in ("game:{*}:idem:*", "game:{*}:delivery:*", "game:{*}:hook:*:deliveries",
                  "rq:job:*"):

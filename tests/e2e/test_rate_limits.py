@@ -123,6 +123,21 @@ def test_refused_tokens_are_limited_per_address_even_for_a_good_token(redis_url,
     assert view(tokens[0]).status_code == 200
 
 
+def test_guessed_player_keys_are_refused_tokens_and_a_known_key_plays_on(redis_url,
+                                                                          redis_client):
+    api = ApiClient(make_app(redis_url, auth_failures="3/minute").test_client())
+    ann = api.http.post("/players", json={"name": "Ann"}).get_json()
+
+    def inbox(key: str, address: str = "192.0.2.1") -> Any:
+        return api.http.get("/players/me/games", headers=api.auth(key), **from_address(address))
+
+    assert inbox(ann["key"], "192.0.2.9").status_code == 200  # found valid, elsewhere
+    guesses = [inbox(f"pk.{ann['id']}.guess{n}").status_code for n in range(3)]
+    assert guesses == [401, 401, 401]
+    assert_limited(inbox(f"pk.{ann['id']}.guess4"), 3)
+    assert inbox(ann["key"]).status_code == 200  # no guess: it plays on from there
+
+
 def test_webhook_changes_are_limited_per_token(redis_url, redis_client):
     api = ApiClient(make_app(redis_url, webhooks="2/minute").test_client())
     game = api.create("high-card", 2)

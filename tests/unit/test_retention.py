@@ -115,3 +115,22 @@ def test_a_join_racing_the_sweep_keeps_the_game():
                             RetentionPolicy(), NOW)
     assert (swept.deleted, swept.raced) == (0, 1)
     assert service.load(game_id)[0].seats[0].name == "late"
+
+
+def test_a_game_never_started_leaves_its_players_inboxes_and_the_lobby():
+    clock = Clock(NOW - 8 * DAY)
+    store = MemoryEventStore(clock)
+    service = GameService(store, clock=clock)
+    ann, ann_key = service.register_player("Ann")
+    _bob, bob_key = service.register_player("Bob")
+    stale = service.create("high-card", None, [
+        {"kind": "human", "me": True}, {"kind": "human", "invite": "Bob"},
+        {"kind": "human"}], by=ann).id
+    assert service.inbox(bob_key, "open", None, 0, 10)[1] == 1
+    assert service.list_games("open", None, 0, 10, free_seat=True)[1] == 1
+    swept = sweep_unstarted(store, MemoryWebhookStore(), RetentionPolicy(unstarted_ttl_s=7 * DAY),
+                            NOW, service.players)
+    assert swept.deleted == 1 and store.read_table(stale)[0] is None
+    for key in (ann_key, bob_key):
+        assert service.inbox(key, "open", None, 0, 10) == ([], 0)
+    assert service.list_games("open", None, 0, 10, free_seat=True) == ([], 0)
