@@ -105,6 +105,18 @@ class Cluster:
             os.kill(node.process.pid, signal.SIGKILL)
         node.process.wait(timeout=10)
 
+    def revive(self, node: Node) -> Node:
+        """Start a killed node again, on its port with its data and cluster config: it
+        rejoins the cluster, as a replica of the master that took its slots over."""
+        server, _cli = redis_binaries()
+        revived = _start_node(server, self.folder, node.port)
+        self.nodes[self.nodes.index(node)] = revived
+        return revived
+
+    def wait_replicas_synced(self, expected: int, timeout_s: float = 30.0) -> None:
+        """Until `expected` replicas are linked to their masters and in sync."""
+        _wait_replicas_synced(self, expected, timeout_s)
+
     def wait_healthy(self, timeout_s: float = 30.0) -> None:
         """Until every live node says the cluster is ok and every slot has a live master."""
         deadline = time.monotonic() + timeout_s
@@ -135,7 +147,7 @@ def _cluster_ok(node: Node) -> bool:
 
 def _start_node(server: Path, folder: Path, port: int) -> Node:
     node_dir = folder / str(port)
-    node_dir.mkdir(parents=True)
+    node_dir.mkdir(parents=True, exist_ok=True)  # (a revived node: its own again)
     process = subprocess.Popen(
         [str(server), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
          "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
