@@ -92,11 +92,9 @@ class Gunicorn:
 
     def __enter__(self) -> Gunicorn:
         # No workers run beside the benchmark's server: /healthz requires none.
-        env = {**os.environ, "DONKEYPOST_HEALTH_WORKERS": "none", **self.env}
-        if self.redis_url is not None:
-            env["REDIS_URL"] = self.redis_url
-        else:
-            env.pop("REDIS_URL", None)
+        inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        store = {"REDIS_URL": self.redis_url} if self.redis_url is not None else {}
+        env = {**inherited, **store, "DONKEYPOST_HEALTH_WORKERS": "none", **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",

