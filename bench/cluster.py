@@ -7,10 +7,10 @@ behind a gunicorn of its own (`bench.wsgi:app`, the production hooks), with the 
 both on the run's embedded Redis (RQ stays on a plain Redis). For each number of clients
 the load generator plays moves against one server, then the other (the order alternates
 between client counts). Around each run the store's `INFO commandstats` and the CPU time of
-the web workers and of the store's servers are read: commands per move, the time Redis
-spends executing them per move (its own `usec`), and CPU milliseconds per move of the web
-tier and of the store. This machine has two cores shared by everything, so the ratio shows
-the cluster's overhead, not a speed-up.
+the web workers, of the store's servers and of the queues' Redis are read: commands per
+move, the time Redis spends executing them per move (its own `usec`), and CPU milliseconds
+per move of the web tier, the store and the queues. This machine has two cores shared by
+everything, so the ratio shows the cluster's overhead, not a speed-up.
 """
 
 from __future__ import annotations
@@ -37,16 +37,17 @@ class Store:
     """One of the two stores under test: its servers, and the web host in front of it."""
 
     def __init__(self, name: str, nodes: list[redis.Redis], pids: list[int],
-                 web: Gunicorn) -> None:
+                 web: Gunicorn, queues: tuple[redis.Redis, int]) -> None:
         self.name = name
         self.nodes = nodes
         self.pids = pids
         self.web = web
+        self.queues = queues  # the queues' Redis (shared by both stores) and its pid
 
-    def commandstats(self) -> tuple[int, int]:
+    def commandstats(self, nodes: list[redis.Redis] | None = None) -> tuple[int, int]:
         """Commands executed and microseconds spent executing them, over every node."""
         calls = usec = 0
-        for node in self.nodes:
+        for node in self.nodes if nodes is None else nodes:
             for name, stat in node.info("commandstats").items():
                 if name.startswith("cmdstat_") and name != "cmdstat_info":
                     calls += int(stat["calls"])
@@ -71,21 +72,26 @@ def stores(cfg: BenchConfig, ctx: BenchContext) -> Iterator[dict[str, Store]]:
             webs.append(stack.enter_context(Gunicorn(
                 None, cfg.web_workers, log_dir=log_dir, reuse_port=cfg.reuse_port,
                 env={**env, **store_env})))
+        queue_redis = (redis.Redis.from_url(queues), ctx.redis.pid)
         yield {
-            "one": Store("one", [one.client()], [one.process.pid], webs[0]),
+            "one": Store("one", [one.client()], [one.process.pid], webs[0], queue_redis),
             "cluster": Store("cluster", [n.client() for n in cluster.nodes],
-                             [n.process.pid for n in cluster.nodes], webs[1]),
+                             [n.process.pid for n in cluster.nodes], webs[1], queue_redis),
         }
 
 
 def measure(store: Store, clients: int, cfg: BenchConfig) -> dict[str, Any]:
     web_pids = store.web.worker_pids()
+    queue_client, queue_pid = store.queues
     calls0, usec0 = store.commandstats()
-    redis_cpu0 = process_seconds(store.pids)
+    queue_calls0, _usec = store.commandstats([queue_client])
+    redis_cpu0, queue_cpu0 = process_seconds(store.pids), process_seconds([queue_pid])
     result = loadgen(store.web.url, "moves", clients, cfg, web_pids,
                      duration_s=cfg.cluster_duration_s)
     calls1, usec1 = store.commandstats()
+    queue_calls1, _usec = store.commandstats([queue_client])
     redis_cpu = process_seconds(store.pids) - redis_cpu0
+    queue_cpu = process_seconds([queue_pid]) - queue_cpu0
     kinds = result["kinds"]
     move, view = kinds.get("move", {}), kinds.get("view", {})
     moves = move.get("ok", 0)
@@ -103,6 +109,8 @@ def measure(store: Store, clients: int, cfg: BenchConfig) -> dict[str, Any]:
         "redis_us_per_move": _per(usec1 - usec0, all_moves),
         "redis_cpu_ms_per_move": _per(1000 * redis_cpu, all_moves),
         "web_cpu_ms_per_move": _per(1000 * web_cpu_s, moves) if web_cpu_s else None,
+        "queue_commands_per_move": _per(queue_calls1 - queue_calls0, all_moves),
+        "queue_cpu_ms_per_move": _per(1000 * queue_cpu, all_moves),
         "games_finished": result.get("games_finished", 0),
         "errors": {**result.get("errors", {}), **result.get("client_crashes", {})},
     }

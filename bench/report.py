@@ -173,15 +173,19 @@ def inbox_table(sec: dict[str, Any]) -> Table:
 
 def cluster_table(sec: dict[str, Any]) -> Table:
     t = _table("9. Moves over HTTP: one Redis vs a three-master Redis Cluster, in turns "
-               "(per move: Redis commands, Redis's own µs, CPU ms of the store and the web "
-               "workers)",
+               "(per move: Redis commands, Redis's own µs, CPU ms of the store, the web "
+               "workers and the queues' Redis)",
                ["clients", "store", "moves/s", "move ms p50/p95/p99", "commands/move",
-                "Redis µs/move", "Redis CPU ms/move", "web CPU ms/move", "errors"])
+                "Redis µs/move", "Redis CPU ms/move", "web CPU ms/move",
+                "queues: commands, CPU ms /move", "errors"])
     for r in sec["rows"]:
         t.add_row(str(r["clients"]), r["store"], _f(r["moves_per_s"], 0),
                   _lat(r["move_latency_ms"]), _f(r["redis_commands_per_move"], 1),
                   _f(r["redis_us_per_move"], 0), _f(r["redis_cpu_ms_per_move"], 3),
-                  _f(r["web_cpu_ms_per_move"], 3), str(sum(r["errors"].values())))
+                  _f(r["web_cpu_ms_per_move"], 3),
+                  f"{_f(r['queue_commands_per_move'], 1)}, "
+                  f"{_f(r['queue_cpu_ms_per_move'], 3)}",
+                  str(sum(r["errors"].values())))
     t.caption = "cluster / one Redis: " + "; ".join(
         f"{x['clients']} clients, moves/s {_f(x['moves_per_s'], 2)}, "
         f"move p99 {_f(x['move_p99'], 2)}" for x in sec.get("ratios", []))
