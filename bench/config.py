@@ -73,6 +73,7 @@ class BenchConfig:
     # 9. one Redis vs a three-master Redis Cluster, moves over HTTP
     cluster_clients: tuple[int, ...] = (32, 128)
     cluster_duration_s: float = 10.0  # measured seconds per store and number of clients
+    cluster_notices: int = 20_000  # append notices published to time the broadcast
     seed: int = 1
 
     @classmethod
@@ -89,6 +90,7 @@ class BenchConfig:
             # no npm install in a smoke test: the peer runs if already installed
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
             inbox_sizes=(3, 30), inbox_samples=5, cluster_clients=(4,),
-            cluster_duration_s=0.6)
+            # (fresh web hosts: their first moves alone can take a second on a busy machine)
+            cluster_duration_s=1.5, cluster_notices=200)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

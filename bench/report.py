@@ -188,7 +188,11 @@ def cluster_table(sec: dict[str, Any]) -> Table:
                   str(sum(r["errors"].values())))
     t.caption = "cluster / one Redis: " + "; ".join(
         f"{x['clients']} clients, moves/s {_f(x['moves_per_s'], 2)}, "
-        f"move p99 {_f(x['move_p99'], 2)}" for x in sec.get("ratios", []))
+        f"move p99 {_f(x['move_p99'], 2)}" for x in sec.get("ratios", [])) + \
+        ". CPU µs per append notice, publisher / each other node / a subscriber: " + \
+        "; ".join(f"{x['store']} {_f(x['publisher_us_per_notice'], 1)} / "
+                  f"{'+'.join(_f(u, 1) for u in x['other_nodes_us_per_notice']) or '-'} / "
+                  f"{_f(x['subscriber_us_per_notice'], 1)}" for x in sec.get("notices", []))
     return t
 
 
