@@ -311,6 +311,8 @@ class RedisAppendNotices:
     written to the AOF, so the notices cost the log nothing.)"""
 
     MAX_BATCH = 1000
+    # How long a read waits for the rest of a notice that has partly arrived.
+    READ_REST_S = 1.0
 
     def __init__(self, client: redis.Redis) -> None:
         self._pubsub = client.pubsub()
@@ -325,10 +327,17 @@ class RedisAppendNotices:
             if message["type"] == "message":
                 game_id, _, version = message["data"].decode().rpartition(" ")
                 found.append((game_id, int(version)))
-            if len(found) >= self.MAX_BATCH:
+            if len(found) >= self.MAX_BATCH or not self._more_arrived():
                 break
-            message = self._pubsub.get_message(timeout=0)
+            message = self._pubsub.get_message(timeout=self.READ_REST_S)
         return found
+
+    def _more_arrived(self) -> bool:
+        """Has (part of) another notice arrived? Asked without reading: redis-py 8 reads
+        with the wait it is given, and with none a notice split across two reads (a burst,
+        a cluster bus's forwarding) fails the read and drops the subscription."""
+        connection = self._pubsub.connection
+        return connection is not None and bool(connection.can_read(timeout=0))
 
     def close(self) -> None:
         self._pubsub.close()
