@@ -17,8 +17,8 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import browser, errors, request_guard
-from api.actions_doc import action_body_schema
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
+from api.contract import register_contract
 from api.event_hub import EventHub
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
@@ -47,6 +47,8 @@ players by name, and their finished games are rated (`GET /ratings/{type}`).
 
 class DonkeyApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = errors.ErrorSchema
+    # Every operation documents each status it can answer (api.contract.operations).
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _register_error_handlers(self) -> None:
         errors.register(self._app)
@@ -82,19 +84,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
         OPENAPI_SWAGGER_UI_PATH="/docs",
         # Swagger UI's files are served from the installed package: the docs work offline.
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
-        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION},
-                          "components": {"securitySchemes": {
-                              "seatToken": {
-                                  "type": "http", "scheme": "bearer",
-                                  "description": "the token returned when taking a seat"},
-                              "playerKey": {
-                                  "type": "http", "scheme": "bearer",
-                                  "description": "a player's key (`pk.…`, from POST "
-                                                 "/players): a player, and the seat they "
-                                                 "hold in any game"},
-                              "creatorToken": {
-                                  "type": "http", "scheme": "bearer",
-                                  "description": "the `creator_token` of POST /games"}}}},
+        # "Authorize" keeps the pasted token across reloads; "Try it out" is on at once.
+        OPENAPI_SWAGGER_UI_CONFIG={"persistAuthorization": True, "tryItOutEnabled": True},
+        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         JSON_SORT_KEYS=False,
         # Every body this API takes is small; a larger one is refused (413) before parsing.
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -107,7 +99,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     outage = OutageWatch(lambda: ping(health_redis))
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
-    api.spec.components.schema("Action", action_body_schema(api.spec, registry.games()))
+    register_contract(api, registry.games())
     api.register_blueprint(health.make_blueprint(health_redis, worker_beats, required_workers,
                                                  stale_after_s))
     api.register_blueprint(types.make_blueprint())

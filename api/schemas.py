@@ -1,4 +1,5 @@
-"""The marshmallow schemas of the API's resources (actions are documented in `actions_doc`)."""
+"""The marshmallow schemas of the API's resources: they load the requests and dump the
+answers; `api.contract` documents what they cannot say (the games' own content)."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ class ListArgsSchema(ma.Schema):
 
 
 class EventsArgsSchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
+                           metadata={"description": "start after this seq"})
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
                         metadata={"description": "seconds to wait for a new event"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=1000))
@@ -221,7 +223,9 @@ class StreamArgsSchema(ma.Schema):
 
 class WebhookArgsSchema(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=1, max=MAX_URL_LENGTH),
-                        metadata={"description": "an http(s) URL of a public address"})
+                        metadata={"description": "an http(s) URL of a public address",
+                                  "format": "uri", "pattern": "^https?://[^/?#@\\s]+",
+                                  "example": "https://203.0.113.7/donkeypost"})
     notify = fields.List(fields.String(validate=validate.OneOf(NOTIFY_KINDS)),
                          load_default=lambda: list(DEFAULT_NOTIFY),
                          validate=validate.Length(min=1, max=len(NOTIFY_KINDS)),

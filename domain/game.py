@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import msgspec
@@ -47,6 +48,26 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     description: str = ""
 
 
+@dataclass(frozen=True)
+class EventShape:
+    """An event type's public `data`, and the private part one seat may see (if any)."""
+
+    data: Any  # a TypedDict
+    private: Any = None  # a TypedDict, or None when the event has no private part
+
+
+@dataclass(frozen=True)
+class GameShapes:
+    """What a game declares about its JSON: `view` is the TypedDict of `Game.view(...)`,
+    `events` maps each event type the game emits to its shape, and `option_types` gives
+    the type of an option whose `OptionSpec.type` is not one of the plain ones (`int`,
+    `bool`, `str`, `seat_or_random`)."""
+
+    view: Any
+    events: Mapping[str, EventShape]
+    option_types: Mapping[str, Any] = field(default_factory=dict)
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """The result of a finished game: `places[seat]` is 1 for the winners. Competition
     ranking: tied seats share a place and the places after them are skipped (1, 1, 3)."""
@@ -66,6 +87,7 @@ class Game(Protocol[S, A]):
     rules: Sequence[str]  # the project's Decision/Assumption lines, as written in the spec
     action_type: Any  # a Union of tagged msgspec Structs (tag field "type")
     state_type: type[S]
+    shapes: GameShapes  # the JSON shapes of its view and events, for the API's document
 
     def new_state(self, options: Mapping[str, Any], players: int) -> S: ...
 
@@ -123,6 +145,8 @@ def _check_option(spec: OptionSpec, value: Any, players: int) -> Any:
         if not isinstance(value, bool):
             raise bad("must be true or false")
         return value
+    if isinstance(value, float) and value.is_integer() and spec.type in ("int", "seat_or_random"):
+        value = int(value)  # JSON has one number type: 3.0 is the integer 3
     if spec.type in ("int", "seat_or_random"):
         if spec.type == "seat_or_random" and value == "random":
             return value

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Create a 3-player Ochs & Esel game, take the three seats, play one move, read the log
-# and a replayed state. Needs a running server (`donkeypost serve`), curl and python3.
+# A first game: create a 3-player Ochs & Esel game, take the three seats, play one move,
+# read the log, and see your table as it was right after the deal. Needs a running server
+# (`donkeypost serve`, or another one: API=http://host:port), curl and python3. The seats'
+# tokens stay in this shell's variables: nothing is written to disk.
 set -euo pipefail
 API=${API:-http://127.0.0.1:8000}
 get() {  # get 'EXPR': evaluate EXPR on the JSON read from stdin (as d)
@@ -11,16 +13,21 @@ print(*r) if isinstance(r, tuple) else print(r)' "$1"
 
 GAME=$(curl -sf "$API/games" -H 'Content-Type: application/json' -d '{"type": "ochs-und-esel",
   "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}' | get 'd["id"]')
-for name in ann bob cy; do   # each join answers the seat and its secret token (shown once)
-  curl -sf "$API/games/$GAME/players" -H 'Content-Type: application/json' \
-    -d "{\"name\": \"$name\"}" | get 'd["seat"], d["token"]'
-done > tokens.txt
-SEAT=$(curl -sf "$API/games/$GAME" | get 'd["to_act"][0]')
-TOKEN=$(awk -v s="$SEAT" '$1 == s {print $2}' tokens.txt)
-MOVE=$(curl -sf "$API/games/$GAME" -H "Authorization: Bearer $TOKEN" \
-  | get 'json.dumps(d["legal_actions"][0])')
+declare -A TOKEN  # seat -> its secret token (each join shows it once)
+for name in ann bob cy; do
+  read -r seat token < <(curl -sf "$API/games/$GAME/players" -H 'Content-Type: application/json' \
+    -d "{\"name\": \"$name\"}" | get 'd["seat"], d["token"]')
+  TOKEN[$seat]=$token
+done
+SEAT=$(curl -sf "$API/games/$GAME" | get 'd["to_act"][0]')  # whose turn is it?
+AUTH="Authorization: Bearer ${TOKEN[$SEAT]}"
+MOVE=$(curl -sf "$API/games/$GAME" -H "$AUTH" | get 'json.dumps(d["legal_actions"][0])')
 echo "seat $SEAT plays $MOVE"
-curl -sf "$API/games/$GAME/actions" -H "Authorization: Bearer $TOKEN" \
-  -H 'Content-Type: application/json' -H 'Idempotency-Key: first-move' -d "$MOVE"; echo
-curl -sf "$API/games/$GAME/log" -H "Authorization: Bearer $TOKEN" | tail -n 2
-curl -sf "$API/games/$GAME/states/5" | get '"after event 5:", d["status"], "to act:", d["to_act"]'
+curl -sf "$API/games/$GAME/actions" -H "$AUTH" -H 'Content-Type: application/json' \
+  -H 'Idempotency-Key: first-move' -d "$MOVE"; echo
+curl -sf "$API/games/$GAME/log" -H "$AUTH" | tail -n 2
+# The deal is an event like every play: find it, and replay the table as it was after it.
+DEALT=$(curl -sf "$API/games/$GAME/events" -H "$AUTH" \
+  | get 'next(e["seq"] for e in d["events"] if e["type"] == "round_dealt")')
+curl -sf "$API/games/$GAME/states/$DEALT" -H "$AUTH" \
+  | get '"after the deal (event %d), to act:" % d["version"], d["to_act"], "your hand:", d["game"]["hand"]'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,10 +12,29 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token, optional_player, require_seat
+from api.contract.jsonschema import ref
+from api.contract.operations import (
+    ANYONE_OR_PLAYER,
+    BAD_IDEMPOTENCY_KEY,
+    BAD_PLAYER_KEY,
+    BAD_QUERY,
+    BAD_TOKEN,
+    BUSY,
+    CREATOR_OR_PLAYER,
+    NO_SEAT,
+    NOT_SEATED,
+    SEAT,
+    SEAT_OR_PLAYER,
+    SEAT_OR_SPECTATOR,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+    game_link,
+    link,
+)
 from api.encoding import encode_game_view
-from api.errors import ApiError, ErrorSchema, from_domain
+from api.errors import ApiError, from_domain
 from api.event_hub import EventHub
-from api.paging import PagedBlueprint
 from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
@@ -33,6 +53,15 @@ from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
 from domain.service import GameService, table_view
 
+REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
+                             "bad_bot_level", "bad_option", "unknown_option", "bad_options",
+                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
+                             "bad_name"),
+                      "the game does not take these options or seats")
+GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled")
+NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
+IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
+
 
 def _etag(version: int) -> str:
     return f'"{version}"'
@@ -42,13 +71,18 @@ def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None:
         return None
-    value = header.strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    version = header_seq(value.strip('"'))
+    match = re.fullmatch(IF_MATCH, header.strip())
+    version = header_seq(match[1]) if match else None
     if version is None:
         raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
     return version
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 200:
+        raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
+    return key
 
 
 def _if_match_hint() -> int | None:
@@ -60,8 +94,8 @@ def _if_match_hint() -> int | None:
 
 
 def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
-    blp = PagedBlueprint("games", __name__, url_prefix="/games",
-                         description="Create, join and play games; read their logs")
+    blp = ContractBlueprint("games", __name__, url_prefix="/games",
+                            description="Create, join and play games; read their logs")
 
     def load_for_caller(game_id: str) -> tuple[Any, int | None]:
         token = bearer_token()
@@ -73,12 +107,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     class Games(MethodView):
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="a bad player key, or `me` "
-                                                              "without one")
-        @blp.alt_response(422, schema=ErrorSchema, description="bad options or seats "
-                                                              "(`unknown_player`: no player "
-                                                              "of an invited name)")
-        @blp.doc(security=[{}, {"playerKey": []}])
+        @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       links={201: {
+                           name: target for op in ("joinGame", "getGame", "registerWebhook",
+                                                   "streamEvents", "exportLog", "cancelGame")
+                           for name, target in game_link(op, "$response.body#/id").items()}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Create a game
 
@@ -98,9 +132,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             return {**service.view(table, table.seat_of(by.id) if by else None),
                     "creator_token": service.issue_creator_token(table.id)}
 
+        @blp.etag
         @blp.arguments(ListArgsSchema, location="query")
         @blp.response(200, GameViewSchema(many=True))
         @blp.paginate()
+        @blp.operation("listGames", failures=[BAD_QUERY],
+                       responses={200: {"type": "array", "items": ref("GameView")}})
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)
 
@@ -116,9 +153,17 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(304, description="not modified since the version in If-None-Match")
-        @blp.alt_response(401, schema=ErrorSchema, description="bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.alt_response(304, description=NOT_MODIFIED)
+        @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
+                       responses={200: "GameView"}, parameters=["IF_NONE_MATCH"],
+                       headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
+                           "PostAction": link("postAction", "play the first legal action",
+                                              body="$response.body#/legal_actions/0",
+                                              headers={"If-Match": "$response.body#/version"},
+                                              game_id="$response.body#/id"),
+                           **game_link("comeBack", "$response.body#/id"),
+                           **game_link("getState", "$response.body#/id",
+                                       "$response.body#/version")}})
         def get(self, game_id: str) -> Any:
             """The game as the caller may see it (a seat with its token, else a spectator)
 
@@ -136,16 +181,27 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     class Players(MethodView):
         @blp.arguments(JoinSchema)
         @blp.response(201, JoinedSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="a bad player key")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="no free seat (the ones left "
-                                                              "may be kept for invited "
-                                                              "players), already seated, "
-                                                              "cancelled, or busy "
-                                                              "(`contention`: retry after "
-                                                              "`Retry-After` seconds)")
-        @blp.alt_response(422, schema=ErrorSchema, description="no name (without a key)")
-        @blp.doc(security=[{}, {"playerKey": []}])
+        @blp.operation("joinGame", body="Join", responses={201: "Joined"},
+                       parameters=["IdempotencyKey"], security=ANYONE_OR_PLAYER, failures=[
+                           UNKNOWN_GAME, BAD_PLAYER_KEY, BUSY, BAD_IDEMPOTENCY_KEY,
+                           Failure(422, ("idempotency_key_reused", "bad_name"), "the same "
+                                   "Idempotency-Key with another request, or a name a table "
+                                   "does not take"),
+                           Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
+                                   "no free seat (those left may be kept for invited "
+                                   "players), you sit here already, or it was cancelled")],
+                       links={201: {
+                           **game_link("joinGame", "$response.body#/game/id"),
+                           **game_link("listEvents", "$response.body#/game/id"),
+                           **game_link("listWebhooks", "$response.body#/game/id"),
+                           "PostAction": link("postAction", "play your first legal action "
+                                              "(with your token)",
+                                              body="$response.body#/game/legal_actions/0",
+                                              headers={"If-Match":
+                                                       "$response.body#/game/version"},
+                                              game_id="$response.body#/game/id"),
+                           "GetGame": link("getGame", "read the game",
+                                           game_id="$response.body#/game/id")}})
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
             """Take a seat: the token is shown this once
 
@@ -156,17 +212,20 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             if player is None and not body.get("name"):
                 raise ApiError(422, "validation_error", "a name is needed without a player "
                                                        "key", errors={"name": ["required"]})
-            seat, token, table = service.join(game_id, body.get("name"), player)
+            seat, token, table = service.join(game_id, body.get("name"), player,
+                                              _idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}
 
     @blp.route("/<string:game_id>/cancel")
     class Cancel(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad credential")
-        @blp.alt_response(403, schema=ErrorSchema, description="not the creator")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the game has started")
-        @blp.doc(security=[{"creatorToken": []}, {"playerKey": []}])
+        @blp.operation("cancelGame", security=CREATOR_OR_PLAYER, responses={200: "GameView"},
+                       headers={200: ["ETAG"]}, failures=[
+                           UNKNOWN_GAME, BUSY,
+                           Failure(401, ("missing_token", "invalid_authorization",
+                                         "invalid_player_key"), "no credential"),
+                           Failure(403, ("not_allowed",), "not the creator's token or key"),
+                           Failure(409, ("game_started",), "the game has started")])
         def post(self, game_id: str) -> Any:
             """Cancel a game that has not started (its creator only)
 
@@ -185,12 +244,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.response(201, RematchSchema, description="the rematch, created now")
         @blp.alt_response(200, schema=RematchSchema, description="the rematch, created "
                                                                  "by an earlier request")
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad credential")
-        @blp.alt_response(403, schema=ErrorSchema, description="no seat in this game")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the game is not finished, "
-                                                              "or busy (`contention`)")
-        @blp.doc(security=[{"seatToken": []}, {"playerKey": []}])
+        @blp.operation("rematchGame", security=SEAT_OR_PLAYER,
+                       responses={201: "Joined", 200: "Joined"}, failures=[
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           Failure(409, ("game_not_finished",), "the game is not finished")],
+                       links={201: game_link("getGame", "$response.body#/game/id"),
+                              200: game_link("getGame", "$response.body#/game/id")})
         def post(self, game_id: str) -> Any:
             """Ask for the rematch of a finished game (any of its seats)
 
@@ -209,13 +268,13 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>/back")
     class Back(MethodView):
-        @blp.response(200, GameViewSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="the seat is not away, the "
-                                                              "game is not active, or busy "
-                                                              "(`contention`: retry after "
-                                                              "`Retry-After` seconds)")
+        @blp.operation("comeBack", security=SEAT, responses={200: "GameView"},
+                       headers={200: ["ETAG"]}, failures=[
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           Failure(409, ("not_away", "game_over", "game_not_started",
+                                         "game_cancelled"),
+                                   "the seat is not away, or the game is not being played")],
+                       links={200: game_link("getGame", "$response.body#/id")})
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
 
@@ -231,25 +290,28 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
-        @blp.doc(requestBody={"required": True, "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Action"}}}}, parameters=[
-            {"in": "header", "name": "If-Match", "required": False,
-             "schema": {"type": "string"}, "description": "act only at this version (\"12\")"},
-            {"in": "header", "name": "Idempotency-Key", "required": False,
-             "schema": {"type": "string", "maxLength": 200},
-             "description": "a retried request with the same key gets the first answer; "
-                            "the same key with another body: 422 idempotency_key_reused"},
-        ])
         @blp.response(200, ActedSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="not your turn, game over, or "
-                                                              "busy (`contention`: retry "
-                                                              "after `Retry-After` seconds)")
-        @blp.alt_response(412, schema=ErrorSchema, description="If-Match is not the version")
-        @blp.alt_response(422, schema=ErrorSchema, description="illegal or malformed action, "
-                                                              "or an Idempotency-Key reused "
-                                                              "with another body")
+        @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
+                       parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
+                       failures=[
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           Failure(409, GAME_STATE, "not your turn, or the game is not being "
+                                                    "played (`legal_actions` says what you "
+                                                    "may do)"),
+                           Failure(412, ("version_mismatch",),
+                                   "the game is not at the If-Match version"),
+                           BAD_IDEMPOTENCY_KEY,
+                           Failure(422, ("bad_action", "idempotency_key_reused"),
+                                   "the same Idempotency-Key with another body, or not an "
+                                   "action of this game, or "
+                                   "one the rules forbid: then the rule's own code (e.g. "
+                                   "`too_low`, `not_in_hand`, `donkey_locked`; each game's "
+                                   "module lists them), with `legal_actions`")],
+                       links={200: {
+                           **game_link("getGame", "$request.path.game_id"),
+                           **game_link("getState", "$request.path.game_id",
+                                       "$response.body#/version"),
+                           **game_link("listEvents", "$request.path.game_id")}})
         def post(self, game_id: str) -> Any:
             """Play one action
 
@@ -262,9 +324,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                 now, _ = service.load(game_id)
                 raise ApiError(422, "bad_action", "the body must be a JSON object (an action)",
                                version=now.version, legal_actions=_legal(now, seat))
-            key = request.headers.get("Idempotency-Key")
-            if key is not None and not 0 < len(key) <= 200:
-                raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
+            key = _idempotency_key()
             try:
                 result = service.act(game_id, seat, action, if_match=_if_match(),
                                      idempotency_key=key, loaded=loaded)
@@ -282,9 +342,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>/events")
     class Events(MethodView):
+        @blp.etag
         @blp.arguments(EventsArgsSchema, location="query")
         @blp.response(200, EventsPageSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("listEvents", security=SEAT_OR_SPECTATOR, responses={200: "EventsPage"},
+                       headers={200: ["Vary"]},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY])
         def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
             """The log after `after`, as the caller may see it; `wait` long-polls
 
@@ -305,7 +368,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
         @blp.response(200, GameViewSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game or event")
+        @blp.operation("getState", security=SEAT_OR_SPECTATOR, responses={200: "GameView"},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME,
+                                 Failure(404, ("unknown_seq",), "no such event")])
         def get(self, game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
             _table, seat = load_for_caller(game_id)
@@ -314,9 +379,14 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>/log")
     class Log(MethodView):
-        @blp.response(200, description="one event per line (NDJSON)",
+        @blp.doc(responses={200: {"content": {"application/x-ndjson": {"schema": {
+            "type": "string", "description": "one `Event` (JSON, as in GET "
+                                             "/games/{id}/events) per line"}}}}})
+        @blp.response(200, description="one event per line (NDJSON): each line an `Event`",
                       content_type="application/x-ndjson")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("exportLog", security=SEAT_OR_SPECTATOR,
+                       headers={200: ["ContentDisposition"]},
+                       failures=[BAD_TOKEN, UNKNOWN_GAME])
         def get(self, game_id: str) -> Response:
             """Export the log as NDJSON: redacted for the caller, complete after the end"""
             table, seat = load_for_caller(game_id)

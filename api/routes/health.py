@@ -18,6 +18,7 @@ from flask import Response, jsonify
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.contract.operations import ContractBlueprint
 from api.outage import STORE_ERRORS
 from api.schemas import HealthSchema, LiveSchema
 from domain.connection import RedisClient, ping
@@ -30,7 +31,7 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                    clock: Callable[[], float] = time.time) -> Blueprint:
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
     the kinds in `required` must have one younger than `stale_after_s`."""
-    blp = Blueprint("health", __name__, url_prefix="/healthz", description="Health")
+    blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
         try:  # (on a cluster: every master)
@@ -67,7 +68,10 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
     class Health(MethodView):
         @blp.response(200, HealthSchema)
         @blp.alt_response(503, schema=HealthSchema,
-                          description="Redis or a required kind of worker is missing")
+                          description="Redis or a required kind of worker is missing (the "
+                                      "same report, not an error: see `status`)",
+                          headers={"Retry-After": {"$ref": "#/components/headers/RetryAfter"}})
+        @blp.operation("getHealth")
         def get(self) -> Response:
             """Is the service whole: this web process, Redis, and each kind of worker?
 
@@ -84,6 +88,7 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
     @blp.route("/live")
     class Live(MethodView):
         @blp.response(200, LiveSchema)
+        @blp.operation("getLiveness")
         def get(self) -> dict[str, str]:
             """Does this web process answer? (Nothing else is checked.)"""
             return {"status": "ok", "web": "ok"}

@@ -8,8 +8,15 @@ from flask import Response
 from flask.views import MethodView
 
 from api.auth import player_key, require_player
+from api.contract.operations import (
+    BAD_QUERY,
+    NO_PLAYER_KEY,
+    PLAYER,
+    ContractBlueprint,
+    Failure,
+    link,
+)
 from api.encoding import encode_inbox
-from api.errors import ErrorSchema
 from api.paging import PagedBlueprint
 from api.player_schemas import (
     InboxArgsSchema,
@@ -20,21 +27,20 @@ from api.player_schemas import (
 )
 from domain.service import GameService
 
-KEY_ONLY = [{"playerKey": []}]
-
 
 def make_blueprint(service: GameService) -> PagedBlueprint:
-    blp = PagedBlueprint("players", __name__, url_prefix="/players",
-                         description="Players: one identity, one key, across games")
+    blp = ContractBlueprint("players", __name__, url_prefix="/players",
+                            description="Players: one identity, one key, across games")
 
     @blp.route("")
     class Players(MethodView):
         @blp.arguments(NewPlayerSchema)
         @blp.response(201, PlayerKeySchema)
-        @blp.alt_response(409, schema=ErrorSchema, description="the name is taken "
-                                                              "(`name_taken`)")
-        @blp.alt_response(422, schema=ErrorSchema, description="a name it may not be "
-                                                              "(`bad_name`)")
+        @blp.operation("registerPlayer", body="NewPlayer", failures=[
+            Failure(409, ("name_taken",), "the name is taken"),
+            Failure(422, ("bad_name",), "a name it may not be")],
+            links={201: {"GetPlayer": link("getPlayer", "the new player's profile",
+                                           player_id="$response.body#/id")}})
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Become a player: the key is shown this once
 
@@ -49,8 +55,7 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
     @blp.route("/me")
     class Me(MethodView):
         @blp.response(200, ProfileSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad player key")
-        @blp.doc(security=KEY_ONLY)
+        @blp.operation("getMyProfile", security=PLAYER, failures=[NO_PLAYER_KEY])
         def get(self) -> dict[str, Any]:
             """Your own profile"""
             return service.profile(require_player(service).id)
@@ -58,8 +63,7 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
     @blp.route("/me/keys")
     class Keys(MethodView):
         @blp.response(201, PlayerKeySchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad player key")
-        @blp.doc(security=KEY_ONLY)
+        @blp.operation("rotatePlayerKey", security=PLAYER, failures=[NO_PLAYER_KEY])
         def post(self) -> dict[str, Any]:
             """Replace your key: the new one is shown this once, the old one stops now"""
             player = require_player(service)
@@ -71,9 +75,8 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
     class Inbox(MethodView):
         @blp.arguments(InboxArgsSchema(), location="query")
         @blp.response(200, InboxEntrySchema(many=True))
-        @blp.alt_response(401, schema=ErrorSchema, description="missing or bad player key")
         @blp.paginate()
-        @blp.doc(security=KEY_ONLY)
+        @blp.operation("listMyGames", security=PLAYER, failures=[NO_PLAYER_KEY, BAD_QUERY])
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> Response:
             """Your games: where it is your turn, soonest deadline first
 
@@ -92,7 +95,8 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
     @blp.route("/<string:player_id>")
     class Profile(MethodView):
         @blp.response(200, ProfileSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown player")
+        @blp.operation("getPlayer", failures=[
+            Failure(404, ("unknown_player", "not_found"), "no such player")])
         def get(self, player_id: str) -> dict[str, Any]:
             """A player's public profile: name, games played and won, rating per type"""
             return service.profile(player_id)

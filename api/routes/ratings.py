@@ -6,7 +6,8 @@ from typing import Any
 
 from flask.views import MethodView
 
-from api.errors import ApiError, ErrorSchema
+from api.contract.operations import BAD_QUERY, ContractBlueprint, Failure
+from api.errors import ApiError
 from api.paging import PagedBlueprint
 from api.player_schemas import LeaderboardEntrySchema
 from domain import registry
@@ -15,15 +16,18 @@ from domain.service import GameService
 
 
 def make_blueprint(service: GameService) -> PagedBlueprint:
-    blp = PagedBlueprint("ratings", __name__, url_prefix="/ratings",
-                         description="Leaderboards per game type")
+    blp = ContractBlueprint("ratings", __name__, url_prefix="/ratings",
+                            description="Leaderboards per game type")
     bots = ", ".join(f"`{level}` {r.rating:.0f}" for level, r in BOT_RATINGS.items())
 
-    @blp.route("/<string:type_id>")
+    @blp.route("/<string:type_id>", parameters=[{
+        "in": "path", "name": "type_id", "required": True, "description": "a game type",
+        "schema": {"type": "string", "enum": sorted(registry.games())}}])
     class Leaderboard(MethodView):
         @blp.response(200, LeaderboardEntrySchema(many=True))
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game type")
         @blp.paginate()
+        @blp.operation("getLeaderboard", failures=[BAD_QUERY, Failure(
+            404, ("unknown_game_type", "not_found"), "no such game type")])
         @blp.doc(description=f"""Players rated in this game type, best rating first
 
 Ratings are Glicko-2, updated once per finished game from the places (each game counts as

@@ -24,7 +24,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token, check_token
-from api.errors import ApiError, ErrorSchema
+from api.contract.jsonschema import ref
+from api.contract.operations import (
+    BAD_QUERY,
+    BAD_TOKEN,
+    SEAT_OR_SPECTATOR,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+)
+from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
 from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema
@@ -51,24 +60,26 @@ def sse_message(ev: dict[str, Any]) -> bytes:
 
 def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
                    max_s: float) -> Blueprint:
-    blp = Blueprint("stream", __name__, url_prefix="/games",
+    blp = ContractBlueprint("stream", __name__, url_prefix="/games",
                     description="Push: the log as Server-Sent Events")
 
     @blp.route("/<string:game_id>/events/stream")
     class EventStream(MethodView):
         @blp.arguments(StreamArgsSchema, location="query")
-        @blp.doc(parameters=[{
-            "in": "header", "name": "Last-Event-ID", "required": False,
-            "schema": {"type": "string", "pattern": "^[0-9]+$"},
-            "description": "resume after this seq (wins over `after`)"}],
-            responses={"200": {"description": STREAM_DESCRIPTION, "content": {
-                "text/event-stream": {"schema": {"type": "string"}}}}})
+        @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": {
+            "type": "object", "required": ["data"], "description": "one message of the stream",
+            "properties": {
+                "id": {"type": "string", "description": "the event's seq"},
+                "event": {"type": "string", "description": "the event's type"},
+                "data": {"type": "string", "contentMediaType": "application/json",
+                         "contentSchema": ref("Event"), "description": "the event"},
+                "retry": {"type": "integer"}}}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
-        @blp.alt_response(400, schema=ErrorSchema, description="bad Last-Event-ID, or a seq "
-                                                              "past the log's end")
-        @blp.alt_response(401, schema=ErrorSchema, description="bad token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY, Failure(
+                           400, ("bad_last_event_id", "after_past_the_end"),
+                           "Last-Event-ID is not a seq, or the seq is past the log's end")])
         def get(self, args: dict[str, Any], game_id: str) -> Response:
             """The log as Server-Sent Events, resumable with Last-Event-ID
 
@@ -100,7 +111,8 @@ def _last_event_id(after: int) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
         return after
-    seq = header_seq(header)
+    # The documented pattern allows 15 digits: every such seq is one header_seq reads.
+    seq = header_seq(header) if len(header.strip()) <= 15 else None
     if seq is None:
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an event's seq")
     return seq

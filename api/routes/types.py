@@ -8,7 +8,7 @@ import msgspec
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.errors import ErrorSchema
+from api.contract.operations import ContractBlueprint, Failure
 from api.schemas import GameTypeSchema
 from domain import registry
 from domain.game import Game
@@ -24,20 +24,24 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def make_blueprint() -> Blueprint:
-    blp = Blueprint("types", __name__, url_prefix="/games/types",
+    blp = ContractBlueprint("types", __name__, url_prefix="/games/types",
                     description="The games, their options and rule decisions")
 
     @blp.route("")
     class GameTypes(MethodView):
         @blp.response(200, GameTypeSchema(many=True))
+        @blp.operation("listGameTypes")
         def get(self) -> list[dict[str, Any]]:
             """List the game types"""
             return [describe(g) for g in registry.games().values()]
 
-    @blp.route("/<string:type_id>")
+    @blp.route("/<string:type_id>", parameters=[{
+        "in": "path", "name": "type_id", "required": True, "description": "a game type",
+        "schema": {"type": "string", "enum": sorted(registry.games())}}])
     class GameType(MethodView):
         @blp.response(200, GameTypeSchema)
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game type")
+        @blp.operation("getGameType", failures=[
+            Failure(404, ("unknown_game_type", "not_found"), "no such game type")])
         def get(self, type_id: str) -> dict[str, Any]:
             """One game type with its options and rule decisions"""
             return describe(registry.get_game(type_id))

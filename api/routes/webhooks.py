@@ -15,7 +15,15 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.auth import bearer_token
-from api.errors import ApiError, ErrorSchema
+from api.contract.operations import (
+    NO_OWNER,
+    SEAT_OR_CREATOR,
+    UNKNOWN_GAME,
+    ContractBlueprint,
+    Failure,
+    link,
+)
+from api.errors import ApiError
 from api.schemas import (
     DeliverySchema,
     RegisteredWebhookSchema,
@@ -55,10 +63,16 @@ A delivery without a 2xx answer is retried with exponential backoff, then marked
 `GET …/webhooks/{{hook_id}}/deliveries` shows every attempt."""
 
 
+UNKNOWN_WEBHOOK = Failure(404, ("unknown_webhook",), "you have no such webhook")
+HOOK_LINKS = (("GetWebhook", "getWebhook", "read it"),
+              ("ListDeliveries", "listDeliveries", "what was sent"),
+              ("DeleteWebhook", "deleteWebhook", "delete it"))
+
+
 def make_blueprint(service: GameService, store: WebhookStore,
                    policy: TargetPolicy) -> Blueprint:
-    blp = Blueprint("webhooks", __name__, url_prefix="/games",
-                    description="Push: signed webhooks for a seat or a whole game")
+    blp = ContractBlueprint("webhooks", __name__, url_prefix="/games",
+                            description="Push: signed webhooks for a seat or a whole game")
 
     def owner(game_id: str) -> int | None:
         """The caller's seat, or None for the creator; 401 for anyone else."""
@@ -84,10 +98,15 @@ def make_blueprint(service: GameService, store: WebhookStore,
     class Webhooks(MethodView):
         @blp.arguments(WebhookArgsSchema)
         @blp.response(201, RegisteredWebhookSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="no seat's or creator's token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
-        @blp.alt_response(409, schema=ErrorSchema, description="too many registrations")
-        @blp.alt_response(422, schema=ErrorSchema, description="URL not allowed")
+        @blp.operation("registerWebhook", security=SEAT_OR_CREATOR, body="WebhookArgs",
+                       failures=[NO_OWNER, UNKNOWN_GAME,
+                                 Failure(409, ("too_many_webhooks",), "you hold the most "
+                                         "webhooks one owner may hold in a game"),
+                                 Failure(422, ("url_not_allowed", "url_unresolvable"),
+                                         "the URL's host is not a public address")],
+                       links={201: {name: link(op, what, game_id="$request.path.game_id",
+                                               hook_id="$response.body#/id")
+                                    for name, op, what in HOOK_LINKS}})
         @blp.doc(description=REGISTER_DESCRIPTION.split("\n", 2)[2],
                  summary=REGISTER_DESCRIPTION.split("\n", 1)[0])
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -105,8 +124,8 @@ def make_blueprint(service: GameService, store: WebhookStore,
             return {**reg.described(), "secret": reg.secret}
 
         @blp.response(200, WebhookSchema(many=True))
-        @blp.alt_response(401, schema=ErrorSchema, description="no seat's or creator's token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game")
+        @blp.operation("listWebhooks", security=SEAT_OR_CREATOR,
+                       failures=[NO_OWNER, UNKNOWN_GAME])
         def get(self, game_id: str) -> list[dict[str, Any]]:
             """Your webhooks in this game (their secrets are not shown again)"""
             seat = owner(game_id)
@@ -115,15 +134,15 @@ def make_blueprint(service: GameService, store: WebhookStore,
     @blp.route("/<string:game_id>/webhooks/<string:hook_id>")
     class Webhook(MethodView):
         @blp.response(200, WebhookSchema)
-        @blp.alt_response(401, schema=ErrorSchema, description="no seat's or creator's token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game or webhook")
+        @blp.operation("getWebhook", security=SEAT_OR_CREATOR,
+                       failures=[NO_OWNER, UNKNOWN_GAME, UNKNOWN_WEBHOOK])
         def get(self, game_id: str, hook_id: str) -> dict[str, Any]:
             """One of your webhooks"""
             return owned(game_id, hook_id).described()
 
         @blp.response(204)
-        @blp.alt_response(401, schema=ErrorSchema, description="no seat's or creator's token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game or webhook")
+        @blp.operation("deleteWebhook", security=SEAT_OR_CREATOR,
+                       failures=[NO_OWNER, UNKNOWN_GAME, UNKNOWN_WEBHOOK])
         def delete(self, game_id: str, hook_id: str) -> Response:
             """Delete one of your webhooks; its pending deliveries are dropped"""
             owned(game_id, hook_id)
@@ -133,8 +152,8 @@ def make_blueprint(service: GameService, store: WebhookStore,
     @blp.route("/<string:game_id>/webhooks/<string:hook_id>/deliveries")
     class Deliveries(MethodView):
         @blp.response(200, DeliverySchema(many=True))
-        @blp.alt_response(401, schema=ErrorSchema, description="no seat's or creator's token")
-        @blp.alt_response(404, schema=ErrorSchema, description="unknown game or webhook")
+        @blp.operation("listDeliveries", security=SEAT_OR_CREATOR,
+                       failures=[NO_OWNER, UNKNOWN_GAME, UNKNOWN_WEBHOOK])
         def get(self, game_id: str, hook_id: str) -> list[dict[str, Any]]:
             """The webhook's latest deliveries, newest first, with every attempt"""
             owned(game_id, hook_id)

@@ -98,9 +98,9 @@ class GameService:
                                deadline_s=deadline_s, on_timeout=on_timeout,
                                bot_delay_s=bot_delay_s, created_by=by.id if by else None)
 
-    def join(self, game_id: str, name: str | None,
-             player: Player | None = None) -> tuple[int, str | None, Table]:
-        return seating.join(self.deps, game_id, name, player)
+    def join(self, game_id: str, name: str | None, player: Player | None = None,
+             idempotency_key: str | None = None) -> tuple[int, str | None, Table]:
+        return seating.join(self.deps, game_id, name, player, idempotency_key)
 
     def cancel(self, game_id: str, credential: str) -> Table:
         return lobby.cancel(self.deps, game_id, credential)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import msgspec
+
 from domain import registry
 from domain.errors import (
     AlreadySeated,
     GameNotStarted,
     GameOver,
+    IdempotencyKeyReused,
     SeatNotAway,
     SeatTaken,
     VersionConflict,
@@ -22,23 +25,45 @@ from domain.errors import (
 from domain.events import event
 from domain.players.names import clean_table_name
 from domain.players.records import Player
+from domain.service.act import request_hash
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
 from domain.service.loading import load
 from domain.service.retry import with_retries
 from domain.service.tokens import hash_token, new_seat_token
+from domain.store.port import Idempotency
 from domain.table import Table
 
 JOIN_ATTEMPTS = 5
 COME_BACK_ATTEMPTS = 3
 
 
-def join(deps: Deps, game_id: str, name: str | None,
-         player: Player | None = None) -> tuple[int, str | None, Table]:
+def join(deps: Deps, game_id: str, name: str | None, player: Player | None = None,
+         idempotency_key: str | None = None) -> tuple[int, str | None, Table]:
     """Take a seat: the player's invitation, else the first free seat. Returns the seat,
     an anonymous person's token (shown this once: only its hash is stored; a player's
-    key is their credential, so None for a player) and the table."""
+    key is their credential, so None for a player) and the table.
+
+    With an `idempotency_key`, a retried join gets the seat and token the first one got
+    (and the table as it is now) instead of a second seat: like an action's answer, the
+    first answer, token included, is kept with the key until the key expires."""
+    idem = f"join:{idempotency_key}" if idempotency_key else None
+    request = request_hash({"name": name, "player": player.id if player else None}) \
+        if idem else ""
+
+    def first_answer(record: Idempotency | None = None) -> tuple[int, str | None, Table] | None:
+        """The first answer under the key, or None; raises when the key answered another
+        request."""
+        if record is None and idem is not None:
+            record = deps.store.first_answer(game_id, idem)
+        if record is None:
+            return None
+        if record.request and record.request != request:
+            raise IdempotencyKeyReused("this Idempotency-Key took a seat for another "
+                                       "request: send a new key")
+        first = msgspec.json.decode(record.answer)
+        return first["seat"], first["token"], load(deps, game_id)[0]
 
     def choose(table: Table) -> int:
         if player is None:
@@ -55,9 +80,18 @@ def join(deps: Deps, game_id: str, name: str | None,
             raise SeatTaken("every seat of this game is taken")
         return free[0]
 
+    if (first := first_answer()) is not None:
+        return first
     if player is None and name is not None:
         name = clean_table_name(name)
-    seat, token, table = _take(deps, game_id, choose, name, player)
+    try:
+        seat, token, table = _take(deps, game_id, choose, name, player,
+                                   (idem, request) if idem else None, first_answer)
+    except (SeatTaken, AlreadySeated):
+        # A retry whose first request took the seat meanwhile gets that answer.
+        if (first := first_answer()) is not None:
+            return first
+        raise
     assert token is not None or player is not None
     return seat, token, table
 
@@ -80,7 +114,9 @@ def claim_kept_seat(deps: Deps, game_id: str, old_seat: int,
 
 
 def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | None,
-          player: Player | None) -> tuple[int, str | None, Table]:
+          player: Player | None, idem: tuple[str, str] | None = None,
+          first_answer: Callable[[Idempotency], tuple[int, str | None, Table] | None]
+          | None = None) -> tuple[int, str | None, Table]:
     def attempt(_n: int) -> tuple[int, str | None, Table] | None:
         before, _ = load(deps, game_id)
         if before.status != "open":
@@ -100,11 +136,16 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
             seed = deps.store.seed(game_id)
             assert seed is not None
             table = start(table, game, seed, batch, deps.clock)
+        record = Idempotency(idem[0], idem[1], msgspec.json.encode(
+            {"seat": seat, "token": token})) if idem else None
         try:
-            append(deps, table, batch, expected=before.version, before=before,
-                   token=(hash_token(token), seat) if token else None)
+            duplicate = append(deps, table, batch, expected=before.version, before=before,
+                               token=(hash_token(token), seat) if token else None,
+                               idempotency=record)
         except VersionConflict:
             return None  # another player joined at the same moment: look again
+        if duplicate is not None and first_answer is not None:
+            return first_answer(duplicate)  # the same key took a seat meanwhile
         return seat, token, table
 
     return with_retries(JOIN_ATTEMPTS, attempt, "taking a seat")

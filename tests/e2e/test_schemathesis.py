@@ -1,48 +1,155 @@
-"""Property-based API testing: schemathesis generates requests from the OpenAPI document;
-no answer may be a 5xx or break the documented schema."""
+"""Schemathesis against the live stack: a real HTTP server on a free port, every phase
+(examples, coverage, fuzzing, stateful), every check. The document's links drive the
+stateful phase (create a game, join its seats, post legal actions, register webhooks);
+`tests/support/schemathesis_hooks.py` holds the tokens a client would. The run must end
+without a failure, and every operation must have answered a 2xx at least once: a run
+that only ever reached 404s and 422s would test almost nothing."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
-import schemathesis
-from hypothesis import HealthCheck, settings
-from schemathesis.checks import positive_data_acceptance
 
 from api.rate_limits import RateLimits
 from domain.connection import connect
 from domain.service import NoHooks
+from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.cli import OPENAPI_PATH
 from donkeypost.settings import Settings
+from tests.support.live import serving
+
+ROOT = Path(__file__).parents[2]
+CONFIG = ROOT / "tests" / "support" / "schemathesis.toml"
+MAX_TIME_S = 150  # the budget of the whole run; fuzzing and stateful repeat until spent
+PREPARED = 30  # away seats for comeBack, games being played for postAction
 
 
-@pytest.fixture(scope="module")
-def live_app(redis_url):
-    connect(redis_url).flushdb()
-    # Generated bursts: no rate limits. No worker runs beside it: /healthz requires none.
-    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
-    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
-    # A started game, so generated requests also reach the paths of a real game.
+def games_being_played(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Started two-seat games: `[game id, [token of seat 0, token of seat 1]]`."""
     client = app.test_client()
-    game = client.post("/games", json={"type": "ochs-und-esel",
-                                       "seats": [{"kind": "human"}] * 3}).get_json()
-    for name in ("a", "b", "c"):
-        client.post(f"/games/{game['id']}/players", json={"name": name})
-    return app
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
+                                           "deadline_s": None}).get_json()
+        tokens = ["", ""]
+        for name in ("ann", "bob"):
+            joined = client.post(f"/games/{game['id']}/players", json={"name": name})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+        out.append((game["id"], tokens))
+    return out
 
 
-schema = schemathesis.pytest.from_fixture("api_schema")
+def finished_games(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Games played to their end: `[game id, [token of each seat]]`."""
+    service = app.extensions["donkeypost"]
+    out = []
+    for game_id, tokens in games_being_played(app, count):
+        table, _ = service.load(game_id)
+        while table.status == "active":
+            acting = service.view(table, None)["to_act"][0]
+            service.act(game_id, acting, service.view(table, acting)["legal_actions"][0])
+            table, _ = service.load(game_id)
+        out.append((game_id, tokens))
+    return out
 
 
-@pytest.fixture(scope="module")
-def api_schema(live_app):
-    return schemathesis.openapi.from_wsgi("/openapi.json", live_app)
+def open_tables(app: Any, count: int) -> list[str]:
+    """Games of twelve human seats, all free."""
+    client = app.test_client()
+    return [client.post("/games", json={"type": "ochs-und-esel", "deadline_s": None,
+                                        "seats": [{"kind": "human"}] * 12}).get_json()["id"]
+            for _ in range(count)]
 
 
-@schema.parametrize()
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])
-def test_no_server_errors_and_responses_match_the_schema(case):
-    # A schema cannot say which player counts or options each game accepts, so a
-    # schema-valid request may still be refused (422): that check is left out.
-    case.call_and_validate(excluded_checks=[positive_data_acceptance])
+def cancellable(app: Any, count: int) -> list[tuple[str, str]]:
+    """Games waiting for players: `[game id, its creator token]` (a cancel needs both)."""
+    client = app.test_client()
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
+                                           "deadline_s": None}).get_json()
+        out.append((game["id"], game["creator_token"]))
+    return out
+
+
+def webhooks(app: Any, games: list[tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
+    """Two webhooks of each seat of `games`: `[game id, webhook id, its owner's token]`."""
+    client = app.test_client()
+    out = []
+    for game_id, tokens in games:
+        for token in tokens:
+            for _ in range(2):
+                hook = client.post(f"/games/{game_id}/webhooks",
+                                   json={"url": "https://203.0.113.7/hook"},
+                                   headers={"Authorization": f"Bearer {token}"}).get_json()
+                out.append((game_id, hook["id"], token))
+    return out
+
+
+def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
+    """Games with an away seat (two deadlines missed in a row): `[game id, its token]`."""
+    client = app.test_client()
+    service = app.extensions["donkeypost"]
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
+                                           "deadline_s": None}).get_json()
+        tokens = {}
+        for name in ("ann", "bob"):
+            joined = client.post(f"/games/{game['id']}/players", json={"name": name})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+        table, _ = service.load(game["id"])
+        seat = sorted(service.view(table, None)["to_act"])[0]
+        while not table.is_away(seat):  # the seat misses its deadlines; the other plays
+            acting = service.view(table, None)["to_act"][0]
+            action = service.view(table, acting)["legal_actions"][0]
+            service.act(game["id"], acting, action, by="timeout" if acting == seat else "player")
+            table, _ = service.load(game["id"])
+        assert table.status == "active"
+        out.append((game["id"], tokens[seat]))
+    return out
+
+
+@pytest.mark.timeout(MAX_TIME_S + 120)
+def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_path):
+    connect(redis_url).flushdb()
+    settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
+                        webhook_targets=TargetPolicy.allowing("203.0.113.0/24"),
+                        rate_limits=RateLimits.off(),  # generated bursts from one address
+                        health_workers=())  # no worker runs beside it
+    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    playing = games_being_played(app, PREPARED)
+    (tmp_path / "fixtures.json").write_text(json.dumps({
+        "away": away_seats(app, PREPARED), "playing": playing,
+        "finished": finished_games(app, 3), "open": open_tables(app, 5),
+        "cancellable": cancellable(app, 5),
+        "webhooks": webhooks(app, playing[:5])}))
+    reached = tmp_path / "reached.json"
+    with serving(app) as base:
+        env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",
+               "DONKEYPOST_API": base, "DONKEYPOST_FIXTURES": str(tmp_path / "fixtures.json"),
+               "DONKEYPOST_REACHED": str(reached), "PYTHONPATH": str(ROOT)}
+        run = subprocess.run(
+            [str(Path(sys.executable).with_name("st")), "--config-file", str(CONFIG),
+             "run", f"{base}/openapi.json",
+             "--phases", "examples,coverage,fuzzing,stateful", "--checks", "all",
+             "--max-time", str(MAX_TIME_S), "--max-examples", "60", "--seed", "1",
+             "--workers", "2", "--request-timeout", "10", "--no-color"],
+            env=env, cwd=tmp_path, capture_output=True, text=True,  # its cache goes there
+            timeout=MAX_TIME_S + 90)
+    output = run.stdout + run.stderr
+    (tmp_path / "schemathesis.txt").write_text(output)
+    assert run.returncode == 0, output[-20000:]
+    result = json.loads(reached.read_text())
+    documented = {f"{method.upper()} {path}" for path, ops in
+                  json.loads(Path(OPENAPI_PATH).read_text())["paths"].items()
+                  for method in ops if method != "parameters"}
+    assert set(result["tested"]) == documented, output[-3000:]
+    assert set(result["reached"]) == documented, output[-3000:]

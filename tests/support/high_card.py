@@ -5,17 +5,36 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import msgspec
 
 from domain.errors import IllegalAction, NotYourTurn
 from domain.events import Event, event
-from domain.game import OptionSpec, Outcome
+from domain.game import EventShape, GameShapes, OptionSpec, Outcome
+from domain.shapes import Empty, Played
 
 
 class HighCardPlay(msgspec.Struct, frozen=True, tag_field="type", tag="play"):
     card: int
+
+
+class HighCardTable(TypedDict):
+    played: list[list[int]]
+    hand: list[int] | None
+    hands: list[list[int]] | None
+
+
+class HighCardHand(TypedDict):
+    hand: list[int]
+
+
+class HighCardPlayed(Played):
+    card: int
+
+
+SHAPES = GameShapes(view=HighCardTable, events={
+    "dealt": EventShape(Empty, private=HighCardHand), "played": EventShape(HighCardPlayed)})
 
 
 class HighCardState(msgspec.Struct, frozen=True):
@@ -33,6 +52,7 @@ class HighCard:
     rules = ("a test game",)
     action_type = HighCardPlay
     state_type = HighCardState
+    shapes = SHAPES
 
     def new_state(self, options: Mapping[str, Any], players: int) -> HighCardState:
         return HighCardState(hands=((),) * players, played=((),) * players)

@@ -24,7 +24,7 @@ import pytest
 
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
-from domain.game import Game, OptionSpec, SearchableGame, resolve_options
+from domain.game import Game, GameShapes, OptionSpec, SearchableGame, resolve_options
 from domain.games import kit
 from domain.registry import games
 
@@ -205,6 +205,7 @@ def test_a_game_without_determinize_is_not_searchable() -> None:
     class Plain:
         id, title, min_players, max_players, options, rules = "plain", "Plain", 2, 2, (), ()
         action_type, state_type = int, int
+        shapes = GameShapes(view=dict, events={})
 
         def new_state(self, options: Any, players: int) -> int: return 0
         def setup(self, state: int, rng: random.Random) -> list[Event]: return []

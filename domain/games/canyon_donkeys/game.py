@@ -37,6 +37,7 @@ from domain.games.canyon_donkeys import rules as play_rules
 from domain.games.canyon_donkeys import view as views
 from domain.games.canyon_donkeys.actions import ACTION_CLASSES, CanyonAction
 from domain.games.canyon_donkeys.evolve import evolve
+from domain.games.canyon_donkeys.shapes import CANYON_SHAPES
 from domain.games.canyon_donkeys.state import OVER, CanyonState, seats_to_act, standings
 from domain.games.kit import HIDDEN, Play
 
@@ -122,6 +123,7 @@ class CanyonDonkeys:
     rules = RULES
     action_type: Any = CanyonAction
     state_type = CanyonState
+    shapes = CANYON_SHAPES
 
     # -- the start -------------------------------------------------------------------------
 

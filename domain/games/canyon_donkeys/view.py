@@ -18,6 +18,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys.donkeys import Card
 from domain.games.canyon_donkeys.state import (
@@ -34,6 +36,8 @@ ACCEPT, REFUSE = "accept", "refuse"
 
 def view(state: CanyonState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
     n = state.players
+    if not state.hands:
+        state = _before_the_deal(state)
     me = viewer if viewer is not None and 0 <= viewer < n else None
     known = known_cards(state, me)
     out: dict[str, Any] = {
@@ -185,6 +189,17 @@ def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> Canyo
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+def _before_the_deal(state: CanyonState) -> CanyonState:
+    """The state before `donkeys_drawn` (a replay stopped at `game_started`), its seats
+    sized: nobody holds anything yet."""
+    n = state.players
+    empty: tuple[tuple[Any, ...], ...] = ((),) * n
+    return msgspec.structs.replace(
+        state, hands=empty, loads=empty, favours_used=(0,) * n, favour=(0,) * n,
+        looks_left=(0,) * n, looks=empty, contract=(None,) * n, won=empty, buried=empty,
+        memory=empty)
+
 
 def _donkey(state: CanyonState) -> dict[str, Any] | None:
     if not state.donkey:

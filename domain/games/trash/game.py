@@ -41,6 +41,7 @@ from domain.games.trash import automatic
 from domain.games.trash import rules as play_rules
 from domain.games.trash.actions import TrashAction
 from domain.games.trash.evolve import evolve
+from domain.games.trash.shapes import TRASH_SHAPES
 from domain.games.trash.state import START_SLOTS, TrashState
 from domain.games.trash.view import determinize, table_view
 
@@ -94,6 +95,7 @@ class Trash:
     rules = RULES
     action_type = TrashAction
     state_type = TrashState
+    shapes = TRASH_SHAPES
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
         kit.check_player_count(self, players)

@@ -26,12 +26,14 @@ from domain.games.trick_engine.actions import (
 from domain.games.trick_engine.config import TrickConfig
 from domain.games.trick_engine.evolve import evolve
 from domain.games.trick_engine.state import NOBODY, TrickEngineState, next_in_trick, totals
+from domain.games.trick_shapes import TRICK_SHAPES
 
 
 class TrickGame:
     """A game of the Ochs & Esel family."""
 
     state_type = TrickEngineState
+    shapes = TRICK_SHAPES
 
     def __init__(self, config: TrickConfig) -> None:
         self.config = config

@@ -1,0 +1,89 @@
+"""The JSON shapes of what a game shows: its view and the data of its events.
+
+A view is a plain dict and an event's `data` a plain dict, built by each game's code. Their
+shapes are declared next to that code as TypedDicts (`domain.game.GameShapes`), so that they can be
+published: the API turns them into JSON Schema for its OpenAPI document, and a test plays
+random games of every registered game and validates every view and event against them,
+so a shape cannot drift from the code that builds it.
+
+This module holds what the games' shapes share, and the shapes of the table's own events
+(`domain.table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypedDict
+
+from domain.game import EventShape, Outcome
+
+
+class Played(TypedDict, total=False):
+    """Base of the data of every event a seat's action causes (it has an `actor`): when the
+    server played for an absent seat, `auto` says why (`domain.service`)."""
+
+    auto: Literal["timeout", "away"]
+
+
+class Empty(TypedDict):
+    """An event with no public data."""
+
+
+# --- the table's events ------------------------------------------------------------------
+OptionValue = int | float | bool | str | None | list[str] | dict[str, int]
+
+
+class SeatCreated(TypedDict):
+    """A seat as the game was created with it: a bot of a level; a human seat open to
+    anyone, kept for an invited player (`invited`: the player's id, and `name`), or kept
+    for whoever held seat `rematch_seat` of the game this one is the rematch of."""
+
+    kind: Literal["human", "bot"]
+    level: NotRequired[Literal["random", "basic", "strong"]]
+    invited: NotRequired[str]
+    name: NotRequired[str]
+    rematch_seat: NotRequired[int]
+
+
+class GameCreated(TypedDict):
+    id: str
+    type: str
+    options: dict[str, OptionValue]
+    seats: list[SeatCreated]
+    deadline_s: float | None
+    on_timeout: Literal["autoplay"]
+    bot_delay_s: float
+    seed_hash: str
+    created_by: NotRequired[str]  # the player who created it
+    rematch_of: NotRequired[str]  # the finished game this one is the rematch of
+
+
+class PlayerJoined(TypedDict):
+    seat: int
+    name: str | None
+    player: NotRequired[str]  # the player's id, when a player took the seat
+
+
+class RematchCreated(TypedDict):
+    game: str  # the rematch's id
+
+
+class OneSeat(TypedDict):
+    seat: int
+
+
+class GameFinished(TypedDict):
+    seed: str
+    outcome: Outcome
+
+
+TABLE_EVENTS: Mapping[str, EventShape] = {
+    "game_created": EventShape(GameCreated),
+    "player_joined": EventShape(PlayerJoined),
+    "game_started": EventShape(Empty),
+    "turn_timed_out": EventShape(OneSeat),
+    "seat_returned": EventShape(OneSeat),
+    "game_finished": EventShape(GameFinished),
+    "game_cancelled": EventShape(Empty),
+    "rematch_created": EventShape(RematchCreated),
+}

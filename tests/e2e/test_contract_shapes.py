@@ -1,0 +1,108 @@
+"""The published shapes are the real ones: views and events of random games of every
+registered game, and the API's answers while playing, validate against the OpenAPI
+document (its schemas are exact: an undeclared key fails as a missing one does)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from domain import registry
+from domain.game import resolve_options
+from domain.redaction import redact
+from donkeypost.cli import OPENAPI_PATH
+from tests.gamekit import random_playout
+
+DOCUMENT = json.loads(Path(OPENAPI_PATH).read_text())
+# (players, options) per game: the base game and its variants.
+PLAYOUTS = {
+    "ochs-und-esel": [(3, {"rounds": 2}), (5, {"rounds": 1, "ox_variant": True})],
+    "crazy-donkey": [(4, {"deals": 2})],
+    "trash": [(2, {}), (4, {"wild": "JQK", "max_rounds": 2})],
+    "canyon-donkeys": [(3, {}), (5, {})],
+}
+
+
+def validator(name: str) -> Any:
+    """A validator of the document's component `name`."""
+    root = {"$ref": f"#/components/schemas/{name}", "components": DOCUMENT["components"]}
+    return jsonschema_rs.Draft202012Validator(root)
+
+
+def assert_valid(check: Any, instance: Any, what: str) -> None:
+    errors = [f"{e.instance_path}: {e.message}" for e in check.iter_errors(instance)]
+    assert not errors, f"{what} does not match the document: {errors[:5]}\n{instance}"
+
+
+def test_every_registered_game_is_played_here():
+    assert set(PLAYOUTS) == set(registry.games())
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_random_playouts_match_the_published_view_and_events(game_id):
+    game = registry.games()[game_id]
+    table = validator(game.shapes.view.__name__)
+    options = validator(f"{''.join(p.title() for p in game_id.split('-'))}Options")
+    event = validator("Event")
+    seen = {"views": 0, "events": 0}
+    for players, opts in PLAYOUTS[game_id]:
+        for seed in range(2):
+            def check(state: Any, log: list[Any], players: int = players) -> None:
+                viewer = random.Random(len(log)).choice([None, *range(players)])
+                assert_valid(table, json.loads(json.dumps(game.view(state, viewer))), "a view")
+                seen["views"] += 1
+
+            resolved = resolve_options(game.options, opts, players)
+            for viewer in (None, 0):  # before the deal: a replay stopped at game_started
+                before = game.view(game.new_state(resolved, players), viewer)
+                assert_valid(table, json.loads(json.dumps(before)), "a view before the deal")
+            state, log = random_playout(game, players, opts, seed=seed, check_every=10**9,
+                                        on_step=check)
+            assert_valid(table, json.loads(json.dumps(game.view(state, 0, True))),
+                         "a view after the end")
+            assert_valid(options, resolved, "options")
+            if seed == 0:  # a replay may stop between any two events, even within a turn
+                replayed = game.new_state(resolved, players)
+                for ev in log:
+                    replayed = game.evolve(replayed, ev)
+                    view = game.view(replayed, random.Random(ev.seq).choice([None, 0]))
+                    assert_valid(table, json.loads(json.dumps(view)), f"a view after {ev.type}")
+                    seen["views"] += 1
+            for i, ev in enumerate(log):
+                stored = ev.__class__(**{**{f: getattr(ev, f) for f in ev.__struct_fields__},
+                                         "seq": i + 1, "hash": "0" * 64})
+                for viewer, reveal in ((None, False), (i % players, False), (None, True)):
+                    shown = json.loads(json.dumps(redact(stored, viewer, reveal)))
+                    assert_valid(event, shown, f"event {ev.type}")
+                    seen["events"] += 1
+    assert seen["views"] >= 200 and seen["events"] >= 200, seen
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_answers_while_playing_over_http_match_the_document(api, game_id):
+    players, opts = PLAYOUTS[game_id][-1]
+    created = api.create(game_id, players, opts, deadline_s=None)
+    assert_valid(validator("CreatedGame"), created, "the created game")
+    tokens = [""] * players
+    for i in range(players):
+        joined = api.http.post(f"/games/{created['id']}/players", json={"name": f"p{i}"})
+        assert_valid(validator("Joined"), joined.get_json(), "a join")
+        tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+    view, acted, page = validator("GameView"), validator("Acted"), validator("EventsPage")
+    rng = random.Random(7)
+
+    def on_move(seen: dict[str, Any], answer: dict[str, Any]) -> None:
+        assert_valid(view, seen, "a view")
+        assert_valid(acted, answer, "an action's answer")
+
+    end = api.play_to_end(created["id"], tokens, pick=lambda v: rng.choice(v["legal_actions"]),
+                          on_move=on_move)
+    assert_valid(view, end, "the finished game")
+    assert_valid(page, api.events(created["id"], tokens[0]), "the log")
+    listed = api.http.get("/games").get_json()
+    assert_valid(validator("GameView"), listed[0], "a listed game")
