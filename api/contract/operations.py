@@ -95,7 +95,7 @@ BODY_FAILURES = (
 
 
 # --- headers ------------------------------------------------------------------------------
-# Components are named by id; `ETAG` and `IF_NONE_MATCH` are flask-smorest's own.
+# Components are named by id; `ETAG` is flask-smorest's own.
 HEADER_NAMES = {"ETAG": "ETag", "Vary": "Vary", "RetryAfter": "Retry-After",
                 "ContentDisposition": "Content-Disposition"}
 HEADERS: dict[str, dict[str, Any]] = {
@@ -111,7 +111,8 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string"},
-        "description": "an `ETag` you hold: 304 (no body) while it is still current"},
+        "description": "an `ETag` you hold: 304 (no body) while the answer would be "
+                       "the same"},
     "IfMatch": {
         "in": "header", "name": "If-Match", "required": False,
         "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,15}"?$'},  # games.IF_MATCH
@@ -128,6 +129,8 @@ PARAMETERS: dict[str, dict[str, Any]] = {
         "description": "resume after this seq (wins over `after`; browsers send it when "
                        "they reconnect)"},
 }
+
+OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
 
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
@@ -261,8 +264,11 @@ class ContractBlueprint(PagedBlueprint):
             raise ValueError("every operation is documented with blp.operation(...)")
         doc["operationId"] = op.id
         doc["security"] = op.security
-        # Components named by id: apispec turns the names into references.
-        doc.setdefault("parameters", []).extend(op.parameters)
+        # Components named by id: apispec turns the names into references. The
+        # If-None-Match that `@blp.etag` adds is flask-smorest's ("Tag to check against"):
+        # ours says what it does.
+        doc["parameters"] = [OWN_PARAMETERS.get(p, p) if isinstance(p, str) else p
+                             for p in doc.get("parameters", [])] + list(op.parameters)
         if op.body is not None:
             doc["requestBody"] = {"required": True, "content": {
                 "application/json": {"schema": ref(op.body)}}}

@@ -155,7 +155,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.response(200, GameViewSchema)
         @blp.alt_response(304, description=NOT_MODIFIED)
         @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
-                       responses={200: "GameView"}, parameters=["IF_NONE_MATCH"],
+                       responses={200: "GameView"}, parameters=["IfNoneMatch"],
                        headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
                            "PostAction": link("postAction", "play the first legal action",
                                               body="$response.body#/legal_actions/0",
