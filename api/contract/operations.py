@@ -21,9 +21,11 @@ from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 
 from api import player_schemas, schemas
+from api.contract import examples
 from api.contract.jsonschema import ref, without_default
 from api.errors import ApiError
 from api.paging import PagedBlueprint
+from domain.game import Game
 
 # --- who may call ------------------------------------------------------------------------
 SEAT_TOKEN = "seatToken"
@@ -135,18 +137,23 @@ OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
                   "NewPlayer": player_schemas.NewPlayerSchema}
+REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
+                    "NewPlayer": {"name": "Ann"}}
 
 
-def register_components(api: Api) -> None:
-    """The shared parts the operations refer to: the error body, request bodies, headers,
-    parameters and security schemes."""
+def register_components(api: Api, example_game: Game[Any, Any]) -> None:
+    """The shared parts the operations refer to: the error body (its example: a move of
+    `example_game` its rules refuse), request bodies, headers, parameters and security
+    schemes."""
     spec = api.spec
     for name, body in REQUEST_BODIES.items():
         schema = api.ma_plugin.converter.schema2jsonschema(body)
         schema["properties"] = {key: without_default(prop)
                                 for key, prop in schema["properties"].items()}
-        spec.components.schema(name, {**schema, "additionalProperties": False})
+        spec.components.schema(name, {**schema, "additionalProperties": False,
+                                      "examples": [REQUEST_EXAMPLES[name]]})
     # flask-smorest registered the error body (ErrorSchema) already: type its lists.
+    spec.components.schemas["Error"]["examples"] = [examples.refused(example_game)]
     error = spec.components.schemas["Error"]["properties"]
     error["legal_actions"]["items"] = ref("Action")
     error["errors"] = {**ref("FieldErrors"), "description": error["errors"]["description"]}
