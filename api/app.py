@@ -24,7 +24,17 @@ from api.event_hub import EventHub
 from api.outage import OutageWatch
 from api.rate_limits import RateLimits
 from api.rate_limits import install as install_rate_limits
-from api.routes import games, health, players, ratings, stream, types, webhooks
+from api.routes import (
+    chat,
+    games,
+    health,
+    players,
+    ratings,
+    stream,
+    table_life,
+    types,
+    webhooks,
+)
 from domain import registry
 from domain.service import GameService
 from domain.store import WebhookStore
@@ -105,6 +115,8 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store)
     api.register_blueprint(games.make_blueprint(service, hub))
+    api.register_blueprint(table_life.make_blueprint(service))
+    api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
     api.register_blueprint(stream.make_blueprint(service, hub, sse_keepalive_s, sse_max_s))

@@ -10,9 +10,10 @@ by endpoint and method: a new route is limited by adding its line there.
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` |
 | `join` | address | `POST /games/{id}/players` |
 | `register` | address | `POST /players` (a new player), `POST /players/me/keys` |
-| `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel` (a seat's moves) |
+| `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` |
 | `act_address` | address | the same, from one address (many seats) |
 | `webhooks` | token | registering and deleting webhooks |
+| `chat` | token | `POST /games/{id}/messages`, and hiding one |
 | `auth_failures` | address | every request with a token that is refused (401) |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -71,6 +72,7 @@ RULES: Mapping[str, Rule] = {
     "act": Rule(TOKEN, "actions of one seat"),
     "act_address": Rule(ADDRESS, "actions from one address"),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
+    "chat": Rule(TOKEN, "chat messages (and hidings) with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
 }
 
@@ -81,6 +83,7 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "act": "10/second;300/minute",
     "act_address": "100/second;3000/minute",
     "webhooks": "20/minute;100/hour",
+    "chat": "5/10seconds;30/minute;300/hour",
     "auth_failures": "30/minute;300/hour",
 }
 
@@ -94,8 +97,14 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
+    ("table_life.Resign", "POST"): ("act", "act_address"),
+    ("table_life.Leave", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "POST"): ("act", "act_address"),
+    ("table_life.Abort", "DELETE"): ("act", "act_address"),
     ("webhooks.Webhooks", "POST"): ("webhooks",),
     ("webhooks.Webhook", "DELETE"): ("webhooks",),
+    ("chat.Messages", "POST"): ("chat",),
+    ("chat.HiddenMessage", "POST"): ("chat",),
 }
 
 

@@ -41,6 +41,7 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from domain import registry
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
 from workers import jobs
@@ -102,8 +103,12 @@ class RqHooks:
             # The timers armed at the version before: the game has moved on since. (Those
             # of seats still waiting are armed again below, due at the same moment.)
             kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
-            pipe.zrem(TIMERS, *(Duty("deadline" if kind == "away" else kind, table.id, before,
-                                     seat, 0.0).job_id for seat, kind in enumerate(kinds)))
+            stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
+                          0.0).job_id for seat, kind in enumerate(kinds)]
+            # A seat given up to a bot in this append waited for its player before it.
+            stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
+                      for seat, s in enumerate(table.seats) if s.played_by is not None]
+            pipe.zrem(TIMERS, *stale)
         now = self.clock()
         for duty in duties(table, game):
             if duty.due <= now:
@@ -114,6 +119,9 @@ class RqHooks:
                 any(s.player is not None for s in table.seats):
             self._enqueue_rating(pipe, table.id)
         pipe.execute()
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        """Nothing to plan: a chat entry moves no game."""
 
     def _pipeline(self) -> Pipeline:
         """One round trip, applied all at once (RQ's enqueue wants a MULTI pipeline)."""

@@ -304,6 +304,11 @@ def _deliveries() -> dict[str, dict[str, Any]]:
             "outcome": ref("Outcome"), "seed": {"type": "string"}}},
         "events": {"required": ["events"], "properties": {
             "events": {"type": "array", "items": ref("Event")}}},
+        "messages": {"required": ["messages"], "properties": {
+            "messages": {"type": "array", "items": ref("ChatEntry"),
+                         "description": "new entries of the table's chat, as GET "
+                                        "/games/{id}/messages shows them (a message "
+                                        "hidden before the delivery was sent: no text)"}}},
     }
     out: dict[str, dict[str, Any]] = {}
     mapping: dict[str, str] = {}

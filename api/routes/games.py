@@ -58,7 +58,8 @@ REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_playe
                              "bad_donkey_deck", "not_enough_cards", "unknown_player",
                              "bad_name"),
                       "the game does not take these options or seats")
-GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled")
+GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
+              "game_aborted", "seat_resigned", "seat_left")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
 IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
 
@@ -295,9 +296,10 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                        parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
                        failures=[
                            NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
-                           Failure(409, GAME_STATE, "not your turn, or the game is not being "
-                                                    "played (`legal_actions` says what you "
-                                                    "may do)"),
+                           Failure(409, GAME_STATE, "not your turn, the game is not being "
+                                                    "played, or your seat was given up to a "
+                                                    "bot (`legal_actions` says what you may "
+                                                    "do)"),
                            Failure(412, ("version_mismatch",),
                                    "the game is not at the If-Match version"),
                            BAD_IDEMPOTENCY_KEY,

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
 
@@ -13,13 +14,19 @@ _log = logging.getLogger(__name__)
 
 
 class Hooks(Protocol):
-    """What happens after an append: bot jobs, deadlines, notifications."""
+    """What happens after an append (bot jobs, deadlines, notifications), and after a new
+    entry of a game's chat (notifications)."""
 
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
 
 
 class NoHooks:
     def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+        pass
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         pass
 
 
@@ -42,3 +49,11 @@ class FanOutHooks:
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_chat(table, entries)
+            except Exception:
+                _log.exception("hook %s failed after a chat entry of game %s",
+                               type(hook).__name__, table.id)

@@ -16,9 +16,11 @@ import redis
 
 import domain.store.keys as keys
 from domain import events as ev_codec
+from domain.chat import ChatEntry
 from domain.errors import VersionConflict
 from domain.events import Event
 from domain.store.port import (
+    CHAT_PAGE,
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
     SNAPSHOT_EVERY,
@@ -26,6 +28,7 @@ from domain.store.port import (
     Idempotency,
     Stored,
 )
+from domain.store.redis_chat import CHAT_NOTICE, RedisChat
 from domain.table import STATUSES
 
 # The longest single blocking read: below the Redis client's socket timeout.
@@ -70,6 +73,7 @@ class RedisEventStore:
         self.redis = client
         self._append = client.register_script(_APPEND)
         self._delete = client.register_script(_DELETE)
+        self._chat = RedisChat(client)
 
     # --- writing -------------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, events: list[Event],
@@ -171,6 +175,20 @@ class RedisEventStore:
     def version(self, game_id: str) -> int:
         last = self.redis.xrevrange(keys.events(game_id), count=1)
         return int(last[0][0].split(b"-")[1]) if last else 0
+
+    # --- the table's chat (`redis_chat`) --------------------------------------------------
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        return self._chat.post(game_id, entry, limit)
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        return self._chat.hide(game_id, n, entry)
+
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        return self._chat.read(game_id, after, count)
+
+    def chat_version(self, game_id: str) -> int:
+        return self._chat.version(game_id)
 
     def appends(self) -> RedisAppendNotices:
         return RedisAppendNotices(self.redis)
@@ -277,15 +295,15 @@ class RedisAppendNotices:
         self._pubsub = client.pubsub()
         self._pubsub.subscribe(keys.APPENDED)
 
-    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
-        found: list[tuple[str, int]] = []
+    def next(self, timeout_s: float) -> list[tuple[str, int | None]] | None:
+        found: list[tuple[str, int | None]] = []
         message = self._pubsub.get_message(timeout=timeout_s)
         while message is not None:
             if message["type"] == "subscribe":
                 return None  # (re)subscribed: what happened before is unknown
             if message["type"] == "message":
                 game_id, _, version = message["data"].decode().rpartition(" ")
-                found.append((game_id, int(version)))
+                found.append((game_id, None if version == CHAT_NOTICE else int(version)))
             if len(found) >= self.MAX_BATCH:
                 break
             message = self._pubsub.get_message(timeout=0)
