@@ -40,6 +40,7 @@ class Sample:
     legal: list[Any] = field(default_factory=list)
     acted: list[dict[str, Any]] = field(default_factory=list)
     acted_to_act: list[int] = field(default_factory=list)
+    after: Any = None  # the state after the seat's move
     first: list[dict[str, Any]] = field(default_factory=list)
     actions: dict[str, Any] = field(default_factory=dict)
     events: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -78,7 +79,7 @@ def sample(game: Game[Any, Any]) -> Sample:
         apply(game.decide(state, seat, rng.choice(legal), rng))
         if move == 3:
             out.acted = [msgspec.to_builtins(redact(ev, seat)) for ev in log[before:]]
-            out.acted_to_act = sorted(game.to_act(state))
+            out.acted_to_act, out.after = sorted(game.to_act(state)), state
     for ev in log:
         out.events.setdefault(ev.type, msgspec.to_builtins(redact(ev, 0)))
     out.first = [msgspec.to_builtins(redact(ev, 0)) for ev in log[:3]]
@@ -114,13 +115,20 @@ def game_view(game: Game[Any, Any]) -> dict[str, Any]:
     """The view of the sample's seat to act, a few moves into the game (a few of its legal
     actions)."""
     example = sample(game)
+    view = _played(game, example.state, _version(example), [example.seat])
+    return {**view, "legal_actions": view["legal_actions"][:3]}
+
+
+def _played(game: Game[Any, Any], state: Any, version: int, acting: list[int]
+            ) -> dict[str, Any]:
+    """The sample's seat's view of the game being played at `state`."""
+    example = sample(game)
     seats = tuple(SeatInfo(kind="human", name=name, taken=True)
                   for name in NAMES[:example.players])
-    table = _table(game, seats=seats, status="active", version=_version(example),
-                   game=example.state,
-                   updated_at=CREATED_AT + 40, waiting_since={example.seat: CREATED_AT + 40})
-    view = _answer(table, game, example.seat)
-    return {**view, "legal_actions": view["legal_actions"][:3]}
+    at = CREATED_AT + version
+    table = _table(game, seats=seats, status="active", version=version, game=state,
+                   updated_at=at, waiting_since={seat: at for seat in acting})
+    return _answer(table, game, example.seat)
 
 
 def _version(example: Sample) -> int:
@@ -158,10 +166,12 @@ def joined(game: Game[Any, Any]) -> dict[str, Any]:
 
 
 def acted(game: Game[Any, Any]) -> dict[str, Any]:
-    """The answer to the sample's move: the events it caused, as the mover sees them."""
+    """The answer to the sample's move: the events it caused, as the mover sees them,
+    and the mover's view after it."""
     example = sample(game)
-    return {"version": example.acted[-1]["seq"], "to_act": example.acted_to_act,
-            "events": example.acted}
+    version = int(example.acted[-1]["seq"])
+    return {"version": version, "to_act": example.acted_to_act, "events": example.acted,
+            "view": _played(game, example.after, version, example.acted_to_act)}
 
 
 def events_page(game: Game[Any, Any]) -> dict[str, Any]:
