@@ -25,6 +25,7 @@ from api.outage import OutageWatch
 from api.rate_limits import RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.routes import games, health, players, ratings, stream, types, webhooks
+from api.stream_tickets import StreamTickets
 from domain import registry
 from domain.service import GameService
 from domain.store import WebhookStore
@@ -107,7 +108,8 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(service, hub, sse_keepalive_s, sse_max_s))
+    api.register_blueprint(stream.make_blueprint(service, hub, StreamTickets(health_redis),
+                                                 sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
     if rate_limits is not None:
