@@ -17,7 +17,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import browser, errors, request_guard
+from api import browser, errors, request_guard, web_table
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
@@ -112,6 +112,7 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
                                                  sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
+    app.register_blueprint(web_table.make_blueprint())
     if rate_limits is not None:
         install_rate_limits(app, rate_limits, health_redis, service)
     browser.install(app, cors_origins)
