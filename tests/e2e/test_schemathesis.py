@@ -68,6 +68,17 @@ def open_tables(app: Any, count: int) -> list[str]:
             for _ in range(count)]
 
 
+def cancellable(app: Any, count: int) -> list[tuple[str, str]]:
+    """Games waiting for players: `[game id, its creator token]` (a cancel needs both)."""
+    client = app.test_client()
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
+                                           "deadline_s": None}).get_json()
+        out.append((game["id"], game["creator_token"]))
+    return out
+
+
 def webhooks(app: Any, games: list[tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
     """Two webhooks of each seat of `games`: `[game id, webhook id, its owner's token]`."""
     client = app.test_client()
@@ -118,6 +129,7 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     (tmp_path / "fixtures.json").write_text(json.dumps({
         "away": away_seats(app, PREPARED), "playing": playing,
         "finished": finished_games(app, 3), "open": open_tables(app, 5),
+        "cancellable": cancellable(app, 5),
         "webhooks": webhooks(app, playing[:5])}))
     reached = tmp_path / "reached.json"
     with serving(app) as base:

@@ -19,7 +19,8 @@ Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see t
   `comeBack` is sent to them too. `playing` lists `[game id, [token of each seat]]` of
   games being played, `finished` the same of finished games (for `rematchGame`), `open`
   ids of tables with many free seats (for `joinGame`), `webhooks` `[game id, webhook id,
-  its owner's token]`;
+  its owner's token]`, `cancellable` `[game id, its creator token]` of games waiting for
+  players (for `cancelGame`, whose link from `createGame` a short run may not follow);
   `postAction` is sent to the games being played too, and half of its schema-valid
   cases on a game whose tokens the run holds post a legal action read from the view, as
   a player does (the fuzzing phase would otherwise never post one).
@@ -54,6 +55,8 @@ _away_tokens = dict(_away)
 _playing = [game for game, _tokens in _fixtures["playing"]]
 _finished = [game for game, _tokens in _fixtures.get("finished", [])]
 _open = list(_fixtures.get("open", []))
+_cancellable = [game for game, _token in _fixtures.get("cancellable", [])]
+_creators.update(dict(_fixtures.get("cancellable", [])))
 _hooks = [(game, hook) for game, hook, _token in _fixtures.get("webhooks", [])]
 _owners.update({(game, hook): token for game, hook, token in _fixtures.get("webhooks", [])})
 _seats.update({game: dict(enumerate(tokens))
@@ -113,13 +116,15 @@ def _fill(game: str, leave: int = 0) -> None:
 def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
     """`comeBack` is also sent to the prepared away seats, `postAction` to the prepared
     games being played, `rematchGame` to the prepared finished games, `joinGame` to the
-    prepared open tables, a webhook's operations to the prepared webhooks."""
+    prepared open tables, `cancelGame` to the prepared games waiting for players, a
+    webhook's operations to the prepared webhooks."""
     operation = _operation(context.operation) if context.operation is not None else ""
     if operation in ("getWebhook", "deleteWebhook", "listDeliveries") and _hooks:
         return strategies.one_of(strategy, strategies.sampled_from(
             [{"game_id": game, "hook_id": hook} for game, hook in _hooks]))
     games = {"comeBack": [game for game, _token in _away], "postAction": _playing,
-             "rematchGame": _finished, "joinGame": _open}.get(operation, [])
+             "rematchGame": _finished, "joinGame": _open,
+             "cancelGame": _cancellable}.get(operation, [])
     if not games:
         return strategy
     return strategies.one_of(strategy, strategies.sampled_from(
