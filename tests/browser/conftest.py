@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from tests.support.serve import ServeProcess
+from tests.support.workers import wait_until
 
 CHROMIUM = os.environ.get("DONKEYPOST_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).with_name("artifacts")
@@ -35,7 +36,9 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# Module-scoped: while playwright runs, its event loop runs in this thread (greenlets), and
+# a later test's asyncio.run() would find it running.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     missing = _browser_missing()
     if missing is not None:
@@ -53,7 +56,7 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     """One service for every browser test: one web worker (so that killing it drops every
     stream), one bot worker; no rate limits (the tests also set tables up over the API at
@@ -62,14 +65,24 @@ def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
                          "--bot-workers", "1", RATE_LIMITS="off")
     try:
         serve.wait_listening()
+        # Its first answers (a web worker importing the app) can be slow on a busy machine.
+        wait_until(lambda: _answers(f"{serve.url}/play/"), 60, "the web table answering",
+                   every_s=0.2)
         yield serve
     finally:
         serve.close()
 
 
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 @pytest.fixture
 def http(server: ServeProcess) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
         yield client
 
 
@@ -77,7 +90,7 @@ def http(server: ServeProcess) -> Iterator[httpx.Client]:
 def context(browser: Any) -> Iterator[Any]:
     """A browser profile of its own (its own localStorage: its own seats), phone-sized."""
     ctx = browser.new_context(viewport={"width": 420, "height": 900})
-    ctx.set_default_timeout(15_000)
+    ctx.set_default_timeout(30_000)  # a busy machine
     try:
         yield ctx
     finally:

@@ -110,8 +110,13 @@ export async function showTable(gameId: string): Promise<() => void> {
   };
 
   const refresh = async () => {
-    const answer = await api.GET("/games/{game_id}", {
-      params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) });
+    let answer;
+    try {
+      answer = await api.GET("/games/{game_id}", {
+        params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) });
+    } catch {
+      return; // unreachable for a moment: the stream's reconnection reads it again
+    }
     if (answer.data && answer.data.version >= view.version) {
       const wasMyTurn = view.you !== null && view.to_act.includes(view.you);
       view = answer.data;
@@ -144,6 +149,9 @@ export async function showTable(gameId: string): Promise<() => void> {
       } else {
         for (const ev of answer.data.events) addEvent(ev);
       }
+    } catch {
+      error.textContent = "The server could not be reached: try again in a moment.";
+      announce(error.textContent);
     } finally {
       busy = false;
       await refresh();
@@ -154,7 +162,7 @@ export async function showTable(gameId: string): Promise<() => void> {
     if (ev.seq <= lastSeq) return;
     if (ev.seq > lastSeq + 1 && stream) {
       // A gap: something was missed. Read it from the log rather than guess.
-      void readLog(gameId, token, lastSeq).then((missed) => missed.forEach(addEvent));
+      readLog(gameId, token, lastSeq).then((missed) => missed.forEach(addEvent), () => refreshSoon());
       return;
     }
     log.push(ev);
@@ -172,10 +180,12 @@ export async function showTable(gameId: string): Promise<() => void> {
       // EventSource cannot send our token: a single-use ticket stands for it, a new one
       // for each connection (a reconnect with a used ticket would be refused).
       const ticket = await api.POST("/games/{game_id}/events/stream/tickets", {
-        params: { path: { game_id: gameId } }, headers: bearer(token) });
-      if (!ticket.data) {
-        live.textContent = `offline: ${failure(ticket.error, ticket.response).message}`;
-        window.setTimeout(() => void connect(), 3000);
+        params: { path: { game_id: gameId } }, headers: bearer(token) }).catch(() => null);
+      if (!ticket?.data) {
+        live.textContent = ticket ? `offline: ${failure(ticket.error, ticket.response).message}`
+          : "offline";
+        live.className = "live off";
+        window.setTimeout(() => void connect(), 2000);
         return;
       }
       url += `&ticket=${encodeURIComponent(ticket.data.ticket)}`;
