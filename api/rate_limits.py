@@ -71,6 +71,7 @@ RULES: Mapping[str, Rule] = {
     "act": Rule(TOKEN, "actions of one seat"),
     "act_address": Rule(ADDRESS, "actions from one address"),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
+    "stream_tickets": Rule(TOKEN, "stream tickets taken with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
 }
 
@@ -81,6 +82,8 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "act": "10/second;300/minute",
     "act_address": "100/second;3000/minute",
     "webhooks": "20/minute;100/hour",
+    # A browser takes one per (re)connection of its event stream.
+    "stream_tickets": "30/minute;600/hour",
     "auth_failures": "30/minute;300/hour",
 }
 
@@ -96,6 +99,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Cancel", "POST"): ("act", "act_address"),
     ("webhooks.Webhooks", "POST"): ("webhooks",),
     ("webhooks.Webhook", "DELETE"): ("webhooks",),
+    ("stream.StreamTicket", "POST"): ("stream_tickets",),
 }
 
 

@@ -157,6 +157,34 @@ def test_a_person_plays_ochs_und_esel_against_two_bots_to_the_end(page, server, 
     assert seqs == list(range(1, view["version"] + 1)), "every move, once, in order"
     assert "The game finished" in page.locator("#log").inner_text()
     page.screenshot(path=ARTIFACTS / "ochs-und-esel-finished.png", full_page=True)
+    # the view offers a rematch: the seat is kept, the bots too
+    page.locator("[data-table-action='rematch']").click()
+    page.wait_for_url(lambda url: game_id not in url)
+    rematch = page.url.rsplit("/", 1)[1]
+    assert http.get(f"/games/{game_id}").json()["rematch"] == rematch
+    page.wait_for_selector("body[data-status='active']")
+    assert held_seat(page)["game"] == rematch
+    assert page.errors == []
+
+
+def test_a_player_plays_with_their_key_and_finds_the_game_in_the_lobby(page, server, http):
+    page.goto(f"{server.url}/play")
+    page.locator("details.player summary").click()
+    name = f"Dee{int(time.time() * 1000) % 100000}"
+    page.fill("#player-name", name)
+    page.get_by_role("button", name="Become a player").click()
+    page.wait_for_selector(f".player strong:text('{name}')")
+    game_id = create_at_the_table(page, server, "crazy-donkey", name,
+                                  ["me", "bot:basic", "bot:basic"], {"deals": "1"})
+    page.wait_for_selector("body[data-status='active']")
+    key = json.loads(page.evaluate("localStorage.getItem('donkeypost.player.v1')"))["key"]
+    assert json.loads(page.evaluate(f"localStorage.getItem('{SEATS_KEY}')") or "[]") == [], \
+        "a player's seat needs no token of its own"
+    mine = http.get(f"/games/{game_id}", headers={"Authorization": f"Bearer {key}"}).json()
+    assert mine["you"] == 0 and mine["seats"][0]["name"] == name
+    wait_for(lambda: click_a_move(page), 60, "the player's turn")
+    page.goto(f"{server.url}/play/#/")
+    page.wait_for_selector(f"a[href='#/game/{game_id}']")
     assert page.errors == []
 
 

@@ -2,7 +2,9 @@
 // the open games with a free seat, and the games this browser holds a seat in.
 import { api, bearer, unwrap, type GameType, type GameView, type Schemas } from "./client";
 import { announce, h, mount, when } from "./dom";
-import { heldSeats, keepCreatorToken, keepPlayerName, keepSeat, playerName } from "./store";
+import {
+  heldSeats, keepCreatorToken, keepPlayer, keepPlayerName, keepSeat, player, playerName,
+} from "./store";
 
 const DEADLINES: [string, number | null][] = [
   ["No deadline", null], ["1 minute a move", 60], ["1 hour a move", 3600],
@@ -16,13 +18,48 @@ export async function showLobby(): Promise<void> {
   const form = newGameForm(types);
   const open = h("section", { "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"));
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "My games"));
-  mount(h("h1", {}, "Lobby"), h("div", { class: "lobby" }, form, h("div", {}, mine, open)));
+  mount(h("h1", {}, "Lobby"), h("div", { class: "lobby" }, form,
+    h("div", {}, playerBox(), mine, open)));
   await Promise.all([fillMyGames(mine), fillOpenGames(open, types)]);
 }
 
+/** Become a player (one key for all one's games, rated), or forget the key here. */
+function playerBox(): HTMLElement {
+  const me = player();
+  if (me) {
+    return h("section", { class: "player", "aria-label": "you" },
+      h("p", {}, "You play as ", h("strong", {}, me.name), "; your key finds your seats."),
+      h("button", { type: "button", class: "ghost", onclick: () => {
+        if (confirm("Forget your player key in this browser? Keep a copy to come back.")) {
+          keepPlayer(null);
+          void showLobby();
+        }
+      } }, "Forget my key"));
+  }
+  const name = h("input", { id: "player-name", value: playerName(), maxlength: 24, required: true,
+                            autocomplete: "nickname" }) as HTMLInputElement;
+  const error = h("p", { class: "error", role: "alert" });
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    try {
+      const made = unwrap(await api.POST("/players", { body: { name: name.value } }));
+      keepPlayer({ id: made.id, name: made.name, key: made.key });
+      keepPlayerName(made.name);
+      await showLobby();
+    } catch (err) {
+      error.textContent = (err as Error).message;
+    }
+  };
+  return h("details", { class: "player" }, h("summary", {}, "Become a player (a name, rated games)"),
+    h("form", { onsubmit: submit as EventListener },
+      h("label", { for: "player-name" }, "Player name"), name, error,
+      h("button", { type: "submit" }, "Become a player")));
+}
+
 export async function joinGame(gameId: string, type: string, name: string): Promise<void> {
+  const me = player();
   const joined = unwrap(await api.POST("/games/{game_id}/players", {
-    params: { path: { game_id: gameId } }, body: { name } }));
+    params: { path: { game_id: gameId } }, body: me ? {} : { name }, headers: bearer(me?.key) }));
   if (joined.token) {
     keepSeat({ game: gameId, type, seat: joined.seat, token: joined.token, name, at: Date.now() });
   }
@@ -74,14 +111,16 @@ function newGameForm(types: GameType[]): HTMLElement {
       options: readOptions(options, type),
       seats: kinds.map((k) => k.startsWith("bot:")
         ? { kind: "bot" as const, level: k.slice(4) as "random" | "basic" | "strong" }
-        : { kind: "human" as const }),
+        : k === "me" && player() ? { kind: "human" as const, me: true } : { kind: "human" as const }),
       deadline_s: deadline.value === "" ? null : Number(deadline.value),
     } as Schemas["CreateGame"];
     try {
-      const created = unwrap(await api.POST("/games", { body }));
-      keepCreatorToken(created.id, created.creator_token);
+      const me = player();
+      const created = unwrap(await api.POST("/games", { body, headers: bearer(me?.key) }));
+      if (created.creator_token) keepCreatorToken(created.id, created.creator_token);
       keepPlayerName(name.value);
-      if (kinds.includes("me")) await joinGame(created.id, type.id, name.value);
+      // A player's own seat is theirs already (`me`); anyone else takes theirs now.
+      if (kinds.includes("me") && !me) await joinGame(created.id, type.id, name.value);
       location.hash = `#/game/${created.id}`;
     } catch (err) {
       error.textContent = (err as Error).message;
@@ -140,7 +179,21 @@ function readOptions(fieldset: HTMLElement, type: GameType): Record<string, unkn
 
 async function fillMyGames(section: HTMLElement): Promise<void> {
   const seats = heldSeats();
+  const me = player();
+  if (me) {
+    const inbox = await api.GET("/players/me/games", {
+      params: { query: { status: "active", page_size: 20 } }, headers: bearer(me.key) });
+    const open = await api.GET("/players/me/games", {
+      params: { query: { status: "open", page_size: 20 } }, headers: bearer(me.key) });
+    const entries = [...(inbox.data ?? []), ...(open.data ?? [])];
+    section.append(entries.length ? h("ul", { class: "games", "aria-label": "as a player" },
+      entries.map((e) => h("li", {}, h("a", { href: `#/game/${e.id}` }, `${e.type} · seat ${e.seat + 1}`),
+        " — ", e.status === "open" ? (e.invited ? "you are invited" : "waiting for players")
+          : e.my_turn ? `your turn${e.deadline ? ` (${when(e.deadline)} left)` : ""}` : "waiting for the others")))
+      : h("p", {}, "No game of yours is being played."));
+  }
   if (!seats.length) {
+    if (me) return;
     section.append(h("p", {}, "None yet: create a table or take a seat at an open one."));
     return;
   }

@@ -5,12 +5,12 @@ import { drawBoard } from "./boards";
 import { api, bearer, unwrap, type GameView } from "./client";
 import { eventText } from "./describe";
 import { h, mount } from "./dom";
-import { seatIn } from "./store";
+import { credentialFor } from "./store";
 import { gameTitle, readLog, seatNames } from "./table";
 import { verifyLog } from "./verify";
 
 export async function showReplay(gameId: string): Promise<() => void> {
-  const token = seatIn(gameId)?.token;
+  const token = credentialFor(gameId);
   const now = unwrap(await api.GET("/games/{game_id}", {
     params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) }));
   const events = await readLog(gameId, token);

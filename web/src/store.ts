@@ -50,3 +50,27 @@ export function playerName(): string {
 export function keepPlayerName(name: string): void {
   localStorage.setItem(NAME, JSON.stringify(name));
 }
+
+/** The player this browser plays as, if it became one: their key finds their seat in each
+ *  of their games (a seat token is not needed then). */
+export interface Player {
+  id: string;
+  name: string;
+  key: string;
+}
+
+const PLAYER = "donkeypost.player.v1";
+
+export function player(): Player | null {
+  return read<Player | null>(PLAYER, null);
+}
+
+export function keepPlayer(p: Player | null): void {
+  if (p === null) localStorage.removeItem(PLAYER);
+  else localStorage.setItem(PLAYER, JSON.stringify(p));
+}
+
+/** What this browser sends for a game: the seat token it holds there, else its player key. */
+export function credentialFor(game: string): string | undefined {
+  return seatIn(game)?.token ?? player()?.key;
+}

@@ -4,7 +4,7 @@ import { drawBoard, involves } from "./boards";
 import { api, bearer, failure, unwrap, type Action, type GameEvent, type GameView } from "./client";
 import { actionLabel, EVENT_TYPES, eventText, type Names } from "./describe";
 import { announce, h, mount, when } from "./dom";
-import { seatIn } from "./store";
+import { credentialFor, keepSeat, seatIn } from "./store";
 
 const TITLES: Record<GameView["type"], string> = {
   "ochs-und-esel": "Ochs & Esel", "crazy-donkey": "Crazy Donkey", trash: "Trash",
@@ -41,7 +41,7 @@ export async function readLog(gameId: string, token: string | undefined, after =
 
 export async function showTable(gameId: string): Promise<() => void> {
   const held = seatIn(gameId);
-  const token = held?.token;
+  const token = credentialFor(gameId);
   let view = unwrap(await api.GET("/games/{game_id}", {
     params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) }));
   const log: GameEvent[] = await readLog(gameId, token);
@@ -61,6 +61,27 @@ export async function showTable(gameId: string): Promise<() => void> {
   const logList = h("ol", { class: "log", id: "log", "aria-label": "moves so far" });
   const invite = h("div", { id: "invite" });
   const heading = h("h1", {}, gameTitle(view));
+  const tableActions = h("span", { class: "table-actions" });
+
+  // What the view says the caller may do to the table itself.
+  const tableAction = async (name: string) => {
+    const path = { params: { path: { game_id: gameId } }, headers: bearer(token) };
+    try {
+      if (name === "rematch") {
+        const next = unwrap(await api.POST("/games/{game_id}/rematch", path));
+        if (next.token) {
+          keepSeat({ game: next.game.id, type: next.game.type, seat: next.seat, token: next.token,
+                     name: held?.name ?? "", at: Date.now() });
+        }
+        location.hash = `#/game/${next.game.id}`;
+      } else if (name === "cancel" && confirm("Cancel this game for everyone?")) {
+        unwrap(await api.POST("/games/{game_id}/cancel", path));
+        await refresh();
+      }
+    } catch (err) {
+      error.textContent = (err as Error).message;
+    }
+  };
 
   const render = () => {
     const names = seatNames(view);
@@ -77,6 +98,9 @@ export async function showTable(gameId: string): Promise<() => void> {
     board.replaceChildren(drawBoard(view, names, view.you !== null && !busy ? pick : null));
     drawActions();
     invite.replaceChildren(view.status === "open" ? inviteBox(gameId) : "");
+    tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
+      type: "button", "data-table-action": a.name, onclick: () => void tableAction(a.name) },
+      a.name === "rematch" ? (view.rematch ? "Go to the rematch" : "Rematch") : a.name === "cancel" ? "Cancel the game" : a.name)));
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
   };
@@ -176,7 +200,7 @@ export async function showTable(gameId: string): Promise<() => void> {
   const connect = async () => {
     if (closed) return;
     let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${lastSeq}`;
-    if (token) {
+    if (token && view.you !== null) {
       // EventSource cannot send our token: a single-use ticket stands for it, a new one
       // for each connection (a reconnect with a used ticket would be refused).
       const ticket = await api.POST("/games/{game_id}/events/stream/tickets", {
@@ -228,8 +252,9 @@ export async function showTable(gameId: string): Promise<() => void> {
     h("h2", { id: "log-h" }, "Moves"), logList);
   mount(h("div", { class: "table-head" }, heading, live), status, invite, seats, board, error, actions,
     logBox,
-    h("p", { class: "links" }, h("a", { href: `#/replay/${gameId}` }, "Replay"), " · ",
-      held ? `You are seat ${held.seat + 1}.` : "You are watching."));
+    h("p", { class: "links" }, h("a", { href: `#/replay/${gameId}` }, "Replay"), " ",
+      tableActions),
+    h("p", { class: "note" }, view.you !== null ? `You are seat ${view.you + 1}.` : "You are watching."));
   render();
   logBox.scrollTop = logBox.scrollHeight;
   if (view.status !== "finished" && view.status !== "cancelled") void connect();
