@@ -22,8 +22,10 @@ from api.outage import RETRY_AFTER_S, OutageWatch, describe, is_unavailable
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
+    BadMessage,
     BadName,
     BadOptions,
+    ChatFull,
     Contention,
     DomainError,
     GameRuleError,
@@ -34,6 +36,7 @@ from domain.errors import (
     PreconditionFailed,
     SeatTaken,
     UnknownGame,
+    UnknownMessage,
     UnknownPlayer,
     VersionConflict,
 )
@@ -73,14 +76,14 @@ def status_for(err: DomainError) -> int:
         return 401
     if isinstance(err, NotAllowed):
         return 403
-    if isinstance(err, (UnknownGame, UnknownPlayer)):
+    if isinstance(err, (UnknownGame, UnknownPlayer, UnknownMessage)):
         return 404
     if isinstance(err, PreconditionFailed):
         return 412
-    if isinstance(err, (IllegalAction, BadOptions, BadName, IdempotencyKeyReused)):
+    if isinstance(err, (IllegalAction, BadOptions, BadName, BadMessage, IdempotencyKeyReused)):
         return 422
     if isinstance(err, (GameRuleError, SeatTaken, VersionConflict, Contention, NameTaken,
-                        AlreadySeated)):
+                        AlreadySeated, ChatFull)):
         return 409
     return 400
 

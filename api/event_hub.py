@@ -16,6 +16,15 @@ game again. A reader stops when its last waiter leaves or once the game's `game_
 has been read (nothing can follow it); the listener stops when no feed is left for a while.
 If Redis is lost, every feed is marked broken: streams end (their clients resume), waiting
 long-polls answer, and the next watcher subscribes again.
+
+The hub is also one of the process's hooks (`after_append`): an append made by this
+process hands its events to the game's feed at once, so the feed reads nothing back and
+its streams send them while the move's other hooks still run; the notice that follows finds
+the feed already there. Appends of other processes are read as before.
+
+A game's chat rides along: a chat write publishes "<game> chat" on the same channel, and
+the feed's reader then reads the chat's new entries into a buffer of their own, in which
+a hiding erases the text of the message it hides (streams send them as `message` events).
 """
 
 from __future__ import annotations
@@ -24,11 +33,15 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
 import redis
 
+from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
 from domain.store.port import AppendNotices, EventLog
+from domain.table import Table
+from domain.webhooks.registration import Registration
 
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
@@ -45,7 +58,8 @@ WAKE_PAUSE_S = 0.0005
 
 
 class GameFeed:
-    """The new events of one game, as read by this process's reader for it.
+    """The new events of one game, and the new entries of its chat, as read by this
+    process's reader for it (a chat notice, `ring(None)`, makes it read the chat too).
 
     The reader publishes `(version, recent events)` as one immutable pair and then sets the
     `threading.Event` that a group of waiters waits on, replacing it with a fresh one:
@@ -58,20 +72,28 @@ class GameFeed:
         self.game_id = game_id
         # The last seq read (None until the reader starts) and the events up to it.
         self._seen: tuple[int | None, tuple[Event, ...]] = (None, ())
+        # The same for the chat: the last entry read, and the entries up to it.
+        self._chat_seen: tuple[int | None, tuple[ChatEntry, ...]] = (None, ())
+        self._chat_rung = False  # a notice said the chat changed
         self._arrivals = [threading.Event() for _ in range(WAKE_GROUPS)]
         self._in_group = [0] * WAKE_GROUPS  # waiters in each group
         self._doorbell = threading.Event()  # rung by the listener: the game moved
         self._noticed = 0  # the latest version a notice told of
+        self._look = False  # rung without a version: read whatever there is
+        self._publishing = threading.Lock()  # the reader and this process's appends
         self.finished = False
         self.broken = False  # Redis was lost: streams end, clients reconnect
         self.listeners = 0
 
-    def wait_beyond(self, after: int, timeout_s: float, group: int = 0) -> bool:
-        """Wait until an event after `after` is known (True) or `timeout_s` passed."""
+    def wait_beyond(self, after: int, timeout_s: float, group: int = 0,
+                    chat_after: int | None = None) -> bool:
+        """Wait until an event after `after` is known, or (given `chat_after`) a chat entry
+        after that one (True), or `timeout_s` passed."""
         deadline = time.monotonic() + timeout_s
         while True:
             arrival = self._arrivals[group]  # taken before looking: a publish after sets it
-            if self._beyond(after):
+            if self._beyond(after) or (chat_after is not None and
+                                       (self._chat_seen[0] or 0) > chat_after):
                 return True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -94,21 +116,56 @@ class GameFeed:
             return None
         return [e for e in recent if e.seq > after]
 
+    def chat_after(self, after: int) -> list[ChatEntry] | None:
+        """The buffered chat entries after entry `after`, or None if the buffer cannot tell
+        (a message hidden since it was read is in it without its text)."""
+        version, recent = self._chat_seen
+        if version is None:
+            return None
+        if version <= after:
+            return []
+        if not recent or recent[0].n > after + 1:
+            return None
+        return [e for e in recent if e.n > after]
+
     def ring(self, version: int | None) -> None:
-        """The game reached `version` (None: it may have moved, look)."""
-        if version is None or version > self._noticed:
-            self._noticed = max(self._noticed, version or 0)
+        """The game reached `version` (None: it may have moved, or its chat did: look)."""
+        if version is None:
+            self._look = True
+            self._chat_rung = True
             self._doorbell.set()
+        elif version > self._noticed:
+            self._noticed = version
+            self._doorbell.set()
+
+    def offer(self, events: Sequence[Event]) -> None:
+        """Events this process just appended: published at once when they follow what
+        the feed holds (else the reader reads them, as it would have)."""
+        version = self._seen[0]
+        if events and version is not None and events[0].seq == version + 1:
+            self._publish(list(events), events[-1].seq)
 
     def _read(self) -> None:
         store = self.hub.store
         try:
             after = store.version(self.game_id)
+            chat = store.chat_version(self.game_id)
+            self._publish_chat([], chat)
             self._publish([], after)
             while not self.finished and not self.broken and self.hub._keep_reading(self):
                 if not self._doorbell.wait(self.hub.read_block_s):
                     continue
                 self._doorbell.clear()
+                if self._chat_rung:
+                    self._chat_rung = False
+                    while entries := store.read_chat(self.game_id, chat, BUFFERED_EVENTS):
+                        chat = entries[-1].n
+                        self._publish_chat(entries, chat)
+                held = self._seen[0] or 0
+                if not self._look and self._noticed <= held:
+                    continue  # offered by this process's own append: nothing to read
+                self._look = False
+                after = max(after, held)
                 while not self.finished:  # until the log has nothing more after `after`
                     events = store.read(self.game_id, after=after, count=BUFFERED_EVENTS)
                     if not events:
@@ -124,9 +181,22 @@ class GameFeed:
             self.hub._forget(self)
 
     def _publish(self, events: list[Event], version: int) -> None:
-        self.finished = self.finished or any(e.type == "game_finished" for e in events)
-        self._seen = (version, (*self._seen[1], *events)[-BUFFERED_EVENTS:])
+        with self._publishing:  # the reader's and an offer's: never back, never twice
+            held, recent = self._seen
+            if held is not None:
+                if version <= held:
+                    return
+                events = [e for e in events if e.seq > held]
+            self.finished = self.finished or any(e.type == "game_finished" for e in events)
+            self._seen = (version, (*recent, *events)[-BUFFERED_EVENTS:])
         self._wake()
+
+    def _publish_chat(self, entries: list[ChatEntry], version: int) -> None:
+        # A hiding erases the text of the message it hides from the buffer, too.
+        recent = without_hidden([*self._chat_seen[1], *entries])[-BUFFERED_EVENTS:]
+        self._chat_seen = (version, tuple(recent))
+        if entries:
+            self._wake()
 
     def _break(self) -> None:
         self.broken = True
@@ -179,6 +249,19 @@ class EventHub:
         with self._lock:
             feed.listeners -= 1
             feed._in_group[group] -= 1
+
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """A hook: this process appended `new_events`; the game's feed, if it is watched
+        here, takes them without reading them back."""
+        with self._lock:
+            feed = self._feeds.get(table.id)
+        if feed is not None:
+            feed.offer(new_events)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        """A hook too: chat entries reach the feeds through their notice (one read of the
+        chat's new entries, where a hiding is applied)."""
 
     def lost(self, err: BaseException) -> None:
         """Redis was lost: said once until the listener hears notices again."""

@@ -7,10 +7,13 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from api.request_guard import MAX_SEQ
+from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.players.names import TABLE_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
+from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
+from domain.table_actions import TABLE_ACTIONS
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
 from domain.webhooks.targets import MAX_URL_LENGTH
@@ -55,6 +58,40 @@ class JoinSchema(ma.Schema):
                        "characters"})
 
 
+class LeaveSchema(ma.Schema):
+    level = fields.String(validate=validate.OneOf(BOT_LEVELS), load_default="basic",
+                          metadata={"description": "the bot that plays your seat from now on"})
+
+
+class NewMessageSchema(ma.Schema):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+                         metadata={"description": f"1 to {MAX_TEXT} characters; lines and "
+                                                  "tabs, no other control characters"})
+
+
+class MessagesArgsSchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
+                           metadata={"description": "the entries numbered after this one"})
+    limit = fields.Integer(load_default=CHAT_PAGE, validate=validate.Range(min=1, max=CHAT_PAGE))
+
+
+class ChatEntrySchema(ma.Schema):
+    n = fields.Integer(required=True, metadata={"description": "its number in the chat"})
+    type = fields.String(required=True, validate=validate.OneOf([MESSAGE, HIDDEN]), metadata={
+        "description": "`message`, or `message_hidden`: the creator hid message `message`"})
+    at = fields.Float(required=True, metadata={"description": "epoch seconds"})
+    seat = fields.Integer(metadata={"description": "who wrote it (a message)"})
+    name = fields.String(allow_none=True, metadata={"description": "the seat's name"})
+    player = fields.String(allow_none=True, metadata={"description": "the writer's player id"})
+    text = fields.String(allow_none=True, metadata={"description": "null once hidden"})
+    hidden = fields.Boolean(metadata={"description": "hidden by the game's creator"})
+    message = fields.Integer(metadata={"description": "the message hidden (a hiding)"})
+
+
+class MessagesPageSchema(ma.Schema):
+    messages = fields.List(fields.Nested(ChatEntrySchema), required=True)
+
+
 class ListArgsSchema(ma.Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     type = fields.String(validate=validate.Length(min=1, max=64))
@@ -84,13 +121,24 @@ class SeatViewSchema(ma.Schema):
         "description": "the player it is kept for (only they may take it)"})
     rematch_seat = fields.Integer(allow_none=True, metadata={
         "description": "kept for whoever held this seat of the game before (a rematch)"})
+    resigned = fields.Boolean(metadata={"description": "its player resigned (conceded)"})
+    left = fields.Boolean(metadata={"description": "its player handed it to a bot"})
+    played_by = fields.String(allow_none=True, metadata={
+        "description": "the level of the bot that plays it since its player resigned or "
+                       "left (null: its player plays it)"})
 
 
 class TableActionSchema(ma.Schema):
-    name = fields.String(required=True, metadata={"description": "e.g. `rematch`, `cancel`"})
-    method = fields.String(required=True)
+    name = fields.String(required=True, validate=validate.OneOf(
+        list(dict.fromkeys(a.name for a in TABLE_ACTIONS))), metadata={
+        "description": "which: e.g. `rematch`, `cancel`, `resign`"})
+    method = fields.String(required=True, validate=validate.OneOf(
+        sorted({a.method for a in TABLE_ACTIONS})))
     href = fields.String(required=True, metadata={"description": "the request to send, "
                                                                  "with your credential"})
+    body = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "the JSON body to send with it, complete (absent: none); one entry "
+                       "per choice (`leave`: one per bot level)"})
 
 
 class GameViewSchema(ma.Schema):
@@ -113,7 +161,11 @@ class GameViewSchema(ma.Schema):
         "description": "complete action bodies the caller may post now"})
     outcome = fields.Dict(allow_none=True)
     table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
-        "description": "what the caller may do to the table itself (rematch, cancel, …)"})
+        "description": "what the caller may do to the table itself (rematch, cancel, "
+                       "resign, leave, abort, withdraw_abort)"})
+    abort_votes = fields.List(fields.Integer(), metadata={
+        "description": "the seats that agree to abort the game (it is aborted when every "
+                       "person still playing does)"})
     created_by = fields.String(allow_none=True, metadata={
         "description": "the player who created it, if a player did"})
     rematch_of = fields.String(allow_none=True, metadata={
@@ -169,6 +221,9 @@ class ActedSchema(ma.Schema):
     to_act = fields.List(fields.Integer(), required=True,
                          metadata={"description": "the seats that may act now"})
     events = fields.List(fields.Nested(EventSchema), required=True)
+    view = fields.Nested(GameViewSchema, required=True, metadata={
+        "description": "the caller's view of the game now, as GET /games/{id} gives it "
+                       "(with its legal_actions when it is still to act)"})
 
 
 class OptionSchema(ma.Schema):
@@ -219,6 +274,13 @@ class LiveSchema(ma.Schema):
 class StreamArgsSchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
         "description": "start after this seq (Last-Event-ID wins when both are given)"})
+    messages_after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
+            "description": "start the chat after this entry (0: from its first; "
+                           "Last-Event-ID wins)"})
+    views = fields.Boolean(load_default=False, metadata={
+        "description": "also send the caller's view of the game (a `view` message, as GET "
+                       "/games/{id} gives it) at once and after each change"})
     ticket = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a stream ticket (POST /games/{id}/events/stream/tickets): follow "
                        "a seat's events without an Authorization header, as a browser's "
@@ -243,7 +305,8 @@ class WebhookArgsSchema(ma.Schema):
                          load_default=lambda: list(DEFAULT_NOTIFY),
                          validate=validate.Length(min=1, max=len(NOTIFY_KINDS)),
                          metadata={"description": "what to be told of: `your_turn`, "
-                                                  "`game_finished`, `events` (every event)"})
+                                                  "`game_finished`, `events` (every event), "
+                                                  "`messages` (the table's chat)"})
 
 
 class WebhookSchema(ma.Schema):

@@ -144,8 +144,37 @@ class NameTaken(DomainError):
     code = "name_taken"
 
 
+class BadMessage(DomainError):
+    """A chat message that is empty, too long, or holds characters it may not."""
+
+    code = "bad_message"
+
+
+class UnknownMessage(DomainError):
+    code = "unknown_message"
+
+
+class ChatFull(DomainError):
+    """The game's chat holds as many messages as a game keeps."""
+
+    code = "chat_full"
+
+
 class AlreadySeated(DomainError):
     code = "already_seated"
+
+
+class SeatGivenUp(GameRuleError):
+    """The seat's player resigned (`seat_resigned`) or left it to a bot (`seat_left`): a
+    bot plays it now, and what is left to do there is the bot's."""
+
+    code = "seat_given_up"
+
+
+class AbortClosed(GameRuleError):
+    """Abort by agreement is over: the first round was scored, or the game is not played."""
+
+    code = "abort_closed"
 
 
 class GameStarted(GameRuleError):

@@ -11,6 +11,10 @@ A game is an object with pure functions over an immutable state (a frozen msgspe
 - `evolve(state, event)` — applies one fact; no validation, no randomness.
 - `legal_actions(state, seat)`, `to_act(state)`, `view(state, viewer, reveal_all)`,
   `outcome(state)`.
+- `standing(state)` — the result as it stands now, from the scores so far (what `outcome`
+  says once the game is over): the table ends a game with it when resignations leave
+  nothing to play for. `round_scored(state)` — whether the first round (deal) has been
+  scored: until then the seats may abort the game by agreement.
 
 A game that search bots can play also offers `determinize(view, seat, rng)` — a full state
 that agrees with everything `view` shows `seat` and nothing more — and so is a
@@ -68,14 +72,19 @@ class GameShapes:
     option_types: Mapping[str, Any] = field(default_factory=dict)
 
 
-class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+class Outcome(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The result of a finished game: `places[seat]` is 1 for the winners. Competition
-    ranking: tied seats share a place and the places after them are skipped (1, 1, 3)."""
+    ranking: tied seats share a place and the places after them are skipped (1, 1, 3).
+    The table's rulings add to a game's own result (`domain.table.ruled_outcome`): the
+    seats whose player resigned or left (`conceded`, placed last), and `early` when the
+    game ended before its own end because nothing was left to play for."""
 
     places: list[int]
     scores: list[float]
     score_name: str  # e.g. "penalty", "slots", "points"
     lower_is_better: bool
+    conceded: list[int] = msgspec.field(default_factory=list)
+    early: bool = False
 
 
 class Game(Protocol[S, A]):
@@ -104,6 +113,10 @@ class Game(Protocol[S, A]):
     def view(self, state: S, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def standing(self, state: S) -> Outcome: ...
+
+    def round_scored(self, state: S) -> bool: ...
 
 
 @runtime_checkable

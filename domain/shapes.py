@@ -72,6 +72,11 @@ class OneSeat(TypedDict):
     seat: int
 
 
+class SeatLeft(TypedDict):
+    seat: int
+    level: Literal["random", "basic", "strong"]  # the bot that plays it from now on
+
+
 class GameFinished(TypedDict):
     seed: str
     outcome: Outcome
@@ -86,4 +91,9 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_finished": EventShape(GameFinished),
     "game_cancelled": EventShape(Empty),
     "rematch_created": EventShape(RematchCreated),
+    "seat_resigned": EventShape(OneSeat),
+    "seat_left": EventShape(SeatLeft),
+    "abort_voted": EventShape(OneSeat),
+    "abort_vote_withdrawn": EventShape(OneSeat),
+    "game_aborted": EventShape(Empty),
 }

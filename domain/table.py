@@ -3,7 +3,16 @@
 A game's log starts with the table's own events (`game_created`, `player_joined`,
 `game_started`), then the game's events; `turn_timed_out`, `seat_returned`,
 `game_finished`, `game_cancelled` (the creator called off a game that had not started) and
-`rematch_created` (the game that follows a finished one) are the table's too.
+`rematch_created` (the game that follows a finished one) are the table's too. So is the
+table's life while a game is played: `seat_resigned` (the seat concedes; the basic bot
+plays it on), `seat_left` (its player hands it to a bot of a level they chose),
+`abort_voted` and `abort_vote_withdrawn` (the people playing agree to call the game off
+before its first round is scored) and `game_aborted` (all of them did: no result).
+
+A seat whose player resigned or left is no longer *in play*: it is placed behind every
+seat in play, and when fewer than two seats are left in play, or none of them a person's,
+nothing is left to play for and the game ends at once (`ruled_outcome`, the Decision lines
+of every game).
 
 A seat is a bot, or a human seat: open to anyone, held by an anonymous person (with a seat
 token), held by a player (`player`: their id; their key finds the seat), invited (`invited`:
@@ -19,13 +28,17 @@ from typing import Any
 import msgspec
 
 from domain.events import Event
-from domain.game import Game
+from domain.game import Game, Outcome
+from domain.games.kit import places
 
 TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
-     "game_finished", "game_cancelled", "rematch_created"}
+     "game_finished", "game_cancelled", "rematch_created", "seat_resigned", "seat_left",
+     "abort_voted", "abort_vote_withdrawn", "game_aborted"}
 )
-STATUSES = ("open", "active", "finished", "cancelled")
+# open -> active -> finished (a result) or aborted (by agreement, no result);
+# open -> cancelled (by its creator, before the start)
+STATUSES = ("open", "active", "finished", "cancelled", "aborted")
 # After this many deadlines missed in a row a seat is marked away and auto-played at once.
 AWAY_AFTER_TIMEOUTS = 2
 
@@ -38,6 +51,19 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     player: str | None = None  # the player holding the seat
     invited: str | None = None  # the only player who may take it
     rematch_seat: int | None = None  # kept for the holder of that seat of `rematch_of`
+    resigned: bool = False  # its player conceded
+    left: bool = False  # its player handed it to a bot
+    played_by: str | None = None  # the level of the bot playing a seat its player gave up
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the bot that plays this seat now (None: a person plays it)."""
+        return (self.level or "basic") if self.kind == "bot" else self.played_by
+
+    @property
+    def in_play(self) -> bool:
+        """Still played by whoever sat there: a bot seat, or a person who did not give up."""
+        return not (self.resigned or self.left)
 
     @property
     def free(self) -> bool:
@@ -56,7 +82,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     bot_delay_s: float
     seed_hash: str
     created_at: float
-    status: str = "open"  # open -> active -> finished; open -> cancelled
+    status: str = "open"  # one of STATUSES
     version: int = 0
     last_hash: str = ""
     updated_at: float = 0.0
@@ -69,6 +95,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     created_by: str | None = None  # the player who created it, if a player did
     rematch_of: str | None = None  # the finished game this one follows
     rematch: str | None = None  # the game that follows this one, once asked for
+    abort_votes: tuple[int, ...] = ()  # the seats that agree to abort the game
 
     @property
     def players(self) -> int:
@@ -87,6 +114,21 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     def player_ids(self) -> set[str]:
         """The players seated or invited here."""
         return {p for s in self.seats for p in (s.player, s.invited) if p is not None}
+
+    def people_in_play(self) -> list[int]:
+        """The seats still played by the person who took them."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.in_play]
+
+    def nothing_to_play_for(self) -> bool:
+        """Fewer than two seats in play, or none of them a person's: the result cannot
+        change for anyone it rates, so the game ends at once."""
+        in_play = [s for s in self.seats if s.in_play]
+        return len(in_play) < 2 or not self.people_in_play()
+
+    def abort_agreed(self) -> bool:
+        """Every person still playing agrees to abort."""
+        people = self.people_in_play()
+        return bool(people) and set(people) <= set(self.abort_votes)
 
     def is_away(self, seat: int) -> bool:
         return self.timeouts_in_row[seat] >= AWAY_AFTER_TIMEOUTS
@@ -155,6 +197,23 @@ def table_facts(table: Table, ev: Event) -> Table:
             table = replace(table, status="cancelled", ended_at=ev.at)
         case "rematch_created":
             table = replace(table, rematch=ev.data["game"])
+        case "seat_resigned" | "seat_left":
+            seat = ev.data["seat"]
+            seats = list(table.seats)
+            if ev.type == "seat_resigned":
+                seats[seat] = replace(seats[seat], resigned=True, played_by="basic")
+            else:
+                seats[seat] = replace(seats[seat], left=True, played_by=ev.data["level"])
+            table = replace(table, seats=tuple(seats),
+                            abort_votes=tuple(v for v in table.abort_votes if v != seat))
+        case "abort_voted":
+            table = replace(table, abort_votes=tuple(sorted({*table.abort_votes,
+                                                             ev.data["seat"]})))
+        case "abort_vote_withdrawn":
+            table = replace(table, abort_votes=tuple(v for v in table.abort_votes
+                                                     if v != ev.data["seat"]))
+        case "game_aborted":
+            table = replace(table, status="aborted", ended_at=ev.at)
     return table
 
 
@@ -182,6 +241,21 @@ def _track_waiting(table: Table, ev: Event, game: Game[Any, Any]) -> Table:
             waiting[ev.actor] = ev.at
     return msgspec.structs.replace(table, waiting_since=waiting, version=ev.seq,
                                    last_hash=ev.hash, updated_at=ev.at)
+
+
+def ruled_outcome(table: Table, outcome: Outcome, early: bool = False) -> dict[str, Any]:
+    """The game's result as the table records it: seats whose player resigned or left
+    (`conceded`) placed behind every seat in play, sharing the last place; `early` when
+    the game ended before its own end (nothing left to play for)."""
+    conceded = [i for i, s in enumerate(table.seats) if not s.in_play]
+    if conceded:
+        ranks = [(1, 0) if i in conceded else (0, p) for i, p in enumerate(outcome.places)]
+        outcome = msgspec.structs.replace(outcome, places=places(ranks, lower_is_better=True),
+                                          conceded=conceded)
+    if early:
+        outcome = msgspec.structs.replace(outcome, early=True)
+    result: dict[str, Any] = msgspec.to_builtins(outcome)
+    return result
 
 
 def to_act(table: Table, game: Game[Any, Any]) -> frozenset[int]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Two players: one key each for all their games, an invitation, the inbox of "my turn", a
-# move with the key, the lobby, a profile and a leaderboard, a new key. Needs a running
-# server (`donkeypost serve`), curl and python3. (The README's "Playing as a player".)
+# move with the key, a seat left to a bot, the table's chat, the lobby, a profile and a
+# leaderboard, a new key. Needs a running server (`donkeypost serve`), curl and python3.
+# (The README's "Playing as a player".)
 set -euo pipefail
 API=${API:-http://127.0.0.1:8000}
 get() { python3 -c 'import json, sys
@@ -28,6 +29,17 @@ MOVE=$(curl -sf "$API/games/$GAME" -H "Authorization: Bearer $ANN" \
   | get 'json.dumps(d["legal_actions"][0])')
 curl -sf "$API/games/$GAME/actions" -H "Authorization: Bearer $ANN" \
   -H 'Content-Type: application/json' -d "$MOVE" | get 'd["to_act"]'
+# Bob hands his seat to a bot, publicly (or resigns: POST .../resign, placed last, the
+# basic bot plays on); until the first round is scored, the people playing may all
+# agree to abort: POST .../abort (DELETE takes the vote back)
+curl -sf "$API/games/$GAME/leave" -H "Authorization: Bearer $BOB" \
+  -H 'Content-Type: application/json' -d '{"level": "strong"}' | get 'd["seats"][1]["played_by"]'
+# the table's chat: seats write, everybody reads (also on the event stream as `message`
+# events, and to webhooks that ask for `messages`); the creator (Ann) may hide a message:
+# POST .../messages/1/hide erases its text for everybody
+curl -sf "$API/games/$GAME/messages" -H "Authorization: Bearer $ANN" \
+  -H 'Content-Type: application/json' -d '{"text": "good luck!"}' | get 'd["n"]'
+curl -sf "$API/games/$GAME/messages?after=0" | get '[(m["name"], m["text"]) for m in d["messages"]]'
 # the lobby: open games with a seat anyone may take
 curl -sf "$API/games?status=open&type=ochs-und-esel&has_free_seat=true" | get 'len(d)'
 # after the end: POST /games/$GAME/rematch (one new game however often asked, seats

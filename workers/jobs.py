@@ -77,7 +77,7 @@ def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     if reason is not None:
         log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, reason)
         return reason
-    level = (table.seats[seat].level or AUTOPLAY_LEVEL) if by == "bot" else AUTOPLAY_LEVEL
+    level = (table.seats[seat].bot_level or AUTOPLAY_LEVEL) if by == "bot" else AUTOPLAY_LEVEL
     observation = bots.observe(game, table.game, seat)
     try:
         action = bots.choose_action(level, game, observation, random.Random())
@@ -98,14 +98,15 @@ def _stale(table: Table, game: Game[Any, Any], version: int, seat: int, by: str,
         return "superseded"
     if seat not in to_act(table, game):
         return "not_to_act"
-    kind = table.seats[seat].kind
-    if by == "bot" and kind != "bot":
+    # A bot plays a bot seat, and a seat its player resigned or left; people the others.
+    by_bot = table.seats[seat].bot_level is not None
+    if by == "bot" and not by_bot:
         return "not_a_bot"
-    if by == "away" and not (kind == "human" and table.is_away(seat)):
+    if by == "away" and (by_bot or not table.is_away(seat)):
         return "not_away"
     if by == "timeout":
         deadline = table.deadline(seat)
-        if kind != "human" or deadline is None:
+        if by_bot or deadline is None:
             return "no_deadline"
         if deadline > now + CLOCK_TOLERANCE_S:
             # Only a clock far off fires a timer early; the workers' sweep sets it again.

@@ -73,7 +73,7 @@ def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:
 
 def seat_duty(table: Table, seat: int) -> DutyKind:
     """What the workers do for `seat` when it is to act (`deadline`: wait for its owner)."""
-    info = table.seats[seat]
-    if info.kind == "bot":
-        return "strong" if info.level in SEARCHING_LEVELS else "bot"
+    level = table.seats[seat].bot_level  # a bot seat, or one its player resigned or left
+    if level is not None:
+        return "strong" if level in SEARCHING_LEVELS else "bot"
     return "away" if table.is_away(seat) else "deadline"

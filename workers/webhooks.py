@@ -1,12 +1,15 @@
 """Webhook deliveries as RQ jobs on the `notifications` queue.
 
-`WebhookHooks.after_append` runs in the web process after every append: it asks each of the
-game's registrations what the append means to it (`domain.webhooks.triggers`), records a
-pending delivery per notification and enqueues `deliver` for it. `deliver` makes one
-attempt: it checks the URL again (DNS may have changed), signs the body
-(`domain.webhooks.signing`), posts it, records the attempt, and either marks the delivery
-delivered or failed, or schedules the next attempt with `enqueue_at` after the backoff of
-`RetryPolicy` (so each attempt is its own job, with a deterministic id, and is recorded).
+`WebhookHooks.after_append` runs in the web process after every append (`after_chat` after
+every entry of a game's chat): it asks each of the game's registrations (read by the append
+itself, see `RedisEventStore.append`) what the append means to it
+(`domain.webhooks.triggers`), records a pending delivery per notification and enqueues
+`deliver` for it. `deliver` makes one attempt: it checks the URL again (DNS may have
+changed), signs the body (`domain.webhooks.signing`; a chat message's text is put in then,
+from the game's chat, so a message hidden meanwhile goes without it), posts it, records the
+attempt, and either marks the delivery delivered or failed, or schedules the next attempt
+with `enqueue_at` after the backoff of `RetryPolicy` (so each attempt is its own job, with
+a deterministic id, and is recorded).
 Scheduled attempts are moved into the queue when due by the timer pump of a worker on the
 `notifications` queue (`RqHooks.release_scheduled`).
 
@@ -25,8 +28,9 @@ from datetime import UTC, datetime
 
 from rq import Queue, get_current_job
 
+from domain.chat import ChatEntry
 from domain.events import Event
-from domain.store import WebhookStore
+from domain.store import EventLog, WebhookStore
 from domain.table import Table
 from domain.webhooks.deliveries import (
     PENDING,
@@ -36,9 +40,15 @@ from domain.webhooks.deliveries import (
     new_delivery_id,
 )
 from domain.webhooks.receivers import answered, origin_of
+from domain.webhooks.registration import Registration
 from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetRefused, TargetUnresolvable
-from domain.webhooks.triggers import delivery_body, notifications_for
+from domain.webhooks.triggers import (
+    chat_notifications,
+    delivery_body,
+    notifications_for,
+    with_texts,
+)
 from workers import context, webhook_sender
 from workers.context import WebhookDelivery
 
@@ -62,18 +72,31 @@ class WebhookHooks:
         self.queue = queue
         self.clock = clock
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         try:
-            self._enqueue(table, new_events)
+            self._enqueue(table, new_events, webhooks)
         except Exception:
             # The append is stored and its answer must reach the player: a notification
             # that cannot be queued is logged, not turned into a failed move.
             log.exception("could not queue the webhooks of game %s", table.id)
 
-    def _enqueue(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        try:
+            self._enqueue(table, (), None, entries)
+        except Exception:
+            log.exception("could not queue the chat webhooks of game %s", table.id)
+
+    def _enqueue(self, table: Table, new_events: Sequence[Event],
+                 webhooks: Sequence[Registration] | None,
+                 chat: Sequence[ChatEntry] = ()) -> None:
         deliveries: list[Delivery] = []
-        for reg in self.store.registrations(table.id):
-            for note in notifications_for(reg, table, new_events):
+        # The registrations came with the append (a game without any costs nothing).
+        found = webhooks if webhooks is not None else self.store.registrations(table.id)
+        for reg in found:
+            notes = chat_notifications(reg, chat) if chat else \
+                notifications_for(reg, table, new_events)
+            for note in notes:
                 delivery_id = new_delivery_id()
                 deliveries.append(Delivery(
                     id=delivery_id, game_id=table.id, hook_id=reg.id, kind=note.kind,
@@ -92,7 +115,8 @@ class WebhookHooks:
 def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
     """RQ job: attempt number `attempt` of a delivery; returns the delivery's status, or
     "held" when its receiver is blocked after failing (`domain.webhooks.receivers`)."""
-    webhooks = context.current().webhooks
+    current = context.current()
+    webhooks = current.webhooks
     store = webhooks.store
     delivery = store.delivery(game_id, delivery_id)
     if delivery is None or delivery.status != PENDING or len(delivery.attempts) >= attempt:
@@ -105,7 +129,7 @@ def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
         _schedule(game_id, delivery_id, attempt, held.blocked_until,
                   f"{job_id(delivery_id, attempt)}-held{int(held.blocked_until)}")
         return "held"
-    delivery, answer = _attempt(webhooks, delivery, attempt)
+    delivery, answer = _attempt(webhooks, delivery, attempt, current.service.store)
     store.save_delivery(delivery)
     if origin is not None and answer is not None:
         if answered(answer.status_code):
@@ -134,8 +158,8 @@ def _schedule(game_id: str, delivery_id: str, attempt: int, at: float, new_job_i
                      description=f"webhook {delivery_id}")
 
 
-def _attempt(webhooks: WebhookDelivery, delivery: Delivery,
-             number: int) -> tuple[Delivery, webhook_sender.Answer | None]:
+def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int,
+             games: EventLog) -> tuple[Delivery, webhook_sender.Answer | None]:
     """The delivery after one attempt, and the receiver's answer (None: none was asked)."""
     started = time.time()
 
@@ -153,9 +177,16 @@ def _attempt(webhooks: WebhookDelivery, delivery: Delivery,
     except TargetRefused as err:
         return failed(f"{err.code}: {err.message}", retryable=False)
     body = delivery.body.encode()
+    if delivery.kind == "messages":  # the texts as they are now (a hidden one: none)
+        body = with_texts(body, lambda n: _text(games, delivery.game_id, n))
     headers = delivery_headers(reg.secret, delivery.id, delivery.kind, body, started)
     answer = webhook_sender.post(target, body, headers, webhooks.timeout_s,
                                  webhooks.connect_timeout_s)
     record = Attempt(number=number, at=started, duration_ms=answer.duration_ms,
                      status_code=answer.status_code, error=answer.error)
     return after_attempt(delivery, record, webhooks.retry), answer
+
+
+def _text(games: EventLog, game_id: str, n: int) -> str | None:
+    found = games.read_chat(game_id, after=n - 1, count=1)
+    return found[0].text if found else None

@@ -124,14 +124,16 @@ PARAMETERS: dict[str, dict[str, Any]] = {
                        "changes nothing again"},
     "LastEventId": {
         "in": "header", "name": "Last-Event-ID", "required": False,
-        "schema": {"type": "string", "pattern": "^[0-9]{0,15}$"},
-        "description": "resume after this seq (wins over `after`; browsers send it when "
-                       "they reconnect)"},
+        "schema": {"type": "string", "pattern": "^([0-9]{0,15}|[0-9]{1,15}:[0-9]{1,15})$"},
+        "description": "resume after this seq, or `<seq>:<n>`: after this seq and this "
+                       "entry of the table's chat (wins over `after` and `messages_after`; "
+                       "browsers send the last `id:` they saw when they reconnect)"},
 }
 
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
-                  "NewPlayer": player_schemas.NewPlayerSchema}
+                  "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
+                  "NewMessage": schemas.NewMessageSchema}
 
 
 def register_components(api: Api) -> None:
@@ -184,7 +186,11 @@ def game_link(operation_id: str, game_id: str, version: str | None = None
             "listWebhooks": "its webhooks", "registerWebhook": "register a webhook",
             "joinGame": "take a seat", "comeBack": "an away seat comes back",
             "cancelGame": "cancel it before it starts (its creator)",
-            "getState": "the game as it was at this version"}[operation_id]
+            "getState": "the game as it was at this version",
+            "listMessages": "read its chat", "postMessage": "say something at the table",
+            "resignGame": "resign (concede)", "leaveGame": "hand your seat to a bot",
+            "voteAbort": "agree to abort it", "withdrawAbort": "take back a vote to abort"
+            }[operation_id]
     extra = {"seq": version} if operation_id == "getState" and version is not None else {}
     return {operation_id[0].upper() + operation_id[1:]: link(operation_id, what,
                                                              game_id=game_id, **extra)}

@@ -13,10 +13,26 @@ request with nothing left to send about a finished game gets 204, which tells a 
 EventSource to stop reconnecting. A stream also ends after `SSE_MAX_S` seconds (an hour
 by default) so that long-lived connections spread over restarted and added workers; the
 client resumes where it was.
+
+With `?views=true` the stream also carries the caller's view of the game, as `GET
+/games/{id}` gives it (`legal_actions` included), in a `view` message (no `id:`): one when
+the stream opens, then one after each batch of events, of the game right after them. A
+frontend then never needs a GET after an event. The views are built from the events the
+process's feed already read, on the table this process remembers: no read of the store
+in the usual case.
+
+The table's chat comes on the same stream, each entry as a message of type `message` (a
+seat's text) or `message_hidden` (the creator hid message `message`: drop its text), with
+`data:` the entry as `GET /games/{id}/messages` shows it; events and chat entries go in
+the order they happened. Once a game's chat has entries, `id:` is `<seq>:<n>`: the last
+event's seq and the last chat entry's number sent so far, and `Last-Event-ID` takes either
+form (a plain seq resumes the chat from its start; `?messages_after=` says where the chat
+starts).
 """
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -39,14 +55,17 @@ from api.contract.operations import (
     ContractBlueprint,
     Failure,
 )
+from api.encoding import encode_game_view
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
 from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema, StreamTicketSchema
 from api.stream_tickets import StreamTickets
+from domain.chat import ChatEntry, shown
 from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
+from domain.table import Table
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
 CATCH_UP_CHUNK = 500
@@ -57,12 +76,41 @@ STREAM_DESCRIPTION = """`text/event-stream`. Each event is a message
     event: <event type>
     data: <the event as JSON, as in GET /games/{id}/events>
 
+and each entry of the table's chat one too, of type `message` or `message_hidden`, with
+`data:` the entry as in GET /games/{id}/messages; once the chat has entries, `id:` is
+`<seq>:<n>` (the last event and chat entry sent).
+
+With `views=true`, the caller's view of the game (as GET /games/{id} gives it) comes when
+the stream opens and after each batch of events, as a message without an id:
+
+    event: view
+    data: <the view as JSON>
+
 Lines starting with `:` are keep-alive comments. The stream ends after `game_finished`."""
 
 
-def sse_message(ev: dict[str, Any]) -> bytes:
-    data = msgspec.json.encode(ev)  # one line: JSON escapes every newline
-    return b"id: %d\nevent: %s\ndata: %s\n\n" % (ev["seq"], ev["type"].encode(), data)
+def sse_message(ev: dict[str, Any], chat_after: int = 0) -> bytes:
+    """One event as a message; `chat_after`: the last chat entry sent before it."""
+    return _frame(_stream_id(ev["seq"], chat_after), ev["type"], ev)
+
+
+def chat_message(entry: dict[str, Any], after: int) -> bytes:
+    """One chat entry as a message; `after`: the last event sent before it."""
+    return _frame(_stream_id(after, entry["n"]), entry["type"], entry)
+
+
+def _frame(stream_id: bytes, kind: str, data: dict[str, Any]) -> bytes:
+    # One line: JSON escapes every newline.
+    return b"id: %s\nevent: %s\ndata: %s\n\n" % (stream_id, kind.encode(),
+                                                  msgspec.json.encode(data))
+
+
+def _stream_id(seq: int, chat_n: int) -> bytes:
+    return b"%d:%d" % (seq, chat_n) if chat_n else b"%d" % seq
+
+
+def view_message(view: bytes) -> bytes:
+    return b"event: view\ndata: %s\n\n" % view
 
 
 BAD_TICKET = Failure(401, ("invalid_ticket",),
@@ -80,10 +128,16 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
         @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": {
             "type": "object", "required": ["data"], "description": "one message of the stream",
             "properties": {
-                "id": {"type": "string", "description": "the event's seq"},
-                "event": {"type": "string", "description": "the event's type"},
+                "id": {"type": "string", "description": "the event's seq, or `<seq>:<n>` "
+                                                        "once the chat has entries (none on "
+                                                        "a `view` message)"},
+                "event": {"type": "string", "description": "the event's type, or `message` "
+                                                           "/ `message_hidden`, or `view`"},
                 "data": {"type": "string", "contentMediaType": "application/json",
-                         "contentSchema": ref("Event"), "description": "the event"},
+                         "contentSchema": {"anyOf": [ref("Event"), ref("ChatEntry"),
+                                                     ref("GameView")]},
+                         "description": "the event, or the chat entry, or (`view`, with "
+                                        "`views=true`) the caller's view of the game"},
                 "retry": {"type": "integer"}}}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
@@ -110,7 +164,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                 token = bearer_token()
                 table, seat = service.load(game_id, token)
                 check_token(seat, token)
-            after = _last_event_id(args["after"])
+            after, chat_after = _last_event_id(args["after"], args["messages_after"])
             finished = table.status == "finished"
             if finished and after >= table.version:
                 return Response(status=204)
@@ -120,7 +174,12 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                 raise ApiError(400, "after_past_the_end",
                                f"the log ends at {table.version}: resume from a seq you "
                                "received")
-            frames = _frames(service, hub, game_id, seat, after, finished, keepalive_s, max_s)
+            if chat_after > service.store.chat_version(game_id):
+                raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
+                               "resume from an entry you received")
+            views = _Views(service, game_id, seat) if args["views"] else None
+            frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
+                             keepalive_s, max_s, views, table)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -145,38 +204,76 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
     return blp
 
 
-def _last_event_id(after: int) -> int:
+def _last_event_id(after: int, chat_after: int) -> tuple[int, int]:
+    """Where the stream starts: (after this seq, after this chat entry)."""
     header = request.headers.get("Last-Event-ID")
     if header is None or header.strip() == "":
-        return after
-    # The documented pattern allows 15 digits: every such seq is one header_seq reads.
-    seq = header_seq(header) if len(header.strip()) <= 15 else None
-    if seq is None:
-        raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an event's seq")
-    return seq
+        return after, chat_after
+    seq_text, colon, chat_text = header.strip().partition(":")
+    # The documented pattern allows 15 digits on each side: every such number is one
+    # header_seq reads.
+    seq = header_seq(seq_text) if len(seq_text) <= 15 else None
+    chat_n = (header_seq(chat_text) if len(chat_text) <= 15 else None) if colon else 0
+    if seq is None or chat_n is None:
+        raise ApiError(400, "bad_last_event_id",
+                       "Last-Event-ID must be an event's seq, or <seq>:<chat entry>")
+    return seq, chat_n
+
+
+class _Views:
+    """The `view` messages of one stream: the viewer's view of the table after a batch."""
+
+    def __init__(self, service: GameService, game_id: str, viewer: int | None) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.viewer = viewer
+
+    def of(self, table: Table) -> bytes:
+        return view_message(encode_game_view(self.service.view(table, self.viewer)))
+
+    def after(self, batch: list[Event]) -> bytes:
+        # The feed's events fold into the table this process remembers before them (its
+        # own append's, or the one the last view was built on): no read of the store.
+        return self.of(self.service.table_at(self.game_id, batch[-1].seq, batch))
 
 
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
-            after: int, finished: bool, keepalive_s: float, max_s: float) -> Iterator[bytes]:
+            start: tuple[int, int], finished: bool, keepalive_s: float,
+            max_s: float, views: _Views | None = None,
+            opened_on: Table | None = None) -> Iterator[bytes]:
+    after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
+    if views is not None and opened_on is not None and after >= opened_on.version:
+        yield views.of(opened_on)  # nothing to catch up: the view now, at once
     feed, group = (None, 0) if finished else hub.watch(game_id)
     ends_at = time.monotonic() + max_s
+    ended = False  # game_finished was sent: what is left of the chat, then the end
     try:
         while True:
-            batch = _next_batch(service, feed, game_id, after)
-            if batch:
+            batch = [] if ended else _next_batch(service, feed, game_id, after)
+            chat = _next_chat(service, feed, game_id, chat_after)
+            if batch or chat:
                 # Revealed in full if the game had finished when they were read, as the log.
                 reveal = finished or (feed is not None and feed.finished) or any(
                     e.type == "game_finished" for e in batch)
+                frames: list[bytes] = []
+                for item in heapq.merge(batch, chat, key=lambda item: item.at):
+                    if isinstance(item, ChatEntry):
+                        chat_after = item.n
+                        frames.append(chat_message(shown(item), after))
+                    else:
+                        after = item.seq
+                        frames.append(sse_message(redact(item, viewer, reveal), chat_after))
+                        ended = ended or item.type == "game_finished"
                 # One write per batch: on a busy process the send, not the JSON, costs most.
-                yield b"".join(sse_message(redact(ev, viewer, reveal)) for ev in batch)
-                after = batch[-1].seq
-                if batch[-1].type == "game_finished":
-                    return
+                if views is not None and batch:
+                    frames.append(views.after(batch))
+                yield b"".join(frames)
                 continue
-            if feed is None or feed.broken or time.monotonic() >= ends_at:
+            if ended or feed is None or feed.broken or time.monotonic() >= ends_at:
                 return
-            if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic()), group):
+            if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic()), group,
+                                    chat_after):
                 yield b": keep-alive\n\n"
     finally:
         if feed is not None:
@@ -189,3 +286,11 @@ def _next_batch(service: GameService, feed: GameFeed | None, game_id: str,
     if buffered is not None:
         return buffered
     return service.store.read(game_id, after=after, count=CATCH_UP_CHUNK)
+
+
+def _next_chat(service: GameService, feed: GameFeed | None, game_id: str,
+               after: int) -> list[ChatEntry]:
+    buffered = feed.chat_after(after) if feed is not None else None
+    if buffered is not None:
+        return buffered
+    return service.store.read_chat(game_id, after, CATCH_UP_CHUNK)

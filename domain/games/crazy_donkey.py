@@ -23,6 +23,10 @@ OPTIONS = (
 RULES = (
     "Decision: the donkey is led alone, as in Ochs & Esel (a donkey trick is one card each).",
     f"Decision: after the last deal the fewest penalty points wins; {kit.TIES_SHARE}.",
+    "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
+    "behind every seat still in play, whatever its penalty points; "
+    f"{kit.CONCEDED_LAST}.",
+    f"Decision: until the first deal is scored, {kit.ABORT_BY_AGREEMENT}.",
     "Decision (shared with Ochs & Esel): a leader whose hand holds only locked special "
     "cards may lead one of them anyway.",
     "Assumption: a joker played in a donkey trick is declared 1 or 14 by its player "

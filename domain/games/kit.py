@@ -33,6 +33,15 @@ HIDDEN = -1  # the private key no seat receives; shown to everyone once the game
 # compared; this is the part they share.
 TIES_SHARE = ("tied players share the place and the places after them are skipped "
               "(competition ranking: 1, 1, 3), as in every game of this server")
+# The Decision lines on resigning and aborting: each game says what a result and a round
+# are in its own words; this is the part they share (the table applies it: `domain.table`).
+CONCEDED_LAST = ("the basic bot plays the seat to the end so that the others can finish; "
+                 "a seat whose player left (handing it to a bot of their choice) is placed "
+                 "the same way, and such seats share the last place; when fewer than two "
+                 "seats are left in play, or none of them is a person's, the game ends at "
+                 "once with the places as they stand, those seats still last")
+ABORT_BY_AGREEMENT = ("the people still playing may abort the game when all of them agree "
+                      "(no result, no rating)")
 
 
 # --- The start ---------------------------------------------------------------------------

@@ -29,6 +29,10 @@ RULES = (
     "of the previous round leads, as in the base game (the donkey still goes back to the "
     "centre). If the donkey was never taken, the winner of the last trick leads.",
     f"Decision: after the last round the fewest penalty points wins; {kit.TIES_SHARE}.",
+    "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
+    "behind every seat still in play, whatever its penalty points; "
+    f"{kit.CONCEDED_LAST}.",
+    f"Decision: until the first round is scored, {kit.ABORT_BY_AGREEMENT}.",
     "Assumption: a randomly chosen first player is drawn when the game starts and recorded "
     "in the log (event first_player_chosen).",
     "Assumption: cards played face up (tricks, the ox trick) are public knowledge: views "

@@ -5,7 +5,9 @@ where they hold — or are invited to — a seat. An active game's score puts th
 it is the player's turn first, soonest deadline first; then those without a deadline, the
 longest waiting first; then the games where it is someone else's turn, oldest first. So
 "my turn" is a range of one index and needs no second one. Open games are listed by
-creation, finished ones by their end (both newest first). A cancelled game leaves it.
+creation, finished ones by their end (both newest first). A cancelled game leaves it, and
+so does one aborted by agreement. A game where the player resigned or left stays, never
+their turn again (a bot plays their seat).
 
 The index is written after the game's append, only where a player's position changed (in
 a turn-based game: the seat that moved and the seat to move next). Whether it is the
@@ -58,12 +60,18 @@ def position(table: Table, player_id: str) -> Position | None:
         return Position("finished", table.ended_at or table.updated_at)
     if table.status != "active":
         return None
-    if seat not in table.waiting_since:
+    if not waits_for(table, seat):
         return Position("active", NOT_MY_TURN + table.created_at)
     deadline = table.deadline(seat)
     if deadline is None:
         return Position("active", NO_DEADLINE + table.waiting_since[seat])
     return Position("active", deadline)
+
+
+def waits_for(table: Table, seat: int) -> bool:
+    """Does the game wait for the seat's player? (Not when a bot plays the seat for them,
+    after they resigned or left.)"""
+    return seat in table.waiting_since and table.seats[seat].bot_level is None
 
 
 def moves(before: Table | None, after: Table) -> list[InboxMove]:

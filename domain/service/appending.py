@@ -10,7 +10,8 @@ from domain.store.port import SNAPSHOT_EVERY, Idempotency
 from domain.table import Table, encode_table
 
 # Events after which the game's listing entry changes (its status, a free seat).
-_LISTED_AFTER = ("game_started", "game_finished", "game_cancelled", "player_joined")
+_LISTED_AFTER = ("game_started", "game_finished", "game_cancelled", "game_aborted",
+                 "player_joined")
 
 
 def append(deps: Deps, table: Table, batch: Batch, expected: int,
@@ -30,7 +31,7 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
         deps.store.index(table.id, table.type, table.status, table.created_at,
                          free_seat=table.has_free_seat())
     follow_append(deps, before, table, batch.events)
-    deps.hooks.after_append(table, batch.events)
+    deps.hooks.after_append(table, batch.events, result.webhooks)
     return None
 
 

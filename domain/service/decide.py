@@ -9,7 +9,14 @@ from typing import Any
 import msgspec
 
 from domain import registry
-from domain.errors import BadAction, GameNotStarted, GameOver, NotYourTurn, PreconditionFailed
+from domain.errors import (
+    BadAction,
+    GameNotStarted,
+    GameOver,
+    NotYourTurn,
+    PreconditionFailed,
+    SeatGivenUp,
+)
 from domain.events import Event, event
 from domain.game import Game
 from domain.rng import rng_for
@@ -25,12 +32,9 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
     if if_match is not None and if_match != table.version:
         raise PreconditionFailed(if_match, table.version)
     game = registry.get_game(table.type)
-    if table.status == "finished":
-        raise GameOver("the game is over")
-    if table.status == "cancelled":
-        raise GameOver("the game was cancelled", code="game_cancelled")
-    if table.status == "open":
-        raise GameNotStarted("the game starts when every seat is taken")
+    check_playing(table)
+    if by == "player":
+        check_in_play(table, seat)
     if seat not in to_act(table, game):
         raise NotYourTurn(f"seat {seat} may not act now")
     parsed = parse_action(game, action)
@@ -49,6 +53,29 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
     if game.outcome(after.game) is not None:
         after = finish(after, game, seed, batch, clock)
     return game, after, batch
+
+
+def check_playing(table: Table) -> None:
+    """The game is being played, or the error that says why not."""
+    if table.status == "finished":
+        raise GameOver("the game is over")
+    if table.status == "cancelled":
+        raise GameOver("the game was cancelled", code="game_cancelled")
+    if table.status == "aborted":
+        raise GameOver("the game was aborted by agreement", code="game_aborted")
+    if table.status == "open":
+        raise GameNotStarted("the game starts when every seat is taken")
+
+
+def check_in_play(table: Table, seat: int) -> None:
+    """The seat's player still plays it, or SeatGivenUp."""
+    mine = table.seats[seat]
+    if mine.resigned:
+        raise SeatGivenUp(f"seat {seat} resigned: the {mine.played_by} bot plays it to the "
+                          "end", code="seat_resigned")
+    if mine.left:
+        raise SeatGivenUp(f"seat {seat} was left to the {mine.played_by} bot",
+                          code="seat_left")
 
 
 def parse_action(game: Game[Any, Any], action: Any) -> Any:

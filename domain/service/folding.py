@@ -9,14 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.game import Game
 from domain.rng import rng_for
 from domain.store.port import CHECKPOINT_EVERY
-from domain.table import Table, encode_table, evolve_table
+from domain.table import Table, encode_table, evolve_table, ruled_outcome
 
 
 @dataclass
@@ -51,9 +49,24 @@ def start(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
 
 
 def finish(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
-           clock: Callable[[], float]) -> Table:
-    """The game has an outcome: record it, and reveal the seed."""
-    outcome = game.outcome(table.game)
+           clock: Callable[[], float], early: bool = False) -> Table:
+    """The game has an outcome (or, `early`, nothing is left to play for: the places as
+    they stand): record it as the table rules it, and reveal the seed."""
+    outcome = game.standing(table.game) if early else game.outcome(table.game)
     assert outcome is not None
     return fold(table, game, [event("game_finished", seed=seed,
-                                    outcome=msgspec.to_builtins(outcome))], batch, clock)
+                                    outcome=ruled_outcome(table, outcome, early))],
+                batch, clock)
+
+
+def settle(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
+           clock: Callable[[], float]) -> Table:
+    """What follows a change of the table's seats or votes: the game ends when nothing is
+    left to play for, else it is aborted when every person playing agreed to."""
+    if table.status != "active":
+        return table
+    if table.nothing_to_play_for():
+        return finish(table, game, seed, batch, clock, early=True)
+    if table.abort_agreed():
+        return fold(table, game, [event("game_aborted")], batch, clock)
+    return table

@@ -2,8 +2,9 @@
 
 It holds the collaborators (`Deps`: the stores, the clock, the hooks, what the process
 remembers) and hands each call to the module that does that one thing: loading, the
-commands (create, join, come back, act, cancel, rematch; register a player, rotate a key;
-rate a finished game), the queries (views, listings, a player's inbox, the leaderboards).
+commands (create, join, come back, act, cancel, rematch; resign, leave, abort by
+agreement; the table's chat; register a player, rotate a key; rate a finished game), the
+queries (views, listings, a player's inbox, the leaderboards).
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import domain.service.abort as aborting
 import domain.service.act as acting
+import domain.service.chat as chat
 import domain.service.create as creating
 import domain.service.creator as creator
 import domain.service.inbox as inbox
+import domain.service.leave as leaving
 import domain.service.loading as loading
 import domain.service.lobby as lobby
 import domain.service.players as players
@@ -23,8 +27,11 @@ import domain.service.queries as queries
 import domain.service.rating as rating
 import domain.service.rematch as rematching
 import domain.service.replay as replay
+import domain.service.resign as resigning
 import domain.service.seats as seating
 from domain import registry
+from domain.chat import ChatEntry
+from domain.events import Event
 from domain.players.records import Player
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
@@ -78,6 +85,11 @@ class GameService:
         """What an action needs before its append (see `loading.load_to_act`)."""
         return loading.load_to_act(self.deps, game_id, token, version)
 
+    def table_at(self, game_id: str, version: int, recent: Sequence[Event] = ()) -> Table:
+        """The table at `version` (see `replay.table_at`: no read when this process
+        remembers it, or an earlier one and `recent` events up to it)."""
+        return replay.table_at(self.deps, game_id, version, recent)
+
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
         return replay.rebuild(self.deps.store, game_id, until)
@@ -107,6 +119,28 @@ class GameService:
 
     def rematch(self, game_id: str, seat: int) -> Rematch:
         return rematching.rematch(self.deps, game_id, seat)
+
+    def resign(self, game_id: str, seat: int) -> Table:
+        return resigning.resign(self.deps, game_id, seat)
+
+    def leave(self, game_id: str, seat: int, level: str) -> Table:
+        return leaving.leave(self.deps, game_id, seat, level)
+
+    def vote_abort(self, game_id: str, seat: int) -> Table:
+        return aborting.vote(self.deps, game_id, seat)
+
+    def withdraw_abort(self, game_id: str, seat: int) -> Table:
+        return aborting.withdraw(self.deps, game_id, seat)
+
+    def post_message(self, table: Table, seat: int, text: str) -> ChatEntry:
+        """Seat `seat` says `text` at the table (as the caller read it)."""
+        return chat.post(self.deps, table, seat, text)
+
+    def hide_message(self, game_id: str, n: int, credential: str) -> ChatEntry:
+        return chat.hide(self.deps, game_id, n, credential)
+
+    def messages(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
+        return chat.read(self.deps, game_id, after, limit)
 
     def register_player(self, name: str) -> tuple[Player, str]:
         return players.register(self.deps, name)

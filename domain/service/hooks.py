@@ -6,20 +6,33 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
+from domain.webhooks.registration import Registration
 
 _log = logging.getLogger(__name__)
 
 
 class Hooks(Protocol):
-    """What happens after an append: bot jobs, deadlines, notifications."""
+    """What happens after an append (bot jobs, deadlines, notifications), and after a new
+    entry of a game's chat (notifications)."""
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """`webhooks`: the game's registrations as the append found them (None: not
+        read; a hook that needs them reads them)."""
+        ...
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
 
 
 class NoHooks:
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        pass
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         pass
 
 
@@ -35,10 +48,19 @@ class FanOutHooks:
     def __init__(self, hooks: Sequence[Hooks]) -> None:
         self.hooks = tuple(hooks)
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         for hook in self.hooks:
             try:
-                hook.after_append(table, new_events)
+                hook.after_append(table, new_events, webhooks)
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        for hook in self.hooks:
+            try:
+                hook.after_chat(table, entries)
+            except Exception:
+                _log.exception("hook %s failed after a chat entry of game %s",
+                               type(hook).__name__, table.id)

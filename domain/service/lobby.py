@@ -64,7 +64,7 @@ def cancel(deps: Deps, game_id: str, credential: str) -> Table:
 
     def attempt(_n: int) -> Table | None:
         before, _ = load(deps, game_id)
-        if not _is_creator(deps, before, credential):
+        if not is_creators(deps, before, credential):
             raise NotAllowed("only the game's creator may cancel it")
         if before.status == "cancelled":
             return before
@@ -82,7 +82,8 @@ def cancel(deps: Deps, game_id: str, credential: str) -> Table:
     return with_retries(CANCEL_ATTEMPTS, attempt, "cancelling the game")
 
 
-def _is_creator(deps: Deps, table: Table, credential: str) -> bool:
+def is_creators(deps: Deps, table: Table, credential: str) -> bool:
+    """Is `credential` the creator's: the creator token, or the creating player's key?"""
     if is_player_key(credential):
         return table.created_by is not None and \
             authenticate(deps, credential).id == table.created_by

@@ -27,6 +27,7 @@ from domain.players.names import clean_table_name
 from domain.players.records import Player
 from domain.service.act import request_hash
 from domain.service.appending import append
+from domain.service.decide import check_in_play
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
 from domain.service.loading import load
@@ -160,6 +161,7 @@ def come_back(deps: Deps, game_id: str, seat: int) -> Table:
         if before.status != "active":
             raise GameNotStarted("the game starts when every seat is taken") \
                 if before.status == "open" else GameOver("the game is over")
+        check_in_play(before, seat)
         if not before.is_away(seat):
             raise SeatNotAway(f"seat {seat} is not away")
         game = registry.get_game(before.type)

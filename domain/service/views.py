@@ -21,11 +21,13 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         {"seat": i, "kind": s.kind, "level": s.level, "name": s.name, "taken": s.taken,
          "away": table.is_away(i), "timeouts_in_row": table.timeouts_in_row[i],
          "deadline": table.deadline(i), "player": s.player, "invited": s.invited,
-         "rematch_seat": s.rematch_seat}
+         "rematch_seat": s.rematch_seat, "resigned": s.resigned, "left": s.left,
+         "played_by": s.played_by}
         for i, s in enumerate(table.seats)
     ]
     legal: list[Any] = []
-    if viewer is not None and table.status == "active" and viewer in acting:
+    if viewer is not None and table.status == "active" and viewer in acting and \
+            table.seats[viewer].in_play:
         legal = [msgspec.to_builtins(a) for a in game.legal_actions(table.game, viewer)]
     return {
         "id": table.id,
@@ -45,7 +47,8 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         "game": game.view(table.game, viewer, reveal) if table.game is not None else None,
         "legal_actions": legal,
         "outcome": table.outcome,
-        "table_actions": table_actions(table, viewer),
+        "table_actions": table_actions(table, game, viewer),
+        "abort_votes": list(table.abort_votes),
         "created_by": table.created_by,
         "rematch_of": table.rematch_of,
         "rematch": table.rematch,

@@ -13,6 +13,8 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:hooks`   hash registration id -> webhook registration
 - `game:{id}:delivery:<delivery id>` one webhook delivery with its attempts
 - `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
+- `game:{id}:chat`    stream of the table chat's entries, `0-<n>` (`domain.store.redis_chat`)
+- `game:{id}:chat:text` hash n -> message n's text, until the message is hidden
 
 Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
 rating script and each player's inbox writes stay in one slot):
@@ -81,11 +83,19 @@ def hook_deliveries(game_id: str, hook_id: str) -> str:
     return _game(game_id, f"hook:{hook_id}:deliveries")
 
 
+def chat(game_id: str) -> str:
+    return _game(game_id, "chat")
+
+
+def chat_texts(game_id: str) -> str:
+    return _game(game_id, "chat:text")
+
+
 def of_game(game_id: str) -> list[str]:
     """The game's keys of the event store besides its stream (not its idempotency
     records, which expire, nor its webhooks')."""
     return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
-            creator(game_id)]
+            creator(game_id), chat(game_id), chat_texts(game_id)]
 
 
 def webhook_receiver(receiver_key: str) -> str:
@@ -94,7 +104,8 @@ def webhook_receiver(receiver_key: str) -> str:
     return f"webhooks:receiver:{receiver_key}"
 
 
-# Not a key: the channel on which the append script publishes "<game id> <version>".
+# Not a key: the channel on which the append script publishes "<game id> <version>" (and
+# the chat's scripts "<game id> chat").
 APPENDED = "donkeypost:appended"
 
 ALL_GAMES = "games:all"

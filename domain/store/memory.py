@@ -15,9 +15,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
+from domain.chat import MESSAGE, ChatEntry
 from domain.errors import VersionConflict
 from domain.events import Event
 from domain.store.port import (
+    CHAT_PAGE,
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
     AppendResult,
@@ -37,6 +41,8 @@ class _Game:
     answers: dict[str, tuple[float, Idempotency]] = field(default_factory=dict)  # -> expiry
     seed: str | None = None
     creator: str | None = None
+    chat: list[ChatEntry] = field(default_factory=list)  # chat[i] has n i + 1, no text
+    chat_texts: dict[int, str] = field(default_factory=dict)  # until hidden
 
 
 class MemoryEventStore:
@@ -78,10 +84,35 @@ class MemoryEventStore:
             if idempotency is not None:
                 game.answers[idempotency.key] = (self.clock() + IDEMPOTENCY_TTL_S,
                                                  idempotency)
-            self._changed.notify_all()
-            for subscriber in self._subscribers:
-                subscriber.queue.put((game_id, len(game.events)))
+            self._notify(game_id, len(game.events))
             return AppendResult(version=len(game.events))
+
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        with self._changed:
+            game = self._game(game_id)
+            if len(game.chat) >= limit:
+                return None
+            n = len(game.chat) + 1
+            game.chat.append(msgspec.structs.replace(entry, n=n, text=None))
+            game.chat_texts[n] = entry.text or ""
+            self._notify(game_id, None)
+            return n
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        with self._changed:
+            game = self._game(game_id)
+            if not 1 <= n <= len(game.chat) or game.chat[n - 1].type != MESSAGE:
+                return None
+            if game.chat_texts.pop(n, None) is None:
+                return 0
+            game.chat.append(msgspec.structs.replace(entry, n=len(game.chat) + 1))
+            self._notify(game_id, None)
+            return len(game.chat)
+
+    def _notify(self, game_id: str, version: int | None) -> None:
+        self._changed.notify_all()
+        for subscriber in self._subscribers:
+            subscriber.queue.put((game_id, version))
 
     def save_secrets(self, game_id: str, seed: str) -> str:
         with self._changed:
@@ -163,6 +194,20 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return len(game.events) if game else 0
 
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None:
+                return []
+            return [msgspec.structs.replace(e, text=game.chat_texts.get(e.n))
+                    if e.type == MESSAGE else e for e in game.chat[max(after, 0):after + count]]
+
+    def chat_version(self, game_id: str) -> int:
+        with self._changed:
+            game = self._games.get(game_id)
+            return len(game.chat) if game else 0
+
     def appends(self) -> _MemoryNotices:
         with self._changed:
             notices = _MemoryNotices(self)
@@ -243,10 +288,10 @@ class _MemoryNotices:
 
     def __init__(self, store: MemoryEventStore) -> None:
         self.store = store
-        self.queue: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[tuple[str, int | None]] = queue.SimpleQueue()
         self._started = False
 
-    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+    def next(self, timeout_s: float) -> list[tuple[str, int | None]] | None:
         if not self._started:
             self._started = True
             return None

@@ -15,6 +15,7 @@ from typing import NamedTuple, Protocol
 
 import msgspec
 
+from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.inbox import InboxMove
 from domain.players.records import Player
@@ -35,6 +36,7 @@ SNAPSHOT_EVERY = 8
 IDEMPOTENCY_TTL_S = 24 * 3600
 DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
+CHAT_PAGE = 200  # chat entries read at once
 RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
 
 
@@ -62,15 +64,19 @@ class Idempotency(msgspec.Struct, frozen=True):
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: Idempotency | None = None  # the record of an idempotency key used before
+    # The game's webhook registrations, read in the append's own step (oldest first), so
+    # that the hooks need no read of their own; None: this store does not read them.
+    webhooks: list[Registration] | None = None
 
 
 class AppendNotices(Protocol):
-    """A subscription to the appends of every game: (game id, version) as they happen.
+    """A subscription to the appends of every game: (game id, version) as they happen, and
+    (game id, None) when the game's chat changed.
 
     One per process is enough to wake every stream and long-poll waiting in it, whatever
     the number of games they watch, without holding a store connection per waiter."""
 
-    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
+    def next(self, timeout_s: float) -> list[tuple[str, int | None]] | None:
         """The appends since the last call, waiting up to `timeout_s` for the first ([]:
         none came). None: the subscription (re)started and may have missed some, so look
         at every game of interest again."""
@@ -96,6 +102,16 @@ class EventLog(Protocol):
         """The seq of the log's last event (0 for no log)."""
         ...
 
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        """The game's chat entries numbered after `after` (at most `count`), in order; a
+        hidden message without its text."""
+        ...
+
+    def chat_version(self, game_id: str) -> int:
+        """The number of the chat's last entry (0: none)."""
+        ...
+
     def appends(self) -> AppendNotices:
         """Subscribe to the notices of appends (each append gives one, after it landed)."""
         ...
@@ -117,6 +133,17 @@ class EventStore(EventLog, Protocol):
         VersionConflict when someone else appended first; returns the record kept with the
         key instead (writing nothing) when the idempotency key was already used, whatever
         the version and whatever the request: the caller compares the requests."""
+        ...
+
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        """Add a message (its text in `entry.text`) to the game's chat unless the chat
+        holds `limit` entries already (then None); its number, and a notice (game, None)."""
+        ...
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        """In one atomic step: erase message `n`'s text and add the hiding `entry`. The
+        hiding's number; 0 when the message was hidden already (nothing written); None
+        when the chat has no message `n`."""
         ...
 
     def save_secrets(self, game_id: str, seed: str) -> str:

@@ -1,7 +1,8 @@
 """The event store in Redis (>= 6.2): one stream per game, appended by one Lua script.
 
 The script checks the expected version, appends, and writes the snapshot, the replay
-checkpoint, the seat token and the idempotency record in one atomic step (key names:
+checkpoint, the seat token and the idempotency record in one atomic step, and answers
+with the game's webhook registrations (what the hooks after the append need) (key names:
 `domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
 Cluster). Listing indexes live outside the game's slot and are written after the append.
 """
@@ -16,9 +17,11 @@ import redis
 
 import domain.store.keys as keys
 from domain import events as ev_codec
+from domain.chat import ChatEntry
 from domain.errors import VersionConflict
 from domain.events import Event
 from domain.store.port import (
+    CHAT_PAGE,
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
     SNAPSHOT_EVERY,
@@ -26,7 +29,9 @@ from domain.store.port import (
     Idempotency,
     Stored,
 )
+from domain.store.redis_chat import CHAT_NOTICE, RedisChat
 from domain.table import STATUSES
+from domain.webhooks.registration import decode_registration
 
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
@@ -49,7 +54,7 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
 redis.call('PUBLISH', ARGV[10], ARGV[11] .. ' ' .. (version + n))
-return {'ok', tostring(version + n)}
+return {'ok', tostring(version + n), redis.call('HVALS', KEYS[6])}
 """
 
 
@@ -70,6 +75,7 @@ class RedisEventStore:
         self.redis = client
         self._append = client.register_script(_APPEND)
         self._delete = client.register_script(_DELETE)
+        self._chat = RedisChat(client)
 
     # --- writing -------------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, events: list[Event],
@@ -88,15 +94,18 @@ class RedisEventStore:
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
-                       keys.tokens(game_id), idem_key]
-        status, value = self._append(keys=script_keys, args=args)
+                       keys.tokens(game_id), idem_key, keys.webhooks(game_id)]
+        status, value, *found = self._append(keys=script_keys, args=args)
         if status == b"duplicate":
             assert idempotency is not None
             return AppendResult(version=expected_version,
                                 duplicate=_decode_record(idempotency.key, value))
         if status == b"conflict":
             raise VersionConflict(expected_version, int(value))
-        return AppendResult(version=int(value))
+        # The game's webhook registrations come back with the append (none: an empty
+        # hash, which costs nothing), so that the webhook hooks read nothing themselves.
+        return AppendResult(version=int(value), webhooks=sorted(
+            (decode_registration(raw) for raw in found[0]), key=lambda r: r.created_at))
 
     def save_secrets(self, game_id: str, seed: str) -> str:
         pipe = self.redis.pipeline(transaction=False)
@@ -171,6 +180,20 @@ class RedisEventStore:
     def version(self, game_id: str) -> int:
         last = self.redis.xrevrange(keys.events(game_id), count=1)
         return int(last[0][0].split(b"-")[1]) if last else 0
+
+    # --- the table's chat (`redis_chat`) --------------------------------------------------
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        return self._chat.post(game_id, entry, limit)
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        return self._chat.hide(game_id, n, entry)
+
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        return self._chat.read(game_id, after, count)
+
+    def chat_version(self, game_id: str) -> int:
+        return self._chat.version(game_id)
 
     def appends(self) -> RedisAppendNotices:
         return RedisAppendNotices(self.redis)
@@ -277,15 +300,15 @@ class RedisAppendNotices:
         self._pubsub = client.pubsub()
         self._pubsub.subscribe(keys.APPENDED)
 
-    def next(self, timeout_s: float) -> list[tuple[str, int]] | None:
-        found: list[tuple[str, int]] = []
+    def next(self, timeout_s: float) -> list[tuple[str, int | None]] | None:
+        found: list[tuple[str, int | None]] = []
         message = self._pubsub.get_message(timeout=timeout_s)
         while message is not None:
             if message["type"] == "subscribe":
                 return None  # (re)subscribed: what happened before is unknown
             if message["type"] == "message":
                 game_id, _, version = message["data"].decode().rpartition(" ")
-                found.append((game_id, int(version)))
+                found.append((game_id, None if version == CHAT_NOTICE else int(version)))
             if len(found) >= self.MAX_BATCH:
                 break
             message = self._pubsub.get_message(timeout=0)

@@ -1,5 +1,6 @@
 """The `EventStore` contract: versioned atomic appends, snapshots, idempotency, checkpoints,
-tokens, secrets, listing indexes and the blocking wait. A subclass provides `store`."""
+tokens, secrets, listing indexes, the blocking wait and the table's chat. A subclass
+provides `store`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import time
 
 import pytest
 
+from domain.chat import HIDDEN, MESSAGE, ChatEntry
 from domain.errors import VersionConflict
 from domain.events import event, stamp, verify_chain
 from domain.store.port import (
@@ -33,6 +35,14 @@ def _table(store: EventStore, game_id: str, token_hash: str | None = None,
     """`read_table` with the snapshot alone in place of the stored table."""
     stored, seat, seed = store.read_table(game_id, token_hash, with_seed)
     return (stored.snapshot if stored is not None else None), seat, seed
+
+
+def _message(seat: int, text: str, at: float = 1.0) -> ChatEntry:
+    return ChatEntry(type=MESSAGE, at=at, seat=seat, name=f"seat {seat}", text=text)
+
+
+def _hiding(message: int) -> ChatEntry:
+    return ChatEntry(type=HIDDEN, at=9.0, message=message)
 
 
 def _after_snapshot(stored: Stored, version: int) -> list:
@@ -309,6 +319,66 @@ class EventStoreContract:
             while len(got) < 3 and time.monotonic() < deadline:
                 got += notices.next(1.0) or []
             assert got == [("g1", 2), ("g2", 1), ("g1", 3)]
+            assert notices.next(0.1) == []
+        finally:
+            notices.close()
+
+    # --- the table's chat ----------------------------------------------------------------
+    def test_chat_messages_are_numbered_and_read_back_with_their_texts(self, store):
+        assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
+        texts = ["hi", "gl hf", "ünïcode ✓\nand a second line"]
+        assert [store.post_message("g1", _message(i % 2, t), 10)
+                for i, t in enumerate(texts)] == [1, 2, 3]
+        read = store.read_chat("g1")
+        assert [(e.n, e.seat, e.text) for e in read] == [(1, 0, "hi"), (2, 1, "gl hf"),
+                                                        (3, 0, texts[2])]
+        assert read[0] == ChatEntry(type=MESSAGE, at=1.0, n=1, seat=0, name="seat 0",
+                                    text="hi")
+        assert [e.n for e in store.read_chat("g1", after=1, count=1)] == [2]
+        assert store.read_chat("g1", after=3) == [] and store.chat_version("g1") == 3
+        assert store.read_chat("g2") == []  # one chat per game
+
+    def test_a_full_chat_refuses_messages_and_still_hides(self, store):
+        for i in range(3):
+            store.post_message("g1", _message(0, f"m{i}"), 3)
+        assert store.post_message("g1", _message(0, "one more"), 3) is None
+        assert store.chat_version("g1") == 3
+        assert store.hide_message("g1", 2, _hiding(2)) == 4
+
+    def test_hiding_erases_the_text_once_and_is_recorded(self, store):
+        store.post_message("g1", _message(0, "fine"), 10)
+        store.post_message("g1", _message(1, "rude"), 10)
+        assert store.hide_message("g1", 2, _hiding(2)) == 3
+        read = store.read_chat("g1")
+        assert [(e.n, e.type, e.text) for e in read] == [
+            (1, MESSAGE, "fine"), (2, MESSAGE, None), (3, HIDDEN, None)]
+        assert read[1].seat == 1 and read[2].message == 2
+        assert store.hide_message("g1", 2, _hiding(2)) == 0  # hidden already: nothing new
+        assert store.hide_message("g1", 3, _hiding(3)) is None  # not a message
+        assert store.hide_message("g1", 9, _hiding(9)) is None  # no such entry
+        assert store.chat_version("g1") == 3
+        assert store.read_chat("g1", after=1, count=1)[0].text is None
+
+    def test_the_chat_goes_with_its_game(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.index("g1", "high-card", "open", 1.0)
+        store.post_message("g1", _message(0, "anyone?"), 10)
+        assert store.delete("g1", 1, "high-card")
+        assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
+
+    def test_a_chat_write_is_told_as_a_look_at_the_game(self, store):
+        notices = store.appends()
+        try:
+            assert notices.next(2.0) is None
+            store.post_message("g1", _message(0, "hi"), 10)
+            store.post_message("g1", _message(0, "no room"), 1)  # refused: no notice
+            store.hide_message("g1", 1, _hiding(1))
+            store.hide_message("g1", 1, _hiding(1))  # hidden already: no notice
+            got: list = []
+            deadline = time.monotonic() + 5
+            while len(got) < 2 and time.monotonic() < deadline:
+                got += notices.next(1.0) or []
+            assert got == [("g1", None), ("g1", None)]
             assert notices.next(0.1) == []
         finally:
             notices.close()

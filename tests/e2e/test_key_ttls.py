@@ -16,7 +16,8 @@ from tests.support.receiver import receiving
 
 # Kept as long as their game (the replay archive), deleted with it.
 PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
-            "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks"]
+            "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks", "game:{*}:chat",
+            "game:{*}:chat:text"]
 # Kept as long as their player: the record, the inbox (an entry per game of theirs,
 # removed with it), the standings and the record of the games rated.
 PER_PLAYER = ["player:{*}", "player:{*}:inbox:*", "player:{*}:ratings", "player:{*}:rated"]
@@ -49,6 +50,9 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
             hook = api.http.post(f"/games/{game_id}/webhooks", json={"url": receiver.url},
                                  headers=api.auth(token))
             assert hook.status_code == 201, hook.get_json()
+            said = api.http.post(f"/games/{game_id}/messages", json={"text": "gl hf"},
+                                 headers=api.auth(token))
+            assert said.status_code == 201, said.get_json()
             moves = 0
             while True:
                 rq_worker(components).work(burst=True, with_scheduler=True,
@@ -75,6 +79,7 @@ def test_every_key_is_a_games_a_fixed_one_or_expires(redis_url, redis_client):
         elif not any(fnmatch.fnmatchcase(key, p) for p in PER_GAME + PER_PLAYER + FIXED):
             forever.append(key)
     assert forever == []
+    assert fnmatch.filter(map(bytes.decode, redis_client.keys()), "game:{*}:chat")
     assert redis_client.hget(f"player:{{{ann['id']}}}:ratings", "ochs-und-esel")  # rated
     # What the games made besides themselves was there, and expires.
     for kind in ("game:{*}:idem:*", "game:{*}:delivery:*", "game:{*}:hook:*:deliveries",

@@ -31,8 +31,11 @@ def test_the_readme_commands_run_against_a_live_server(app):
                               env={**os.environ, "API": base}, capture_output=True,
                               text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    invitation, seat, my_turn, to_act, lobby, games, board = done.stdout.splitlines()
+    invitation, seat, my_turn, to_act, played_by, said, chat, lobby, games, board = \
+        done.stdout.splitlines()
     assert seat == "1"  # Bob took the seat kept for him
     assert invitation in my_turn  # Ann's turn in the game she created
     assert to_act == "[1]"  # her move made it Bob's
+    assert played_by == "strong"  # he left his seat to the strong bot
+    assert (said, chat) == ("1", "[('Ann', 'good luck!')]")  # and anyone reads the chat
     assert (lobby, games, board) == ("0", "[]", "0")  # nothing finished, nothing rated

@@ -79,6 +79,40 @@ def cancellable(app: Any, count: int) -> list[tuple[str, str]]:
     return out
 
 
+def table_life_games(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Started games of four people (Ochs & Esel, two rounds): `[game id, [token of each
+    seat]]`; two of them may resign or leave and the game goes on."""
+    client = app.test_client()
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "ochs-und-esel", "deadline_s": None,
+                                           "options": {"rounds": 2},
+                                           "seats": [{"kind": "human"}] * 4}).get_json()
+        tokens = [""] * 4
+        for name in ("ann", "bob", "cid", "dee"):
+            joined = client.post(f"/games/{game['id']}/players", json={"name": name})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+        out.append((game["id"], tokens))
+    return out
+
+
+def chats(app: Any, count: int, messages: int = 3) -> list[tuple[str, str, int]]:
+    """Games whose chat holds `messages` messages: `[game id, creator token, messages]`."""
+    client = app.test_client()
+    out = []
+    for _ in range(count):
+        game = client.post("/games", json={"type": "trash", "deadline_s": None,
+                                           "seats": [{"kind": "human"}] * 2}).get_json()
+        token = client.post(f"/games/{game['id']}/players",
+                            json={"name": "ann"}).get_json()["token"]
+        for i in range(messages):
+            said = client.post(f"/games/{game['id']}/messages", json={"text": f"hi {i}"},
+                               headers={"Authorization": f"Bearer {token}"})
+            assert said.status_code == 201, said.get_json()
+        out.append((game["id"], game["creator_token"], messages))
+    return out
+
+
 def webhooks(app: Any, games: list[tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
     """Two webhooks of each seat of `games`: `[game id, webhook id, its owner's token]`."""
     client = app.test_client()
@@ -130,7 +164,8 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
         "away": away_seats(app, PREPARED), "playing": playing,
         "finished": finished_games(app, 3), "open": open_tables(app, 5),
         "cancellable": cancellable(app, 5),
-        "webhooks": webhooks(app, playing[:5])}))
+        "webhooks": webhooks(app, playing[:5]), "table_life": table_life_games(app, 12),
+        "chat": chats(app, 5)}))
     reached = tmp_path / "reached.json"
     with serving(app) as base:
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",

@@ -25,13 +25,15 @@ def old_and_new(service, clock, redis_client):
     """A game created 8 days ago and never started, one started then, one created now."""
     clock.advance(-8 * 24 * HOUR)
     stale = service.create("ochs-und-esel", None, [{"kind": "human"}] * 3, deadline_s=None)
-    service.join(stale.id, "ann")
+    seat, _token, waiting = service.join(stale.id, "ann")
+    service.post_message(waiting, seat, "anyone?")  # its chat goes with it
     started = service.create("ochs-und-esel", None, [{"kind": "human"}, {"kind": "bot"},
                                                      {"kind": "bot"}], deadline_s=None)
     service.join(started.id, "bob")
     clock.advance(8 * 24 * HOUR)
     young = service.create("ochs-und-esel", None, [{"kind": "human"}] * 3, deadline_s=None)
     assert _game_keys(redis_client, stale.id) and _listed(redis_client, stale.id)
+    assert f"game:{{{stale.id}}}:chat".encode() in _game_keys(redis_client, stale.id)
     return stale.id, started.id, young.id
 
 

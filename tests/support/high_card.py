@@ -99,12 +99,17 @@ class HighCard:
                 "hands": [list(h) for h in state.hands] if reveal_all else None}
 
     def outcome(self, state: HighCardState) -> Outcome | None:
-        if any(state.hands) or not any(state.played):
-            return None
+        return self.standing(state) if self.round_scored(state) else None
+
+    def standing(self, state: HighCardState) -> Outcome:
         totals = [sum(p) for p in state.played]
         return Outcome(places=[1 + sum(t > mine for t in totals) for mine in totals],
                        scores=[float(t) for t in totals], score_name="points",
                        lower_is_better=False)
+
+    def round_scored(self, state: HighCardState) -> bool:
+        """The whole game is one round."""
+        return not any(state.hands) and any(state.played)
 
 
 GAME = HighCard()

@@ -20,7 +20,11 @@ Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see t
   games being played, `finished` the same of finished games (for `rematchGame`), `open`
   ids of tables with many free seats (for `joinGame`), `webhooks` `[game id, webhook id,
   its owner's token]`, `cancellable` `[game id, its creator token]` of games waiting for
-  players (for `cancelGame`, whose link from `createGame` a short run may not follow);
+  players (for `cancelGame`, whose link from `createGame` a short run may not follow),
+  `table_life` `[game id, [token of each seat]]` of games of four people being played
+  (for resigning, leaving, voting to abort and chatting: what they end does not end the
+  games `postAction` plays), `chat` `[game id, creator token, messages in its chat]`
+  (for `hideMessage`);
   `postAction` is sent to the games being played too, and half of its schema-valid
   cases on a game whose tokens the run holds post a legal action read from the view, as
   a player does (the fuzzing phase would otherwise never post one).
@@ -53,6 +57,10 @@ _fixtures: dict[str, Any] = json.loads(Path(os.environ["DONKEYPOST_FIXTURES"]).r
 _away: list[tuple[str, str]] = [(game, token) for game, token in _fixtures["away"]]
 _away_tokens = dict(_away)
 _playing = [game for game, _tokens in _fixtures["playing"]]
+_table_life = [game for game, _tokens in _fixtures.get("table_life", [])]
+_chats = [{"game_id": game, "n": n} for game, _creator, count in _fixtures.get("chat", [])
+          for n in range(1, count + 1)]
+_creators.update({game: creator for game, creator, _count in _fixtures.get("chat", [])})
 _finished = [game for game, _tokens in _fixtures.get("finished", [])]
 _open = list(_fixtures.get("open", []))
 _cancellable = [game for game, _token in _fixtures.get("cancellable", [])]
@@ -60,8 +68,11 @@ _creators.update(dict(_fixtures.get("cancellable", [])))
 _hooks = [(game, hook) for game, hook, _token in _fixtures.get("webhooks", [])]
 _owners.update({(game, hook): token for game, hook, token in _fixtures.get("webhooks", [])})
 _seats.update({game: dict(enumerate(tokens))
-               for game, tokens in _fixtures["playing"] + _fixtures.get("finished", [])})
+               for game, tokens in _fixtures["playing"] + _fixtures.get("finished", []) +
+               _fixtures.get("table_life", [])})
 _random = random.Random(0)
+TABLE_LIFE = ("resignGame", "leaveGame", "voteAbort", "withdrawAbort")
+BY_A_SEAT = ("comeBack", "postAction", "postMessage", *TABLE_LIFE)  # never a spectator
 
 
 def _operation(case_or_operation: Any) -> str:
@@ -122,9 +133,12 @@ def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
     if operation in ("getWebhook", "deleteWebhook", "listDeliveries") and _hooks:
         return strategies.one_of(strategy, strategies.sampled_from(
             [{"game_id": game, "hook_id": hook} for game, hook in _hooks]))
+    if operation == "hideMessage" and _chats:
+        return strategies.one_of(strategy, strategies.sampled_from(_chats))
     games = {"comeBack": [game for game, _token in _away], "postAction": _playing,
              "rematchGame": _finished, "joinGame": _open,
-             "cancelGame": _cancellable}.get(operation, [])
+             "cancelGame": _cancellable, **{op: _table_life for op in TABLE_LIFE},
+             "postMessage": _table_life, "listMessages": _table_life}.get(operation, [])
     if not games:
         return strategy
     return strategies.one_of(strategy, strategies.sampled_from(
@@ -204,7 +218,7 @@ class Tokens:
             owner = _owners.get((game, params.get("hook_id", "")))
         if owner is not None:
             return owner
-        if operation == "cancelGame":
+        if operation in ("cancelGame", "hideMessage"):
             return creator
         if operation == "comeBack" and game in _away_tokens:
             return _away_tokens[game]
@@ -216,7 +230,7 @@ class Tokens:
         choices = list(seats.values())
         if operation in ("registerWebhook", "listWebhooks") and creator is not None:
             choices.append(creator)
-        elif operation not in ("comeBack", "postAction"):
+        elif operation not in BY_A_SEAT:
             choices.append(None)  # a spectator
         return _random.choice(choices) if choices else None
 

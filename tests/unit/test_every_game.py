@@ -160,8 +160,14 @@ def test_random_playouts_keep_the_contract(game: Game[Any, Any], players: int,
         for ev in log:
             assert decode(encode(ev)) == ev
             state = game.evolve(state, ev)
+        scored = False
         for step in range(MAX_STEPS):
             checker.step(state)
+            # The standing ranks the seats at every step; once a round is scored it stays
+            # scored (abort by agreement closes for good).
+            assert_competition_ranking(game.standing(state).places)
+            assert game.round_scored(state) or not scored
+            scored = game.round_scored(state)
             if game.outcome(state) is not None:
                 break
             seat = rng.choice(sorted(game.to_act(state)))
@@ -176,6 +182,7 @@ def test_random_playouts_keep_the_contract(game: Game[Any, Any], players: int,
         if outcome is not None:
             assert_competition_ranking(outcome.places)
             assert len(outcome.scores) == players and game.to_act(state) == frozenset()
+            assert game.standing(state) == outcome and game.round_scored(state)
 
 
 def assert_competition_ranking(places: list[int]) -> None:
@@ -192,6 +199,11 @@ def assert_competition_ranking(places: list[int]) -> None:
 def test_the_shared_rulings_and_codes(game: Game[Any, Any]) -> None:
     # One tie rule for every game, stated in its Decision lines.
     assert any(r.startswith("Decision") and kit.TIES_SHARE in r for r in game.rules)
+    # A ruling on resigning (in the game's terms) and the point until which a game may be
+    # aborted by agreement.
+    assert any(r.startswith("Decision (resigning)") and kit.CONCEDED_LAST in r
+               for r in game.rules)
+    assert any(r.startswith("Decision") and kit.ABORT_BY_AGREEMENT in r for r in game.rules)
     # One code for a wrong number of players.
     for players in (game.min_players - 1, game.max_players + 1, True, "3"):
         with pytest.raises(BadOptions) as refused:
@@ -216,6 +228,8 @@ def test_a_game_without_determinize_is_not_searchable() -> None:
         def view(self, state: int, viewer: Any, reveal_all: bool = False) -> dict[str, Any]:
             return {}
         def outcome(self, state: int) -> None: return None
+        def standing(self, state: int) -> Any: return None
+        def round_scored(self, state: int) -> bool: return False
 
     class Searchable(Plain):
         def determinize(self, view: Any, seat: int, rng: random.Random) -> int: return 0

@@ -82,6 +82,11 @@ const DESCRIBE: Describers = {
   turn_timed_out: (e, n) => `${n(e.data.seat)} ran out of time.`,
   seat_returned: (e, n) => `${n(e.data.seat)} is back.`,
   rematch_created: () => "A rematch was set up.",
+  seat_resigned: (e, n) => `${n(e.data.seat)} resigned.`,
+  seat_left: (e, n) => `${n(e.data.seat)} left; a ${e.data.level} bot plays on.`,
+  abort_voted: (e, n) => `${n(e.data.seat)} voted to abort the game.`,
+  abort_vote_withdrawn: (e, n) => `${n(e.data.seat)} withdrew their vote to abort.`,
+  game_aborted: () => "The game was aborted.",
   // Trash
   card_drawn: (e, n) => `${n(e.data.seat)} drew ${e.data.card ? trashCardName(e.data.card) : "a card"} from the ${e.data.source}${auto(e.data)}.`,
   card_placed: (e, n) => `${n(e.data.seat)} put ${trashCardName(e.data.card)} on slot ${slotName(e.data.slot)}${e.data.taken ? ` and took ${trashCardName(e.data.taken)}` : ""}${auto(e.data)}.`,

@@ -1,7 +1,9 @@
 // A table: the view of this browser's seat (or a spectator's), its legal actions to click,
 // the log in words, and live updates from the event stream, resumed after a drop.
 import { drawBoard, involves } from "./boards";
-import { api, bearer, failure, unwrap, type Action, type GameEvent, type GameView } from "./client";
+import {
+  api, bearer, failure, unwrap, type Action, type GameEvent, type GameView, type Schemas,
+} from "./client";
 import { actionLabel, EVENT_TYPES, eventText, type Names } from "./describe";
 import { announce, h, mount, when } from "./dom";
 import { credentialFor, keepSeat, seatIn } from "./store";
@@ -9,6 +11,11 @@ import { credentialFor, keepSeat, seatIn } from "./store";
 const TITLES: Record<GameView["type"], string> = {
   "ochs-und-esel": "Ochs & Esel", "crazy-donkey": "Crazy Donkey", trash: "Trash",
   "canyon-donkeys": "Grand Canyon",
+};
+
+const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], string> = {
+  rematch: "Rematch", cancel: "Cancel the game", resign: "Resign", leave: "Leave (a bot plays on)",
+  abort: "Vote to abort", withdraw_abort: "Take back my abort vote",
 };
 
 export function gameTitle(view: GameView): string {
@@ -64,8 +71,10 @@ export async function showTable(gameId: string): Promise<() => void> {
   const tableActions = h("span", { class: "table-actions" });
 
   // What the view says the caller may do to the table itself.
-  const tableAction = async (name: string) => {
+  const tableAction = async (action: Schemas["TableAction"]) => {
+    const name = action.name;
     const path = { params: { path: { game_id: gameId } }, headers: bearer(token) };
+    const sure = (question: string) => confirm(question);
     try {
       if (name === "rematch") {
         const next = unwrap(await api.POST("/games/{game_id}/rematch", path));
@@ -74,10 +83,21 @@ export async function showTable(gameId: string): Promise<() => void> {
                      name: held?.name ?? "", at: Date.now() });
         }
         location.hash = `#/game/${next.game.id}`;
-      } else if (name === "cancel" && confirm("Cancel this game for everyone?")) {
-        unwrap(await api.POST("/games/{game_id}/cancel", path));
-        await refresh();
+        return;
       }
+      if (name === "cancel" && sure("Cancel this game for everyone?")) {
+        unwrap(await api.POST("/games/{game_id}/cancel", path));
+      } else if (name === "resign" && sure("Resign this game?")) {
+        unwrap(await api.POST("/games/{game_id}/resign", path));
+      } else if (name === "leave" && sure("Leave the table? A bot plays your seat on.")) {
+        const level = (action.body?.level ?? "basic") as "random" | "basic" | "strong";
+        unwrap(await api.POST("/games/{game_id}/leave", { ...path, body: { level } }));
+      } else if (name === "abort") {
+        unwrap(await api.POST("/games/{game_id}/abort", path));
+      } else if (name === "withdraw_abort") {
+        unwrap(await api.DELETE("/games/{game_id}/abort", path));
+      }
+      await refresh();
     } catch (err) {
       error.textContent = (err as Error).message;
     }
@@ -99,8 +119,9 @@ export async function showTable(gameId: string): Promise<() => void> {
     drawActions();
     invite.replaceChildren(view.status === "open" ? inviteBox(gameId) : "");
     tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
-      type: "button", "data-table-action": a.name, onclick: () => void tableAction(a.name) },
-      a.name === "rematch" ? (view.rematch ? "Go to the rematch" : "Rematch") : a.name === "cancel" ? "Cancel the game" : a.name)));
+      type: "button", "data-table-action": a.name, onclick: () => void tableAction(a) },
+      a.name === "leave" && a.body?.level ? `Leave (a ${a.body.level} bot plays on)`
+        : TABLE_ACTION_LABELS[a.name])));
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
   };
@@ -141,19 +162,24 @@ export async function showTable(gameId: string): Promise<() => void> {
     } catch {
       return; // unreachable for a moment: the stream's reconnection reads it again
     }
-    if (answer.data && answer.data.version >= view.version) {
-      const wasMyTurn = view.you !== null && view.to_act.includes(view.you);
-      view = answer.data;
-      picked = null;
-      render();
-      if (!wasMyTurn && view.you !== null && view.to_act.includes(view.you)) announce("Your turn.");
-    }
+    if (answer.data) applyView(answer.data);
   };
 
+  // The stream sends the view after each batch of events (`views=true`): a GET is only
+  // the fallback when it does not come soon.
   let refreshing: number | undefined;
   const refreshSoon = () => {
     window.clearTimeout(refreshing);
-    refreshing = window.setTimeout(() => void refresh(), 30);
+    refreshing = window.setTimeout(() => void refresh(), 400);
+  };
+  const applyView = (next: GameView) => {
+    if (next.version < view.version) return;
+    if (next.version >= lastSeq) window.clearTimeout(refreshing);
+    const wasMyTurn = view.you !== null && view.to_act.includes(view.you);
+    view = next;
+    picked = null;
+    render();
+    if (!wasMyTurn && view.you !== null && view.to_act.includes(view.you)) announce("Your turn.");
   };
 
   const act = async (action: Action) => {
@@ -199,7 +225,7 @@ export async function showTable(gameId: string): Promise<() => void> {
 
   const connect = async () => {
     if (closed) return;
-    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${lastSeq}`;
+    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${lastSeq}&views=true`;
     if (token && view.you !== null) {
       // EventSource cannot send our token: a single-use ticket stands for it, a new one
       // for each connection (a reconnect with a used ticket would be refused).
@@ -220,6 +246,7 @@ export async function showTable(gameId: string): Promise<() => void> {
     document.body.dataset.streamConnections = String(connections);
     const onEvent = (m: MessageEvent) => addEvent(JSON.parse(m.data) as GameEvent);
     for (const type of EVENT_TYPES) source.addEventListener(type, onEvent as EventListener);
+    source.addEventListener("view", ((m: MessageEvent) => applyView(JSON.parse(m.data) as GameView)) as EventListener);
     source.onopen = () => {
       live.textContent = "live";
       live.className = "live on";

@@ -95,6 +95,11 @@ RULES = (
     "player; the first and the last card lie face up.",
     "Decision: the highest total wins, then the most won cards; still "
     f"{kit.TIES_SHARE}.",
+    "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
+    "behind every seat still in play, whatever its total; "
+    f"{kit.CONCEDED_LAST}.",
+    "Decision: until the first donkey's round is over (scored, or set aside when lost), "
+    f"{kit.ABORT_BY_AGREEMENT}.",
 )
 
 OPTIONS = (
@@ -179,11 +184,15 @@ class CanyonDonkeys:
     # -- terminal, returns -----------------------------------------------------------------
 
     def outcome(self, state: CanyonState) -> Outcome | None:
-        if state.phase != OVER:
-            return None
+        return self.standing(state) if state.phase == OVER else None
+
+    def standing(self, state: CanyonState) -> Outcome:
         totals, counts, _ = standings(state)
         return kit.outcome(totals, score_name="points", lower_is_better=False,
                            ranked_by=list(zip(totals, counts, strict=True)))
+
+    def round_scored(self, state: CanyonState) -> bool:
+        return state.round > 1 or state.phase == OVER
 
     # -- what a seat may see ---------------------------------------------------------------
 

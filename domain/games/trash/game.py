@@ -84,6 +84,11 @@ RULES = (
     "bound; the rulebook sizes the decks by the number of players, so the ruling is a "
     "minimum number of decks, not a cap on void rounds, which the rulebook never mentions.",
     f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
+    "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
+    "behind every seat still in play, however few slots it has left; "
+    f"{kit.CONCEDED_LAST}.",
+    "Decision: until the first round is over (won, or void), "
+    f"{kit.ABORT_BY_AGREEMENT}.",
 )
 
 class Trash:
@@ -135,9 +140,13 @@ class Trash:
         return evolve(state, ev)
 
     def outcome(self, state: TrashState) -> Outcome | None:
-        if not state.ended:
-            return None
+        return self.standing(state) if state.ended else None
+
+    def standing(self, state: TrashState) -> Outcome:
         return kit.outcome(state.slots, score_name="slots", lower_is_better=True)
+
+    def round_scored(self, state: TrashState) -> bool:
+        return state.round > 1 or bool(state.ended)
 
     # --- what a seat may see ---------------------------------------------------------------
     def view(self, state: TrashState, viewer: int | None,

@@ -102,9 +102,13 @@ class TrickGame:
 
     # -- terminal and returns ---------------------------------------------------------
     def outcome(self, state: TrickEngineState) -> Outcome | None:
-        if not state.over:
-            return None
+        return self.standing(state) if state.over else None
+
+    def standing(self, state: TrickEngineState) -> Outcome:
         return kit.outcome(totals(state), score_name="penalty", lower_is_better=True)
+
+    def round_scored(self, state: TrickEngineState) -> bool:
+        return bool(state.scores) or state.over
 
     # -- observation ------------------------------------------------------------------
     def view(self, state: TrickEngineState, viewer: int | None,

@@ -1,0 +1,47 @@
+"""The one loop of the table-life commands (resign, leave, abort by agreement): read the
+latest table, decide the table's events, settle what follows (the end, the abort), append
+at the version read, and start again when another writer got there first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain import registry
+from domain.errors import VersionConflict
+from domain.events import Event
+from domain.game import Game
+from domain.service.appending import append
+from domain.service.deps import Deps
+from domain.service.folding import Batch, fold, settle
+from domain.service.loading import load_to_act
+from domain.service.retry import with_retries
+from domain.table import Table
+
+CHANGE_ATTEMPTS = 5  # a bot's move may land between the read and the append
+
+# (the latest table, its game) -> the events to append; none: nothing to do (asked twice)
+Decision = Callable[[Table, Game[Any, Any]], list[Event]]
+
+
+def change_table(deps: Deps, game_id: str, decide: Decision, what: str) -> Table:
+    """The table after `decide`'s events and what they settle (or as it was, when there
+    was nothing to do). `decide` raises the domain's errors to refuse."""
+
+    def attempt(_n: int) -> Table | None:
+        loaded = load_to_act(deps, game_id)
+        before = loaded.table
+        game = registry.get_game(before.type)
+        new = decide(before, game)
+        if not new:
+            return before
+        batch = Batch()
+        table = fold(before, game, new, batch, deps.clock)
+        table = settle(table, game, loaded.seed, batch, deps.clock)
+        try:
+            append(deps, table, batch, expected=before.version, before=before)
+        except VersionConflict:
+            return None  # the game moved meanwhile: decide again on the latest
+        return table
+
+    return with_retries(CHANGE_ATTEMPTS, attempt, what)
