@@ -50,3 +50,10 @@ def test_the_built_files_are_package_data():
     assert '"api" = ["play/*"]' in pyproject
     assert {p.name for p in BUILT.iterdir()} == {"index.html", "app.js", "app.css"}
     assert Path(BUILT / "app.js").stat().st_size > 10_000
+
+
+def test_ci_installs_chromium_and_fails_a_skipped_browser_test():
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert "export DONKEYPOST_REQUIRE_BROWSER=1" in lines
+    assert any("apt-get install" in line and "chromium" in line for line in lines)
+    assert "(cd web && npm ci --no-audit --no-fund --silent)" in lines
