@@ -151,7 +151,11 @@ def test_a_person_plays_ochs_und_esel_against_two_bots_to_the_end(page, server, 
 
     def screenshot_while_playing() -> None:  # once, with cards to click
         if not shot and page.locator("button.pick").count() >= 3:
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=ARTIFACTS / "ochs-und-esel-playing-phone.png")
+            page.set_viewport_size({"width": 900, "height": 1100})
             page.screenshot(path=ARTIFACTS / "ochs-und-esel-playing.png")
+            page.set_viewport_size({"width": 420, "height": 900})
             shot.append(True)
 
     clicks = play_until([page], lambda: page.get_attribute("body", "data-status") ==

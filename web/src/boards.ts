@@ -67,9 +67,10 @@ function trickBoard(t: Schemas["TrickTable"], you: number | null, names: Names,
     ? `to beat: ${trick.count} × ${trick.high}${trick.high_seat !== null ? ` (${names(trick.high_seat)})` : ""}`
     : trick.kind !== "normal" ? `a ${trick.kind} trick: one card each` : "a new trick: lead any set";
   const donkey = t.specials.donkey;
+  const whose = (seat: number) => (seat === you ? "your" : `${names(seat)}'s`);
   const where = (s: Schemas["TrickSpecial"], what: string) => h("li", {},
-    `The ${what}: ${s.where === "hand" && s.seat !== null ? `in ${names(s.seat)}'s hand`
-      : s.where === "pile" && s.seat !== null ? `in ${names(s.seat)}'s pile` : `on the ${s.where}`}`,
+    `The ${what}: ${s.where === "hand" && s.seat !== null ? `in ${whose(s.seat)} hand`
+      : s.where === "pile" && s.seat !== null ? `in ${whose(s.seat)} pile` : `on the ${s.where}`}`,
     s.locked ? ` (may be played from trick ${s.playable_from_trick})` : "");
   const seats = Array.from({ length: t.players }, (_, s) => h("li", { class: s === t.to_act ? "to-act" : "" },
     h("span", { class: "who" }, names(s)), ` ${t.hand_sizes[s]} cards · pile ${t.penalty_piles[s].count} · total ${t.totals[s]}`,
