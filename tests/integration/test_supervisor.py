@@ -124,6 +124,7 @@ def test_stop_goes_stage_by_stage_and_kills_what_does_not_stop(tmp_path, caplog)
                     f.write("{name}\\n")
                 sys.exit(0)
             signal.signal(signal.SIGTERM, bye)
+            open({str(tmp_path / name)!r}, "w").close()  # listening for SIGTERM now
             time.sleep(60)""")
 
     grandchild = tmp_path / "grandchild"
@@ -138,6 +139,9 @@ def test_stop_goes_stage_by_stage_and_kills_what_does_not_stop(tmp_path, caplog)
                              Child("stubborn", stubborn, stage=1)])
     assert supervisor.start()
     wait_until(grandchild.exists, 10, "the stubborn child's own child")
+    # (A busy machine may not have run a polite child's handler setup yet.)
+    wait_until(lambda: (tmp_path / "web").exists() and (tmp_path / "redis").exists(), 10,
+               "the polite children listening for SIGTERM")
     pids = [*supervisor.pids().values(), int(grandchild.read_text())]
     started = time.monotonic()
     supervisor.stop(grace_s=0.5, last_stage_grace_s=2.0)
