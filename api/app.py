@@ -36,7 +36,7 @@ from api.routes import (
     webhooks,
 )
 from domain import registry
-from domain.service import GameService
+from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
 
@@ -114,6 +114,11 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store)
+    # It hears this process's appends first: its streams take the new events without
+    # reading them back, while the other hooks' round trips go on.
+    others = service.deps.hooks
+    service.deps.hooks = FanOutHooks(
+        [hub, *(others.hooks if isinstance(others, FanOutHooks) else [others])])
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(table_life.make_blueprint(service))
     api.register_blueprint(chat.make_blueprint(service))

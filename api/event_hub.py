@@ -17,6 +17,11 @@ has been read (nothing can follow it); the listener stops when no feed is left f
 If Redis is lost, every feed is marked broken: streams end (their clients resume), waiting
 long-polls answer, and the next watcher subscribes again.
 
+The hub is also one of the process's hooks (`after_append`): an append made by this
+process hands its events to the game's feed at once, so the feed reads nothing back and
+its streams send them while the move's other hooks still run; the notice that follows finds
+the feed already there. Appends of other processes are read as before.
+
 A game's chat rides along: a chat write publishes "<game> chat" on the same channel, and
 the feed's reader then reads the chat's new entries into a buffer of their own, in which
 a hiding erases the text of the message it hides (streams send them as `message` events).
@@ -28,12 +33,15 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
 import redis
 
 from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
 from domain.store.port import AppendNotices, EventLog
+from domain.table import Table
+from domain.webhooks.registration import Registration
 
 log = logging.getLogger(__name__)
 BUFFERED_EVENTS = 256
@@ -71,6 +79,8 @@ class GameFeed:
         self._in_group = [0] * WAKE_GROUPS  # waiters in each group
         self._doorbell = threading.Event()  # rung by the listener: the game moved
         self._noticed = 0  # the latest version a notice told of
+        self._look = False  # rung without a version: read whatever there is
+        self._publishing = threading.Lock()  # the reader and this process's appends
         self.finished = False
         self.broken = False  # Redis was lost: streams end, clients reconnect
         self.listeners = 0
@@ -121,10 +131,19 @@ class GameFeed:
     def ring(self, version: int | None) -> None:
         """The game reached `version` (None: it may have moved, or its chat did: look)."""
         if version is None:
+            self._look = True
             self._chat_rung = True
-        if version is None or version > self._noticed:
-            self._noticed = max(self._noticed, version or 0)
             self._doorbell.set()
+        elif version > self._noticed:
+            self._noticed = version
+            self._doorbell.set()
+
+    def offer(self, events: Sequence[Event]) -> None:
+        """Events this process just appended: published at once when they follow what
+        the feed holds (else the reader reads them, as it would have)."""
+        version = self._seen[0]
+        if events and version is not None and events[0].seq == version + 1:
+            self._publish(list(events), events[-1].seq)
 
     def _read(self) -> None:
         store = self.hub.store
@@ -142,6 +161,11 @@ class GameFeed:
                     while entries := store.read_chat(self.game_id, chat, BUFFERED_EVENTS):
                         chat = entries[-1].n
                         self._publish_chat(entries, chat)
+                held = self._seen[0] or 0
+                if not self._look and self._noticed <= held:
+                    continue  # offered by this process's own append: nothing to read
+                self._look = False
+                after = max(after, held)
                 while not self.finished:  # until the log has nothing more after `after`
                     events = store.read(self.game_id, after=after, count=BUFFERED_EVENTS)
                     if not events:
@@ -157,8 +181,14 @@ class GameFeed:
             self.hub._forget(self)
 
     def _publish(self, events: list[Event], version: int) -> None:
-        self.finished = self.finished or any(e.type == "game_finished" for e in events)
-        self._seen = (version, (*self._seen[1], *events)[-BUFFERED_EVENTS:])
+        with self._publishing:  # the reader's and an offer's: never back, never twice
+            held, recent = self._seen
+            if held is not None:
+                if version <= held:
+                    return
+                events = [e for e in events if e.seq > held]
+            self.finished = self.finished or any(e.type == "game_finished" for e in events)
+            self._seen = (version, (*recent, *events)[-BUFFERED_EVENTS:])
         self._wake()
 
     def _publish_chat(self, entries: list[ChatEntry], version: int) -> None:
@@ -219,6 +249,19 @@ class EventHub:
         with self._lock:
             feed.listeners -= 1
             feed._in_group[group] -= 1
+
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """A hook: this process appended `new_events`; the game's feed, if it is watched
+        here, takes them without reading them back."""
+        with self._lock:
+            feed = self._feeds.get(table.id)
+        if feed is not None:
+            feed.offer(new_events)
+
+    def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
+        """A hook too: chat entries reach the feeds through their notice (one read of the
+        chat's new entries, where a hiding is applied)."""
 
     def lost(self, err: BaseException) -> None:
         """Redis was lost: said once until the listener hears notices again."""

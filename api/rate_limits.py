@@ -5,16 +5,16 @@ whole) or the caller's bearer token — and a limit in flask-limiter's notation
 (`10/second;300/minute`: both apply). The routes a rule covers are listed in `ROUTES`,
 by endpoint and method: a new route is limited by adding its line there.
 
-| rule | key | what |
-|---|---|---|
-| `create` | address | `POST /games`, `POST /games/{id}/rematch` |
-| `join` | address | `POST /games/{id}/players` |
-| `register` | address | `POST /players` (a new player), `POST /players/me/keys` |
-| `act` | token | `POST /games/{id}/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` |
-| `act_address` | address | the same, from one address (many seats) |
-| `webhooks` | token | registering and deleting webhooks |
-| `chat` | token | `POST /games/{id}/messages`, and hiding one |
-| `auth_failures` | address | every request with a token that is refused (401) |
+| rule | key | what | counted |
+|---|---|---|---|
+| `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
+| `join` | address | `POST /games/{id}/players` | Redis |
+| `register` | address | `POST /players` (a new player), `POST /players/me/keys` | Redis |
+| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
+| `act_address` | address | the same, from one address (many seats) | process |
+| `webhooks` | token | registering and deleting webhooks | Redis |
+| `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
+| `auth_failures` | address | every request with a token that is refused (401) | Redis |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
 has failed too often, its requests with a token are answered 429 whether the token is good
@@ -22,7 +22,11 @@ or not, so trying tokens teaches nothing. A seat's token or a player key this pr
 already found valid skips that check (it cannot be a guess), so playing costs no extra
 round trip for it.
 
-The counters live in the games' Redis (sliding-window counters, one script per check).
+The counters of the rarer rules live in the games' Redis (flask-limiter's sliding-window
+counters, one script per check), exact across web processes. The two rules of a move are
+checked on every move, and there a script each cost more than the move itself: they are
+counted in each web process's memory (`api.process_limits`, the same algorithm), which
+costs microseconds; with N web processes a client may get up to N times their limits.
 A refusal is `429 too_many_requests` in the shared error shape with `Retry-After`; every
 limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
 (seconds) and `RateLimit-Policy` for the limit nearest to refusing. If Redis cannot count,
@@ -36,6 +40,7 @@ minute (200 an hour) and joining 60 seats a minute. `RATE_LIMITS=off` turns them
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -46,11 +51,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_limiter import Limiter
 from limits import parse_many
 
 from api.errors import ApiError
+from api.process_limits import SlidingCounts, Verdict, Window
 from domain.players.credentials import is_player_key
 from domain.service import GameService
 
@@ -63,14 +69,15 @@ ADDRESS, TOKEN = "address", "token"
 class Rule:
     key: str  # ADDRESS or TOKEN
     what: str  # for people, in the 429's message
+    in_process: bool = False  # counted in each web process (see the module), else in Redis
 
 
 RULES: Mapping[str, Rule] = {
     "create": Rule(ADDRESS, "games created from one address"),
     "join": Rule(ADDRESS, "seats taken from one address"),
     "register": Rule(ADDRESS, "players registered or keys issued from one address"),
-    "act": Rule(TOKEN, "actions of one seat"),
-    "act_address": Rule(ADDRESS, "actions from one address"),
+    "act": Rule(TOKEN, "actions of one seat", in_process=True),
+    "act_address": Rule(ADDRESS, "actions from one address", in_process=True),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
     "chat": Rule(TOKEN, "chat messages (and hidings) with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
@@ -137,7 +144,12 @@ class RateLimits:
 
 def client_address() -> str:
     """The client's address as the key of its limits: an IPv6 client by its /64."""
-    raw = request.remote_addr or "unknown"
+    return _address_key(request.remote_addr or "unknown")
+
+
+@functools.lru_cache(maxsize=4096)
+def _address_key(raw: str) -> str:
+    """(Remembered: parsing an address costs more than counting a request.)"""
     try:
         address = ipaddress.ip_address(raw)
     except ValueError:
@@ -173,19 +185,32 @@ def install(app: Flask, limits: RateLimits, client: redis.Redis,
     for (endpoint, method), rules in ROUTES.items():
         view = app.view_functions[endpoint]
         for rule in rules:
-            view = _decorator(limiter, limits, rule, methods=[method])(view)
+            if not RULES[rule].in_process:
+                view = _decorator(limiter, limits, rule, methods=[method])(view)
         app.view_functions[endpoint] = view
+    _only_decorated_routes(app, limiter)
     failures = AuthFailures(limiter, limits, service)
     app.before_request(failures.check)
+    app.before_request(InProcess(limits).check)
     app.after_request(failures.count)
     app.after_request(_headers(limiter))
     return limiter
 
 
+def _only_decorated_routes(app: Flask, limiter: Limiter) -> None:
+    """flask-limiter checks every request of the app in a `before_request` hook, for the
+    application-wide limits this API does not set (the routes' own limits are checked by
+    their decorators): that hook is dropped. It cost every request, a view included,
+    30-100 µs of bookkeeping."""
+    hooks = app.before_request_funcs.get(None, [])
+    app.before_request_funcs[None] = [
+        f for f in hooks if getattr(f, "__self__", None) is not limiter]
+
+
 def _decorator(limiter: Limiter, limits: RateLimits, rule: str, **options: Any) -> Any:
     spec = RULES[rule]
     value = limits.limit(rule)
-    message = f"too many requests: at most {value.replace(';', ' and ')} {spec.what}"
+    message = _message(limits, rule)
     # Shared: one budget per rule and key, whichever of the rule's routes is called.
     return limiter.shared_limit(value, rule, key_func=_KEYS[spec.key], error_message=message,
                                 **options)
@@ -241,6 +266,41 @@ class AuthFailures:
         return bool(game_id) and self.service.knows_seat_token(game_id, token)
 
 
+class InProcess:
+    """The rules counted in this process (`Rule.in_process`), checked before the routes
+    `ROUTES` gives them; the verdict is kept for the answer's headers."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.counts = SlidingCounts()
+        self.routes = {route: [(rule, Window.parse(limits.limit(rule)), _message(limits, rule))
+                               for rule in rules if RULES[rule].in_process]
+                       for route, rules in ROUTES.items()}
+
+    def check(self) -> None:
+        rules = self.routes.get((request.endpoint or "", request.method))
+        if not rules:
+            return
+        verdict = self.counts.check([(f"{rule}:{_KEYS[RULES[rule].key]()}", windows)
+                                     for rule, windows, _ in rules])
+        g.rate_limit = verdict
+        if verdict.refused:
+            message = next(m for _rule, windows, m in rules if verdict.window in windows)
+            raise ApiError(429, "too_many_requests", message,
+                           headers={"Retry-After": str(verdict.reset_s),
+                                    **_limit_headers(verdict.window.amount, 0,
+                                                     verdict.reset_s, verdict.window.seconds)})
+
+
+def _message(limits: RateLimits, rule: str) -> str:
+    return (f"too many requests: at most {limits.limit(rule).replace(';', ' and ')} "
+            f"{RULES[rule].what}")
+
+
+def _limit_headers(amount: int, remaining: int, reset_s: int, window_s: int) -> dict[str, str]:
+    return {"RateLimit-Limit": str(amount), "RateLimit-Remaining": str(remaining),
+            "RateLimit-Reset": str(reset_s), "RateLimit-Policy": f"{amount};w={window_s}"}
+
+
 def _bearer() -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
@@ -248,6 +308,13 @@ def _bearer() -> str | None:
 
 def _headers(limiter: Limiter) -> Callable[[Response], Response]:
     def add(response: Response) -> Response:
+        verdict: Verdict | None = g.get("rate_limit")
+        if verdict is not None:
+            if not verdict.refused:  # (a refusal carries its headers already)
+                response.headers.update(_limit_headers(
+                    verdict.window.amount, verdict.remaining, verdict.reset_s,
+                    verdict.window.seconds))
+            return response
         current = limiter.current_limit
         if current is None:
             return response

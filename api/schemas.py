@@ -221,6 +221,9 @@ class ActedSchema(ma.Schema):
     to_act = fields.List(fields.Integer(), required=True,
                          metadata={"description": "the seats that may act now"})
     events = fields.List(fields.Nested(EventSchema), required=True)
+    view = fields.Nested(GameViewSchema, required=True, metadata={
+        "description": "the caller's view of the game now, as GET /games/{id} gives it "
+                       "(with its legal_actions when it is still to act)"})
 
 
 class OptionSchema(ma.Schema):
@@ -275,6 +278,9 @@ class StreamArgsSchema(ma.Schema):
         load_default=0, validate=validate.Range(min=0, max=MAX_SEQ), metadata={
             "description": "start the chat after this entry (0: from its first; "
                            "Last-Event-ID wins)"})
+    views = fields.Boolean(load_default=False, metadata={
+        "description": "also send the caller's view of the game (a `view` message, as GET "
+                       "/games/{id} gives it) at once and after each change"})
 
 
 class WebhookArgsSchema(ma.Schema):

@@ -249,8 +249,9 @@ async def _request(run: Run, kind: str, conn: HttpConnection, method: str, path:
 
 
 async def new_game(run: Run, conn: HttpConnection, game: str,
-                   players: int) -> tuple[str, list[str], list[int]]:
-    """Create a game with human seats and take them all: its id, tokens and who acts."""
+                   players: int) -> tuple[str, list[str], list[int], int]:
+    """Create a game with human seats and take them all: its id, tokens, who acts and its
+    version."""
     body = msgspec.json.encode({"type": game, "seats": [{"kind": "human"}] * players})
     status, data = await _request(run, "setup", conn, "POST", "/games", body)
     if status != 201:
@@ -258,6 +259,7 @@ async def new_game(run: Run, conn: HttpConnection, game: str,
     game_id = msgspec.json.decode(data)["id"]
     tokens = [""] * players
     to_act: list[int] = []
+    version = 0
     for n in range(players):
         status, data = await _request(run, "setup", conn, "POST", f"/games/{game_id}/players",
                                       msgspec.json.encode({"name": f"p{n}"}))
@@ -265,8 +267,8 @@ async def new_game(run: Run, conn: HttpConnection, game: str,
             raise RuntimeError(f"joining answered {status}: {data[:200]!r}")
         joined = msgspec.json.decode(data)
         tokens[joined["seat"]] = joined["token"]
-        to_act = joined["game"]["to_act"]
-    return game_id, tokens, to_act
+        to_act, version = joined["game"]["to_act"], joined["game"]["version"]
+    return game_id, tokens, to_act, version
 
 
 async def play_client(run: Run, conn: HttpConnection, number: int, game: str,
@@ -275,7 +277,7 @@ async def play_client(run: Run, conn: HttpConnection, number: int, game: str,
     moves = 0
     try:
         while True:
-            game_id, tokens, to_act = await new_game(run, conn, game, players)
+            game_id, tokens, to_act, _version = await new_game(run, conn, game, players)
             while to_act:
                 seat = to_act[0]
                 status, data = await _request(run, "view", conn, "GET", f"/games/{game_id}",

@@ -44,6 +44,7 @@ from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
+from domain.webhooks.registration import Registration
 from workers import jobs
 from workers.plan import Duty, duties, seat_duty
 
@@ -95,9 +96,19 @@ class RqHooks:
         self._claim = connection.register_script(_CLAIM)
 
     # --- after an append -------------------------------------------------------------
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         game = registry.get_game(table.type)
-        pipe = self._pipeline()
+        now = self.clock()
+        due_now, later = [], []
+        for duty in duties(table, game):
+            (due_now if duty.due <= now else later).append(duty)
+        rate = any(e.type == "game_finished" for e in new_events) and \
+            any(s.player is not None for s in table.seats)
+        # Jobs go in a MULTI pipeline (RQ's enqueue wants one); timers alone need no
+        # transaction. Nothing to do (no deadline, no bot): no round trip at all.
+        pipe = self._pipeline() if due_now or rate else \
+            self.redis.pipeline(transaction=False)
         before = new_events[0].seq - 1 if new_events else table.version
         if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
             # The timers armed at the version before: the game has moved on since. (Those
@@ -109,14 +120,11 @@ class RqHooks:
             stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
                       for seat, s in enumerate(table.seats) if s.played_by is not None]
             pipe.zrem(TIMERS, *stale)
-        now = self.clock()
-        for duty in duties(table, game):
-            if duty.due <= now:
-                self._enqueue(pipe, duty)
-            else:
-                pipe.zadd(TIMERS, {duty.job_id: duty.due})
-        if any(e.type == "game_finished" for e in new_events) and \
-                any(s.player is not None for s in table.seats):
+        for duty in due_now:
+            self._enqueue(pipe, duty)
+        if later:
+            pipe.zadd(TIMERS, {duty.job_id: duty.due for duty in later})
+        if rate:
             self._enqueue_rating(pipe, table.id)
         pipe.execute()
 

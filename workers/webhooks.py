@@ -1,14 +1,15 @@
 """Webhook deliveries as RQ jobs on the `notifications` queue.
 
 `WebhookHooks.after_append` runs in the web process after every append (`after_chat` after
-every entry of a game's chat): it asks each of the game's registrations what the append
-means to it (`domain.webhooks.triggers`), records a pending delivery per notification and
-enqueues `deliver` for it. `deliver` makes one attempt: it checks the URL again (DNS may
-have changed), signs the body (`domain.webhooks.signing`; a chat message's text is put in
-then, from the game's chat, so a message hidden meanwhile goes without it), posts it,
-records the attempt, and either marks the delivery delivered or failed, or schedules the
-next attempt with `enqueue_at` after the backoff of `RetryPolicy` (so each attempt is its
-own job, with a deterministic id, and is recorded).
+every entry of a game's chat): it asks each of the game's registrations (read by the append
+itself, see `RedisEventStore.append`) what the append means to it
+(`domain.webhooks.triggers`), records a pending delivery per notification and enqueues
+`deliver` for it. `deliver` makes one attempt: it checks the URL again (DNS may have
+changed), signs the body (`domain.webhooks.signing`; a chat message's text is put in then,
+from the game's chat, so a message hidden meanwhile goes without it), posts it, records the
+attempt, and either marks the delivery delivered or failed, or schedules the next attempt
+with `enqueue_at` after the backoff of `RetryPolicy` (so each attempt is its own job, with
+a deterministic id, and is recorded).
 Scheduled attempts are moved into the queue when due by the timer pump of a worker on the
 `notifications` queue (`RqHooks.release_scheduled`).
 
@@ -39,6 +40,7 @@ from domain.webhooks.deliveries import (
     new_delivery_id,
 )
 from domain.webhooks.receivers import answered, origin_of
+from domain.webhooks.registration import Registration
 from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetRefused, TargetUnresolvable
 from domain.webhooks.triggers import (
@@ -70,9 +72,10 @@ class WebhookHooks:
         self.queue = queue
         self.clock = clock
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         try:
-            self._enqueue(table, new_events)
+            self._enqueue(table, new_events, webhooks)
         except Exception:
             # The append is stored and its answer must reach the player: a notification
             # that cannot be queued is logged, not turned into a failed move.
@@ -80,14 +83,17 @@ class WebhookHooks:
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         try:
-            self._enqueue(table, (), entries)
+            self._enqueue(table, (), None, entries)
         except Exception:
             log.exception("could not queue the chat webhooks of game %s", table.id)
 
     def _enqueue(self, table: Table, new_events: Sequence[Event],
+                 webhooks: Sequence[Registration] | None,
                  chat: Sequence[ChatEntry] = ()) -> None:
         deliveries: list[Delivery] = []
-        for reg in self.store.registrations(table.id):
+        # The registrations came with the append (a game without any costs nothing).
+        found = webhooks if webhooks is not None else self.store.registrations(table.id)
+        for reg in found:
             notes = chat_notifications(reg, chat) if chat else \
                 notifications_for(reg, table, new_events)
             for note in notes:

@@ -188,7 +188,9 @@ def _views(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                                      events={"type": "array", "items": ref("Event")})
     out["Acted"] = _marshmallow(api, schemas.ActedSchema, events={
         "type": "array", "items": ref("Event"),
-        "description": "the events the action caused, as the caller may see them"})
+        "description": "the events the action caused, as the caller may see them"},
+        view={**ref("GameView"), "description": "the caller's view of the game now, as GET "
+              "/games/{id} gives it (with its legal_actions when it is still to act)"})
     return out
 
 

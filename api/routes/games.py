@@ -32,7 +32,7 @@ from api.contract.operations import (
     game_link,
     link,
 )
-from api.encoding import encode_game_view
+from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
 from api.event_hub import EventHub
 from api.request_guard import header_seq
@@ -317,7 +317,10 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         def post(self, game_id: str) -> Any:
             """Play one action
 
-            The events it caused come back as the caller may see them."""
+            The events it caused come back as the caller may see them, with the caller's
+            new `view` of the game (its `legal_actions` when it is still to act): no GET
+            is needed after a move. A retried request (the same `Idempotency-Key`) gets
+            the first answer, view included."""
             token = bearer_token()
             loaded = service.load_to_act(game_id, token, version=_if_match_hint())
             seat = require_seat(loaded.seat, token)
@@ -336,8 +339,13 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                 now, _ = service.load(game_id)
                 raise from_domain(err, version=now.version,
                                   legal_actions=_legal(now, seat)) from None
-            return Response(result.body, status=200, mimetype="application/json",
-                            headers={"ETag": _etag(result.table.version)})
+            table = result.table
+            if result.replayed:  # the first answer's view: of the game at its version
+                table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
+            view = encode_game_view(service.view(table, seat))
+            return Response(with_view(result.body, view), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": _etag(table.version)})
 
     def _legal(table: Any, seat: int) -> list[Any]:
         return service.view(table, seat)["legal_actions"]

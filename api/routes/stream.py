@@ -11,6 +11,13 @@ EventSource to stop reconnecting. A stream also ends after `SSE_MAX_S` seconds (
 by default) so that long-lived connections spread over restarted and added workers; the
 client resumes where it was.
 
+With `?views=true` the stream also carries the caller's view of the game, as `GET
+/games/{id}` gives it (`legal_actions` included), in a `view` message (no `id:`): one when
+the stream opens, then one after each batch of events, of the game right after them. A
+frontend then never needs a GET after an event. The views are built from the events the
+process's feed already read, on the table this process remembers: no read of the store
+in the usual case.
+
 The table's chat comes on the same stream, each entry as a message of type `message` (a
 seat's text) or `message_hidden` (the creator hid message `message`: drop its text), with
 `data:` the entry as `GET /games/{id}/messages` shows it; events and chat entries go in
@@ -42,6 +49,7 @@ from api.contract.operations import (
     ContractBlueprint,
     Failure,
 )
+from api.encoding import encode_game_view
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
 from api.request_guard import header_seq
@@ -50,6 +58,7 @@ from domain.chat import ChatEntry, shown
 from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
+from domain.table import Table
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
 CATCH_UP_CHUNK = 500
@@ -62,8 +71,15 @@ STREAM_DESCRIPTION = """`text/event-stream`. Each event is a message
 
 and each entry of the table's chat one too, of type `message` or `message_hidden`, with
 `data:` the entry as in GET /games/{id}/messages; once the chat has entries, `id:` is
-`<seq>:<n>` (the last event and chat entry sent). Lines starting with `:` are keep-alive
-comments. The stream ends after `game_finished`."""
+`<seq>:<n>` (the last event and chat entry sent).
+
+With `views=true`, the caller's view of the game (as GET /games/{id} gives it) comes when
+the stream opens and after each batch of events, as a message without an id:
+
+    event: view
+    data: <the view as JSON>
+
+Lines starting with `:` are keep-alive comments. The stream ends after `game_finished`."""
 
 
 def sse_message(ev: dict[str, Any], chat_after: int = 0) -> bytes:
@@ -86,6 +102,10 @@ def _stream_id(seq: int, chat_n: int) -> bytes:
     return b"%d:%d" % (seq, chat_n) if chat_n else b"%d" % seq
 
 
+def view_message(view: bytes) -> bytes:
+    return b"event: view\ndata: %s\n\n" % view
+
+
 def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
                    max_s: float) -> Blueprint:
     blp = ContractBlueprint("stream", __name__, url_prefix="/games",
@@ -98,12 +118,15 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
             "type": "object", "required": ["data"], "description": "one message of the stream",
             "properties": {
                 "id": {"type": "string", "description": "the event's seq, or `<seq>:<n>` "
-                                                        "once the chat has entries"},
+                                                        "once the chat has entries (none on "
+                                                        "a `view` message)"},
                 "event": {"type": "string", "description": "the event's type, or `message` "
-                                                           "/ `message_hidden`"},
+                                                           "/ `message_hidden`, or `view`"},
                 "data": {"type": "string", "contentMediaType": "application/json",
-                         "contentSchema": {"anyOf": [ref("Event"), ref("ChatEntry")]},
-                         "description": "the event, or the chat entry"},
+                         "contentSchema": {"anyOf": [ref("Event"), ref("ChatEntry"),
+                                                     ref("GameView")]},
+                         "description": "the event, or the chat entry, or (`view`, with "
+                                        "`views=true`) the caller's view of the game"},
                 "retry": {"type": "integer"}}}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
@@ -134,8 +157,9 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
             if chat_after > service.store.chat_version(game_id):
                 raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
                                "resume from an entry you received")
+            views = _Views(service, game_id, seat) if args["views"] else None
             frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
-                             keepalive_s, max_s)
+                             keepalive_s, max_s, views, table)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -158,11 +182,31 @@ def _last_event_id(after: int, chat_after: int) -> tuple[int, int]:
     return seq, chat_n
 
 
+class _Views:
+    """The `view` messages of one stream: the viewer's view of the table after a batch."""
+
+    def __init__(self, service: GameService, game_id: str, viewer: int | None) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.viewer = viewer
+
+    def of(self, table: Table) -> bytes:
+        return view_message(encode_game_view(self.service.view(table, self.viewer)))
+
+    def after(self, batch: list[Event]) -> bytes:
+        # The feed's events fold into the table this process remembers before them (its
+        # own append's, or the one the last view was built on): no read of the store.
+        return self.of(self.service.table_at(self.game_id, batch[-1].seq, batch))
+
+
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
             start: tuple[int, int], finished: bool, keepalive_s: float,
-            max_s: float) -> Iterator[bytes]:
+            max_s: float, views: _Views | None = None,
+            opened_on: Table | None = None) -> Iterator[bytes]:
     after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
+    if views is not None and opened_on is not None and after >= opened_on.version:
+        yield views.of(opened_on)  # nothing to catch up: the view now, at once
     feed, group = (None, 0) if finished else hub.watch(game_id)
     ends_at = time.monotonic() + max_s
     ended = False  # game_finished was sent: what is left of the chat, then the end
@@ -184,6 +228,8 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                         frames.append(sse_message(redact(item, viewer, reveal), chat_after))
                         ended = ended or item.type == "game_finished"
                 # One write per batch: on a busy process the send, not the JSON, costs most.
+                if views is not None and batch:
+                    frames.append(views.after(batch))
                 yield b"".join(frames)
                 continue
             if ended or feed is None or feed.broken or time.monotonic() >= ends_at:

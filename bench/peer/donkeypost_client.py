@@ -3,13 +3,18 @@ driven over stdin with the commands of `bench/peer/loadgen.js` (go, start, stop,
 JSON line answers each), so that the section can alternate donkeypost and boardgame.io in
 slices.
 
-    python -m bench.peer.donkeypost_client --url http://127.0.0.1:8000 --clients 32
+    python -m bench.peer.donkeypost_client --url http://127.0.0.1:8000 --clients 32 \
+        [--shape get-post|push]
 
-The clients are `bench.loadgen.play_client` unchanged: each plays its own 3-seat games,
-`GET /games/{id}` as the seat to act, then `POST /games/{id}/actions` with one of the
-view's `legal_actions` (If-Match, Idempotency-Key). A move's latency is the time from
-that GET to the POST's answer: what the client waits between two moves, as the boardgame.io
-generator's latency is the time from its `update` to the push it waits for.
+Two shapes of client, each playing its own 3-seat games:
+- `get-post` (the default): `bench.loadgen.play_client` unchanged, `GET /games/{id}` as
+  the seat to act, then `POST /games/{id}/actions` with one of the view's
+  `legal_actions` (If-Match, Idempotency-Key). A move's latency is the time from that GET
+  to the POST's answer: what the client waits between two moves.
+- `push`: `bench.peer.pushed_views`, one event stream with views per seat and one POST
+  per move; a move's latency is the time from the POST to the moment the seat to act
+  next holds the new view, as the boardgame.io generator's latency is the time from its
+  `update` to the push it waits for.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from bench.loadgen import HttpConnection, Run, play_client
+from bench.peer.pushed_views import play_pushed_client
 
 
 class Window:
@@ -41,6 +47,9 @@ class Window:
     def record(self, seconds: float) -> None:
         if self.recording:
             self.latencies_ms.append(round(seconds * 1000.0, 3))
+
+    def finished(self) -> None:
+        self.games_finished += 1
 
 
 class MoveTimingConnection(HttpConnection):
@@ -71,15 +80,20 @@ def _cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def drive(url: str, clients: int, game: str, players: int) -> None:
+async def drive(url: str, clients: int, game: str, players: int, shape: str) -> None:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     run = Run()
     window = Window()
-    conns = [MoveTimingConnection(host, port, window) for _ in range(clients)]
+    if shape == "push":
+        conns = [HttpConnection(host, port) for _ in range(clients)]
+        plays = [play_pushed_client(run, conn, n, game, players, window.record,
+                                    window.finished) for n, conn in enumerate(conns)]
+    else:
+        conns = [MoveTimingConnection(host, port, window) for _ in range(clients)]
+        plays = [play_client(run, conn, n, game, players) for n, conn in enumerate(conns)]
     await asyncio.gather(*(c.connect() for c in conns))
-    tasks = [asyncio.ensure_future(play_client(run, conn, n, game, players))
-             for n, conn in enumerate(conns)]
+    tasks = [asyncio.ensure_future(play) for play in plays]
     loop = asyncio.get_running_loop()
     started = cpu_started = 0.0
     errors_before: Counter[str] = Counter()
@@ -133,8 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--clients", type=int, default=1)
     p.add_argument("--game", default="ochs-und-esel")
     p.add_argument("--players", type=int, default=3)
+    p.add_argument("--shape", choices=("get-post", "push"), default="get-post")
     args = p.parse_args(argv)
-    asyncio.run(drive(args.url, args.clients, args.game, args.players))
+    asyncio.run(drive(args.url, args.clients, args.game, args.players, args.shape))
     return 0
 
 

@@ -73,10 +73,10 @@ class Generator:
 
 
 def donkeypost_generator(url: str, clients: int, cpu: int | None, log: Path,
-                         game: str, players: int) -> Generator:
-    return Generator("donkeypost", [sys.executable, "-m", "bench.peer.donkeypost_client",
-                                    "--url", url, "--clients", str(clients), "--game", game,
-                                    "--players", str(players)], cpu, log)
+                         game: str, players: int, shape: str = "get-post") -> Generator:
+    return Generator(f"donkeypost {shape}", [
+        sys.executable, "-m", "bench.peer.donkeypost_client", "--url", url, "--clients",
+        str(clients), "--game", game, "--players", str(players), "--shape", shape], cpu, log)
 
 
 def peer_generator(name: str, url: str, clients: int, cpu: int | None, log: Path,

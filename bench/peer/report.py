@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.table import Table
 
-from bench.peer.section import DONKEYPOST, FLATFILE, MEMORY
+from bench.peer.section import DONKEYPOST, FLATFILE, MEMORY, PUSHED
 
 TITLE = "7. Peer: donkeypost vs boardgame.io"
 
@@ -22,18 +22,21 @@ def peer_table(sec: dict[str, Any]) -> Table:
     t = _table(f"{TITLE} {v.get('boardgame.io')} (node {v.get('node')}): each stack pinned to "
                f"CPU {sec['cpus']['servers']}, the systems in {_f(sec['slice_s'])} s turns; "
                "per system: moves/s, a move's latency ms p50/p99, the stack's CPU ms per move",
-               ["clients", "donkeypost (GET + POST)", "boardgame.io in memory",
-                "boardgame.io FlatFile", "donkeypost / memory: moves/s, CPU",
-                "donkeypost / FlatFile: moves/s, CPU", "errors"])
+               ["clients", "donkeypost (GET + POST)", "donkeypost (POST + pushed views)",
+                "boardgame.io in memory", "boardgame.io FlatFile",
+                "GET + POST / memory: moves/s, CPU", "push / memory: moves/s, CPU",
+                "push / FlatFile: moves/s, CPU", "errors"])
     for r in sec["rows"]:
         cells = [str(r["clients"])]
-        for key in (DONKEYPOST, MEMORY, FLATFILE):
-            s = r["systems"][key]
-            cells.append(f"{_f(s['moves_per_s'], 0)}, {_lat(s['latency_ms'], ('p50', 'p99'))},"
+        for key in (DONKEYPOST, PUSHED, MEMORY, FLATFILE):
+            s = r["systems"].get(key)
+            cells.append("–" if s is None else
+                         f"{_f(s['moves_per_s'], 0)}, {_lat(s['latency_ms'], ('p50', 'p99'))},"
                          f" {_f(s['server_cpu_ms_per_move'], 2)}")
-        for key in (MEMORY, FLATFILE):
-            q = r["ratios"][key]
-            cells.append(f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
+        for key in (MEMORY, f"{PUSHED}/{MEMORY}", f"{PUSHED}/{FLATFILE}"):
+            q = r["ratios"].get(key)
+            cells.append("–" if q is None else
+                         f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
         cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
         t.add_row(*cells)
     systems = [s for r in sec["rows"] for s in r["systems"].values()]

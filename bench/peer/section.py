@@ -1,9 +1,11 @@
 """The `peer` section: donkeypost against boardgame.io, side by side in one run.
 
-Three systems, each with its whole stack pinned to the same one CPU (the servers' CPU),
+Four systems, each with its whole stack pinned to the same one CPU (the servers' CPU),
 their load generators on another (`--loadgen-cpu`, the last one by default):
 - donkeypost (`stacks.DonkeypostStack`: Redis with AOF, gunicorn gevent workers, RQ
-  workers), a move = GET the view + POST the action (`donkeypost_client`);
+  workers) with two shapes of client on the same stack (`donkeypost_client`): a move = GET
+  the view + POST the action, or a move = one POST, the views pushed on the seats' event
+  streams (`?views=true`, `pushed_views`);
 - boardgame.io with its in-memory storage, and with its FlatFile storage (`server.js`), a
   move = an `update` over socket.io answered by the server's pushes (`loadgen.js`).
 
@@ -38,10 +40,13 @@ from bench.peer.processes import cpu_seconds, pin, wait_seconds
 from bench.peer.stacks import DonkeypostStack, PeerServer
 from bench.progress import Steps
 
-DONKEYPOST, MEMORY, FLATFILE = "donkeypost", "bgio_memory", "bgio_flatfile"
+DONKEYPOST, PUSHED = "donkeypost", "donkeypost_push"
+MEMORY, FLATFILE = "bgio_memory", "bgio_flatfile"
+OURS = (DONKEYPOST, PUSHED)
 # The game bench/peer/game.js ports, whatever the other sections play.
 GAME, SEATS = "ochs-und-esel", 3
 TITLES = {DONKEYPOST: "donkeypost (Redis AOF, GET + POST)",
+          PUSHED: "donkeypost (Redis AOF, POST + pushed views)",
           MEMORY: "boardgame.io in memory", FLATFILE: "boardgame.io FlatFile"}
 
 
@@ -142,8 +147,9 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                     PeerServer(node_modules, storage, folder / key))
                 step.advance()
         logs = folder / "generators.log"
-        systems = [System(DONKEYPOST, dp.roots, lambda c: donkeypost_generator(
-            dp.url, c, loadgen_cpu, logs, GAME, SEATS), dp.failure)]
+        systems = [System(key, dp.roots, lambda c, shape=shape: donkeypost_generator(
+            dp.url, c, loadgen_cpu, logs, GAME, SEATS, shape), dp.failure)
+            for key, shape in ((DONKEYPOST, "get-post"), (PUSHED, "push"))]
         for key, server in servers.items():
             systems.append(System(key, server.roots, lambda c, k=key, s=server: peer_generator(
                 k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed), server.failure))
@@ -164,7 +170,9 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                       f"--workers {cfg.web_workers} (bench.wsgi:app, default hooks) + 2 RQ "
                       "workers (donkeypost worker), all pinned to the servers' CPU; a move "
                       "= GET /games/{id} + POST /games/{id}/actions (If-Match, "
-                      "Idempotency-Key)",
+                      "Idempotency-Key), or (push) one POST with the seats' views pushed on "
+                      "their event streams (GET /games/{id}/events/stream?views=true, one "
+                      "per seat and game)",
         "boardgame.io": "one node process (bench/peer/server.js, NODE_ENV=production) "
                         "pinned to the servers' CPU; a move = socket.io `update` with the "
                         "stateID, done when the seat to act next has the pushed state",
@@ -242,17 +250,21 @@ def marks(system: System, gen: Generator) -> tuple[float, float, float, float, f
 
 
 def ratios(figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, float | None]]:
-    """donkeypost / each boardgame.io storage: moves/s, CPU per move, p99."""
-    ours = figures[DONKEYPOST]
+    """Each donkeypost shape / each boardgame.io storage: moves/s, CPU per move, p99. Keyed
+    by the boardgame.io storage for the GET + POST shape, "<shape>/<storage>" for push."""
     out: dict[str, dict[str, float | None]] = {}
-    for key in (MEMORY, FLATFILE):
-        theirs = figures[key]
-        out[key] = {
-            "moves_per_s": _ratio(ours["moves_per_s"], theirs["moves_per_s"]),
-            "cpu_per_move": _ratio(ours["server_cpu_ms_per_move"],
-                                   theirs["server_cpu_ms_per_move"]),
-            "p99": _ratio(ours["latency_ms"]["p99"], theirs["latency_ms"]["p99"]),
-        }
+    for shape in OURS:
+        ours = figures.get(shape)
+        if ours is None:
+            continue
+        for key in (MEMORY, FLATFILE):
+            theirs = figures[key]
+            out[key if shape == DONKEYPOST else f"{shape}/{key}"] = {
+                "moves_per_s": _ratio(ours["moves_per_s"], theirs["moves_per_s"]),
+                "cpu_per_move": _ratio(ours["server_cpu_ms_per_move"],
+                                       theirs["server_cpu_ms_per_move"]),
+                "p99": _ratio(ours["latency_ms"]["p99"], theirs["latency_ms"]["p99"]),
+            }
     return out
 
 

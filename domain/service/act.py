@@ -38,6 +38,9 @@ class ActResult:
     table: Table
     events: list[Event]
     body: bytes  # the JSON answer given to the acting seat (also kept for idempotent retries)
+    # The body is the first answer to a retried request (nothing was appended now): the
+    # game may have moved on since, and `table` is not what it became.
+    replayed: bool = False
 
 
 def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None = None,
@@ -71,7 +74,7 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
                 return None  # refused on a remembered table: decide again on the latest
             first = first_answer()
             if first is not None:
-                return ActResult(table, [], first)
+                return ActResult(table, [], first, replayed=True)
             raise
         # `to_act` is public and saves the client a request to learn who plays next.
         body = msgspec.json.encode(
@@ -86,12 +89,12 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
                 return None  # someone else moved first: decide again on the latest
             first = first_answer()
             if first is not None:
-                return ActResult(after, [], first)
+                return ActResult(after, [], first, replayed=True)
             raise PreconditionFailed(if_match, conflict.actual) from None
         if record is not None:
             first = first_answer(record)
             assert first is not None
-            return ActResult(after, [], first)
+            return ActResult(after, [], first, replayed=True)
         deps.remembered.tables.put((game_id, after.version), after)
         return ActResult(after, batch.events, body)
 

@@ -31,7 +31,7 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
         deps.store.index(table.id, table.type, table.status, table.created_at,
                          free_seat=table.has_free_seat())
     follow_append(deps, before, table, batch.events)
-    deps.hooks.after_append(table, batch.events)
+    deps.hooks.after_append(table, batch.events, result.webhooks)
     return None
 
 

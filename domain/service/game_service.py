@@ -31,6 +31,7 @@ import domain.service.resign as resigning
 import domain.service.seats as seating
 from domain import registry
 from domain.chat import ChatEntry
+from domain.events import Event
 from domain.players.records import Player
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
@@ -83,6 +84,11 @@ class GameService:
                     version: int | None = None) -> loading.Loaded:
         """What an action needs before its append (see `loading.load_to_act`)."""
         return loading.load_to_act(self.deps, game_id, token, version)
+
+    def table_at(self, game_id: str, version: int, recent: Sequence[Event] = ()) -> Table:
+        """The table at `version` (see `replay.table_at`: no read when this process
+        remembers it, or an earlier one and `recent` events up to it)."""
+        return replay.table_at(self.deps, game_id, version, recent)
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""

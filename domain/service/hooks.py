@@ -9,6 +9,7 @@ from typing import Protocol
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.table import Table
+from domain.webhooks.registration import Registration
 
 _log = logging.getLogger(__name__)
 
@@ -17,13 +18,18 @@ class Hooks(Protocol):
     """What happens after an append (bot jobs, deadlines, notifications), and after a new
     entry of a game's chat (notifications)."""
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None: ...
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
+        """`webhooks`: the game's registrations as the append found them (None: not
+        read; a hook that needs them reads them)."""
+        ...
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None: ...
 
 
 class NoHooks:
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         pass
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
@@ -42,10 +48,11 @@ class FanOutHooks:
     def __init__(self, hooks: Sequence[Hooks]) -> None:
         self.hooks = tuple(hooks)
 
-    def after_append(self, table: Table, new_events: Sequence[Event]) -> None:
+    def after_append(self, table: Table, new_events: Sequence[Event],
+                     webhooks: Sequence[Registration] | None = None) -> None:
         for hook in self.hooks:
             try:
-                hook.after_append(table, new_events)
+                hook.after_append(table, new_events, webhooks)
             except Exception:
                 _log.exception("hook %s failed after an append to game %s (version %s)",
                                type(hook).__name__, table.id, table.version)

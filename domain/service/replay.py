@@ -1,12 +1,15 @@
-"""Replay: a table folded from the log, from its start or from the nearest checkpoint, and
-a viewer's view of the game as it was after any event."""
+"""Replay: a table folded from the log, from its start or from the nearest checkpoint; the
+table at a version (for a retried action's answer, for the views an event stream pushes);
+and a viewer's view of the game as it was after any event."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain import registry
 from domain.errors import UnknownGame
+from domain.events import Event
 from domain.game import Game
 from domain.service.deps import Deps
 from domain.service.loading import load
@@ -36,6 +39,36 @@ def rebuild(store: EventStore, game_id: str, until: int | None = None) -> Table:
         table = evolve_table(table, ev, game)
     assert table is not None
     return table
+
+
+def table_at(deps: Deps, game_id: str, version: int, recent: Sequence[Event] = ()) -> Table:
+    """The table at `version`, remembered afterwards (it never changes): remembered by this
+    process already; else a remembered earlier table with `recent` (the log's events up to
+    `version`, as an event stream holds them) folded in; else folded from the checkpoint
+    at or before it. The first two cost no read of the store."""
+    tables = deps.remembered.tables
+    table = tables.get((game_id, version))
+    if table is None:
+        table = _fold_recent(deps, game_id, version, recent)
+    if table is None:
+        table = rebuild(deps.store, game_id, until=version)
+    tables.put((game_id, version), table)
+    return table
+
+
+def _fold_recent(deps: Deps, game_id: str, version: int,
+                 recent: Sequence[Event]) -> Table | None:
+    events = [e for e in recent if e.seq <= version]
+    if not events or events[-1].seq != version:
+        return None
+    for start in range(len(events) - 1, -1, -1):  # the latest remembered table first
+        table = deps.remembered.tables.get((game_id, events[start].seq - 1))
+        if table is not None:
+            game = registry.get_game(table.type)
+            for ev in events[start:]:
+                table = evolve_table(table, ev, game)
+            return table
+    return None
 
 
 def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:

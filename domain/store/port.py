@@ -64,6 +64,9 @@ class Idempotency(msgspec.Struct, frozen=True):
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: Idempotency | None = None  # the record of an idempotency key used before
+    # The game's webhook registrations, read in the append's own step (oldest first), so
+    # that the hooks need no read of their own; None: this store does not read them.
+    webhooks: list[Registration] | None = None
 
 
 class AppendNotices(Protocol):

@@ -1,7 +1,8 @@
 """The event store in Redis (>= 6.2): one stream per game, appended by one Lua script.
 
 The script checks the expected version, appends, and writes the snapshot, the replay
-checkpoint, the seat token and the idempotency record in one atomic step (key names:
+checkpoint, the seat token and the idempotency record in one atomic step, and answers
+with the game's webhook registrations (what the hooks after the append need) (key names:
 `domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
 Cluster). Listing indexes live outside the game's slot and are written after the append.
 """
@@ -30,6 +31,7 @@ from domain.store.port import (
 )
 from domain.store.redis_chat import CHAT_NOTICE, RedisChat
 from domain.table import STATUSES
+from domain.webhooks.registration import decode_registration
 
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
@@ -52,7 +54,7 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
 redis.call('PUBLISH', ARGV[10], ARGV[11] .. ' ' .. (version + n))
-return {'ok', tostring(version + n)}
+return {'ok', tostring(version + n), redis.call('HVALS', KEYS[6])}
 """
 
 
@@ -92,15 +94,18 @@ class RedisEventStore:
         ]
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
-                       keys.tokens(game_id), idem_key]
-        status, value = self._append(keys=script_keys, args=args)
+                       keys.tokens(game_id), idem_key, keys.webhooks(game_id)]
+        status, value, *found = self._append(keys=script_keys, args=args)
         if status == b"duplicate":
             assert idempotency is not None
             return AppendResult(version=expected_version,
                                 duplicate=_decode_record(idempotency.key, value))
         if status == b"conflict":
             raise VersionConflict(expected_version, int(value))
-        return AppendResult(version=int(value))
+        # The game's webhook registrations come back with the append (none: an empty
+        # hash, which costs nothing), so that the webhook hooks read nothing themselves.
+        return AppendResult(version=int(value), webhooks=sorted(
+            (decode_registration(raw) for raw in found[0]), key=lambda r: r.created_at))
 
     def save_secrets(self, game_id: str, seed: str) -> str:
         pipe = self.redis.pipeline(transaction=False)

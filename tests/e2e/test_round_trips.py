@@ -74,3 +74,68 @@ def test_a_stale_if_match_is_refused_as_stale_even_when_its_table_is_remembered(
     # Refusals are decided on the latest table, never on a remembered one.
     r = api.act(game_id, tokens[0], other, {"If-Match": f'"{now["version"]}"'})
     assert r.status_code == 409 and r.get_json()["code"] == "not_your_turn"
+
+
+def test_the_default_rate_limits_cost_a_move_no_round_trip(redis_url, redis_client,
+                                                            round_trips):
+    from api.rate_limits import RateLimits
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap, web_app
+    from donkeypost.settings import Settings
+    from tests.e2e.api_client import ApiClient
+
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits(), health_workers=())
+    api = ApiClient(web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+                    .test_client())
+    game_id, tokens = api.new_game("high-card", 2)
+    view = api.view(game_id, tokens[0])
+    api.act(game_id, tokens[0], view["legal_actions"][0])  # the process learns the seed
+    view = api.view(game_id, tokens[1])
+    round_trips.clear()
+    r = api.act(game_id, tokens[1], view["legal_actions"][0],
+                {"If-Match": f'"{view["version"]}"'})
+    assert r.status_code == 200
+    assert r.headers["RateLimit-Limit"] == "10"  # the limits are on: the seat's 10/second
+    assert round_trips == ["evalsha"]  # the append alone
+
+
+def test_the_hooks_of_a_move_read_nothing_and_send_one_round_trip(redis_url, redis_client,
+                                                                  round_trips):
+    """With the production hooks (bot jobs, deadlines, webhooks): the append brings the
+    game's webhook registrations back, so a game without any costs the webhooks nothing,
+    and one with some gets its deliveries without another read."""
+    from api.rate_limits import RateLimits
+    from donkeypost.bootstrap import bootstrap, web_app
+    from donkeypost.settings import Settings
+    from tests.e2e.api_client import ApiClient
+
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
+    api = ApiClient(web_app(bootstrap(settings), {"TESTING": True}).test_client())
+    game = api.create("high-card", 2)
+    game_id = game["id"]
+    tokens = ["", ""]
+    for n in range(2):
+        seat, token = api.join(game_id, f"p{n}")
+        tokens[seat] = token
+    view = api.view(game_id, tokens[0])
+    api.act(game_id, tokens[0], view["legal_actions"][0])  # the process learns the seed
+    view = api.view(game_id, tokens[1])
+    round_trips.clear()
+    assert api.act(game_id, tokens[1], view["legal_actions"][0],
+                   {"If-Match": f'"{view["version"]}"'}).status_code == 200
+    # The append, then the deadline timers (the version before's dropped, the seat now to
+    # act armed) in one pipeline without a transaction: nothing else.
+    assert round_trips == ["evalsha", "pipeline:zrem,zadd"]
+
+    registered = api.http.post(f"/games/{game_id}/webhooks", json={
+        "url": "http://93.184.215.14/hook"}, headers=api.auth(game["creator_token"]))
+    assert registered.status_code == 201, registered.get_json()
+    hook_id = registered.get_json()["id"]
+    view = api.view(game_id, tokens[0])
+    round_trips.clear()
+    assert api.act(game_id, tokens[0], view["legal_actions"][0],
+                   {"If-Match": f'"{view["version"]}"'}).status_code == 200
+    assert round_trips[0] == "evalsha" and not any("hvals" in r for r in round_trips)
+    deliveries = api.http.get(f"/games/{game_id}/webhooks/{hook_id}/deliveries",
+                              headers=api.auth(game["creator_token"]))
+    assert deliveries.status_code == 200 and deliveries.get_json(), deliveries.get_json()
