@@ -273,8 +273,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                        headers={200: ["ETAG"]}, failures=[
                            NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
                            Failure(409, ("not_away", "game_over", "game_not_started",
-                                         "game_cancelled"),
-                                   "the seat is not away, or the game is not being played")],
+                                         "game_cancelled", "seat_resigned", "seat_left"),
+                                   "the seat is not away, the game is not being played, or "
+                                   "its player resigned or left it to a bot")],
                        links={200: game_link("getGame", "$response.body#/id")})
         def post(self, game_id: str) -> Any:
             """Come back to an away seat
