@@ -12,7 +12,6 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import redis
 from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -22,7 +21,7 @@ from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
 from api.outage import OutageWatch
-from api.rate_limits import RateLimits
+from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.routes import (
     chat,
@@ -36,6 +35,7 @@ from api.routes import (
     webhooks,
 )
 from domain import registry
+from domain.connection import RedisClient, is_cluster, ping
 from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
@@ -64,23 +64,24 @@ class DonkeyApi(Api):  # type: ignore[misc]
         errors.register(self._app)
 
 
-def create_app(service: GameService, *, health_redis: redis.Redis,
+def create_app(service: GameService, *, health_redis: RedisClient,
                webhook_store: WebhookStore, webhook_targets: TargetPolicy,
                sse_keepalive_s: float, sse_max_s: float,
                worker_beats: health.WorkerBeats | None = None,
                required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
-               rate_limits: RateLimits | None = None, trusted_proxies: int = 0,
+               rate_limits: RateLimits | None = None,
+               rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
-    counters), with the workers' last heartbeats read by `worker_beats` (the kinds in
-    `required_workers` must have beaten within `stale_after_s`); `webhook_store` keeps the
-    webhook registrations; `webhook_targets` says which URLs webhooks may be registered
-    for; event streams send a keep-alive comment every `sse_keepalive_s` and close after
-    `sse_max_s`; `rate_limits` (None: none) are counted per client address, which
-    `trusted_proxies` proxies in front may have forwarded; browser pages of `cors_origins`
-    may call it; a request body must arrive within `body_timeout_s`. `config` adds to
-    Flask's (e.g. TESTING)."""
+    counters unless `rate_limit_storage` says where), with the workers' last heartbeats
+    read by `worker_beats` (the kinds in `required_workers` must have beaten within
+    `stale_after_s`); `webhook_store` keeps the webhook registrations; `webhook_targets`
+    says which URLs webhooks may be registered for; event streams send a keep-alive comment
+    every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
+    counted per client address, which `trusted_proxies` proxies in front may have
+    forwarded; browser pages of `cors_origins` may call it; a request body must arrive
+    within `body_timeout_s`. `config` adds to Flask's (e.g. TESTING)."""
     app = Flask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
@@ -105,7 +106,7 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
 
     app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
-    outage = OutageWatch(health_redis.ping)
+    outage = OutageWatch(lambda: ping(health_redis))
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
     register_contract(api, registry.games())
@@ -128,7 +129,10 @@ def create_app(service: GameService, *, health_redis: redis.Redis,
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
     if rate_limits is not None:
-        install_rate_limits(app, rate_limits, health_redis, service)
+        if rate_limit_storage is None:
+            assert not is_cluster(health_redis), "a cluster's counters need their storage"
+            rate_limit_storage = CounterStorage.of(health_redis)
+        install_rate_limits(app, rate_limits, rate_limit_storage, service)
     browser.install(app, cors_origins)
     # The whole body first, within a deadline: a slow client cannot hold a connection.
     app.wsgi_app = BodyDeadline(app.wsgi_app, body_timeout_s,  # type: ignore[method-assign]

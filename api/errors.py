@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import marshmallow as ma
-import redis
 from flask import Flask, Response, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from api.outage import RETRY_AFTER_S, OutageWatch, describe, is_unavailable
+from api.outage import RETRY_AFTER_S, STORE_ERRORS, OutageWatch, describe, is_unavailable
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
@@ -33,6 +32,7 @@ from domain.errors import (
     IllegalAction,
     NameTaken,
     NotAllowed,
+    NotReplicated,
     PreconditionFailed,
     SeatTaken,
     UnknownGame,
@@ -72,6 +72,8 @@ class ApiError(Exception):
 
 
 def status_for(err: DomainError) -> int:
+    if isinstance(err, NotReplicated):
+        return 503
     if isinstance(err, BadCredentials):
         return 401
     if isinstance(err, NotAllowed):
@@ -92,7 +94,7 @@ def from_domain(err: DomainError, **extra: Any) -> ApiError:
     if isinstance(err, PreconditionFailed):
         extra = {"version": err.version, **extra}
     headers = {}
-    if isinstance(err, Contention):
+    if isinstance(err, (Contention, NotReplicated)):
         # Busy, not refused: the same request may be sent again after this many seconds.
         headers["Retry-After"] = str(err.retry_after_s)
     return ApiError(status_for(err), err.code, err.message, headers=headers, **extra)
@@ -171,10 +173,11 @@ def register_outages(app: Flask, outage: OutageWatch) -> None:
     """Redis errors that mean an outage become 503s, logged once per outage by `outage`;
     any other Redis error is a bug like any other (500, logged with its traceback)."""
 
-    def unavailable(error: redis.RedisError) -> ResponseReturnValue:
+    def unavailable(error: Exception) -> ResponseReturnValue:
         if not is_unavailable(error):
             return _unexpected(error)
         outage.failed(error)
         return _json(store_unavailable(error))
 
-    app.register_error_handler(redis.RedisError, unavailable)
+    for kind in STORE_ERRORS:
+        app.register_error_handler(kind, unavailable)

@@ -35,8 +35,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-import redis
-
+from api.outage import STORE_ERRORS
 from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
 from domain.store.port import AppendNotices, EventLog
@@ -172,7 +171,7 @@ class GameFeed:
                         break
                     after = events[-1].seq
                     self._publish(events, after)
-        except redis.RedisError as err:
+        except STORE_ERRORS as err:  # (a cluster client's errors too)
             # Also what a worker's shutdown looks like; the streams end and clients resume.
             self.hub.lost(err)
             self.broken = True
@@ -295,7 +294,7 @@ class EventHub:
                     feed = feeds.get(game_id)
                     if feed is not None:
                         feed.ring(version)
-        except redis.RedisError as err:
+        except STORE_ERRORS as err:
             self.lost(err)
             with self._lock:
                 self._listening = False  # the next watcher subscribes again
@@ -304,7 +303,7 @@ class EventHub:
                 feed._break()
         finally:
             if notices is not None:
-                with contextlib.suppress(redis.RedisError):
+                with contextlib.suppress(*STORE_ERRORS):
                     notices.close()
 
     def _keep_reading(self, feed: GameFeed) -> bool:

@@ -16,7 +16,15 @@ import time
 from collections.abc import Callable
 
 import redis
-from redis.exceptions import ClusterDownError, OutOfMemoryError, ReadOnlyError, TryAgainError
+from redis.exceptions import (
+    ClusterDownError,
+    ClusterError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -24,15 +32,26 @@ RETRY_AFTER_S = 2
 PROBE_EVERY_S = 0.5
 # Errors of a Redis that is there but cannot serve now (a full disk, a replica).
 _REFUSING_PREFIXES = ("MISCONF", "MASTERDOWN", "NOREPLICAS")
+# What a cluster client raises (not as a RedisError) when it cannot read the cluster's
+# layout from any node; its other RedisClusterExceptions are mistakes of the caller.
+_CLUSTER_LAYOUT_LOST = ("Redis Cluster cannot be connected", "All slots are not covered",
+                        "startup_nodes could not agree")
+# Redis errors, and the cluster client's errors that are not RedisErrors.
+STORE_ERRORS = (redis.RedisError, RedisClusterException)
 
 
 def is_unavailable(err: BaseException) -> bool:
     """Does `err` say that Redis cannot be reached or cannot serve now (not a bug)?
     (ConnectionError covers a refused connection, a full pool, `LOADING` and "max number
-    of clients reached".)"""
+    of clients reached". On a cluster: CLUSTERDOWN, TRYAGAIN, a slot without a master, a
+    node that does not answer while a replica takes over, too many redirections; MOVED
+    and ASK are followed by the client and never reach here.)"""
     if isinstance(err, (redis.ConnectionError, redis.TimeoutError, OutOfMemoryError,
-                        ReadOnlyError, ClusterDownError, TryAgainError)):
+                        ReadOnlyError, ClusterDownError, TryAgainError, ClusterError,
+                        SlotNotCoveredError)):
         return True
+    if isinstance(err, RedisClusterException):
+        return str(err).startswith(_CLUSTER_LAYOUT_LOST)
     return isinstance(err, redis.ResponseError) and str(err).startswith(_REFUSING_PREFIXES)
 
 
@@ -51,6 +70,8 @@ def describe(err: BaseException) -> str:
         return "unreachable"
     if isinstance(err, OutOfMemoryError):
         return "out of memory"
+    if isinstance(err, (ClusterError, SlotNotCoveredError, RedisClusterException)):
+        return "a cluster node is failing over"
     return "refusing commands"
 
 
@@ -92,7 +113,7 @@ class OutageWatch:
             time.sleep(self.probe_every_s)
             try:
                 self.ping()
-            except redis.RedisError:
+            except STORE_ERRORS:
                 continue
             with self._lock:
                 since, answered = self._since, self._answered

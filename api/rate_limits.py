@@ -23,7 +23,8 @@ already found valid skips that check (it cannot be a guess), so playing costs no
 round trip for it.
 
 The counters of the rarer rules live in the games' Redis (flask-limiter's sliding-window
-counters, one script per check), exact across web processes. The two rules of a move are
+counters, one script per check), exact across web processes; on a Redis Cluster, in the
+cluster, spread over its masters by key (docs/scaling.md). The two rules of a move are
 checked on every move, and there a script each cost more than the move itself: they are
 counted in each web process's memory (`api.process_limits`, the same algorithm), which
 costs microseconds; with N web processes a client may get up to N times their limits.
@@ -46,7 +47,7 @@ import ipaddress
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,15 +173,36 @@ def bearer_key() -> str:
 _KEYS: Mapping[str, Callable[[], str]] = {ADDRESS: client_address, TOKEN: bearer_key}
 
 
-def install(app: Flask, limits: RateLimits, client: redis.Redis,
+@dataclass(frozen=True)
+class CounterStorage:
+    """Where the counters live, as flask-limiter's storage URI and options."""
+
+    uri: str
+    options: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, client: redis.Redis) -> CounterStorage:
+        """In the Redis server of `client`, through its connection pool."""
+        return cls("redis://", {"connection_pool": client.connection_pool})
+
+    @classmethod
+    def cluster(cls, nodes: Sequence[tuple[str, int]],
+                options: Mapping[str, Any]) -> CounterStorage:
+        """In a Redis Cluster, through a cluster client of the limiter's own built with
+        `options` (each counter's keys share a hash tag: one slot per counter)."""
+        where = ",".join(f"{host}:{port}" for host, port in nodes)
+        return cls(f"redis+cluster://{where}", options)
+
+
+def install(app: Flask, limits: RateLimits, storage: CounterStorage,
             service: GameService) -> Limiter | None:
-    """Limit `app`'s routes as `ROUTES` says, counting in the Redis of `client`; call it
-    after every blueprint is registered. None when the limits are off."""
+    """Limit `app`'s routes as `ROUTES` says, counting in `storage`; call it after every
+    blueprint is registered. None when the limits are off."""
     if not limits.enabled:
         return None
     limiter = Limiter(
-        client_address, app=app, strategy="sliding-window-counter", storage_uri="redis://",
-        storage_options={"connection_pool": client.connection_pool}, key_prefix="ratelimit",
+        client_address, app=app, strategy="sliding-window-counter", storage_uri=storage.uri,
+        storage_options=dict(storage.options), key_prefix="ratelimit",
         headers_enabled=False, swallow_errors=True)
     for (endpoint, method), rules in ROUTES.items():
         view = app.view_functions[endpoint]

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "aof", "peer", "inbox",
-            "soak")
+            "cluster", "soak")
 # The soak takes half an hour: it runs when named (`--sections soak`), or in a quick run.
 DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "soak")
 
@@ -70,6 +70,10 @@ class BenchConfig:
     # 8. a player's inbox page vs a view, as the player's games grow
     inbox_sizes: tuple[int, ...] = (10, 1_000)
     inbox_samples: int = 300  # pages and views timed per size, interleaved
+    # 9. one Redis vs a three-master Redis Cluster, moves over HTTP
+    cluster_clients: tuple[int, ...] = (32, 128)
+    cluster_duration_s: float = 10.0  # measured seconds per store and number of clients
+    cluster_notices: int = 20_000  # append notices published to time the broadcast
     seed: int = 1
 
     @classmethod
@@ -85,6 +89,8 @@ class BenchConfig:
             soak_unstarted_ttl_s=1.0, soak_sample_s=1.0,
             # no npm install in a smoke test: the peer runs if already installed
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
-            inbox_sizes=(3, 30), inbox_samples=5)
+            inbox_sizes=(3, 30), inbox_samples=5, cluster_clients=(4,),
+            # (fresh web hosts: their first moves alone can take a second on a busy machine)
+            cluster_duration_s=1.5, cluster_notices=200)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

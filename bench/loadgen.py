@@ -380,6 +380,10 @@ async def run_clients(url: str, mode: str, clients: int, duration: float, warmup
         "errors": dict(run.errors),
         "client_crashes": dict(crashes),
         "games_finished": run.games_finished,
+        # 2xx answers of each kind over the whole run (warm-up and tail included), for
+        # counters read around the run rather than inside its windows
+        "totals": {k: sum(200 <= st < 300 for st in s.statuses)
+                   for k, s in sorted(run.kinds.items())},
         "reconnects_after_idle": sum(c.reconnects for c in conns),
         "sockets": sockets,  # per watched process, after the warm-up: how connections spread
         "cpu": {m: _cpu_shares(cpu[m], sum(b - a for a, b in windows[m])) for m in modes},

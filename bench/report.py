@@ -171,11 +171,37 @@ def inbox_table(sec: dict[str, Any]) -> Table:
     return t
 
 
+def cluster_table(sec: dict[str, Any]) -> Table:
+    t = _table("9. Moves over HTTP: one Redis vs a three-master Redis Cluster, in turns "
+               "(per move: Redis commands, Redis's own µs, CPU ms of the store, the web "
+               "workers and the queues' Redis)",
+               ["clients", "store", "moves/s", "move ms p50/p95/p99", "commands/move",
+                "Redis µs/move", "Redis CPU ms/move", "web CPU ms/move",
+                "queues: commands, CPU ms /move", "errors"])
+    for r in sec["rows"]:
+        t.add_row(str(r["clients"]), r["store"], _f(r["moves_per_s"], 0),
+                  _lat(r["move_latency_ms"]), _f(r["redis_commands_per_move"], 1),
+                  _f(r["redis_us_per_move"], 0), _f(r["redis_cpu_ms_per_move"], 3),
+                  _f(r["web_cpu_ms_per_move"], 3),
+                  f"{_f(r['queue_commands_per_move'], 1)}, "
+                  f"{_f(r['queue_cpu_ms_per_move'], 3)}",
+                  str(sum(r["errors"].values())))
+    t.caption = "cluster / one Redis: " + "; ".join(
+        f"{x['clients']} clients, moves/s {_f(x['moves_per_s'], 2)}, "
+        f"move p99 {_f(x['move_p99'], 2)}" for x in sec.get("ratios", [])) + \
+        ". CPU µs per append notice, publisher / each other node / a subscriber: " + \
+        "; ".join(f"{x['store']} {_f(x['publisher_us_per_notice'], 1)} / "
+                  f"{'+'.join(_f(u, 1) for u in x['other_nodes_us_per_notice']) or '-'} / "
+                  f"{_f(x['subscriber_us_per_notice'], 1)}" for x in sec.get("notices", []))
+    return t
+
+
 # Each section's table, in the order the run prints them (the profile adds several).
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
-    ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table), ("soak", soak_table),
+    ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table), ("cluster", cluster_table),
+    ("soak", soak_table),
 )
 
 

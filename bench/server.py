@@ -67,12 +67,13 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url`.
+    """`gunicorn --worker-class gevent` serving `bench.wsgi:app` against `redis_url` (None:
+    the store is named in `env`, e.g. `REDIS_CLUSTER_URL` and `RQ_REDIS_URL`).
 
     `reuse_port` (as `donkeypost serve` and the Procfile) lets the kernel spread connections
     over the workers; without it one worker may hold most of the keep-alive connections."""
 
-    def __init__(self, redis_url: str, workers: int = 2, log_dir: Path | None = None,
+    def __init__(self, redis_url: str | None, workers: int = 2, log_dir: Path | None = None,
                  reuse_port: bool = True, app: str = "bench.wsgi:app",
                  env: Mapping[str, str] | None = None, connections: int = 1000) -> None:
         self.redis_url = redis_url
@@ -80,7 +81,6 @@ class Gunicorn:
         self.workers = workers
         self.reuse_port = reuse_port
         self.app = app
-        self.env = env or {}
         self.connections = connections  # per worker (gunicorn's --worker-connections)
         self.port = free_port()
         self.log_dir = log_dir
@@ -92,8 +92,9 @@ class Gunicorn:
 
     def __enter__(self) -> Gunicorn:
         # No workers run beside the benchmark's server: /healthz requires none.
-        env = {**os.environ, "REDIS_URL": self.redis_url, "DONKEYPOST_HEALTH_WORKERS": "none",
-               **self.env}
+        inherited = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        store = {"REDIS_URL": self.redis_url} if self.redis_url is not None else {}
+        env = {**inherited, **store, "DONKEYPOST_HEALTH_WORKERS": "none", **self.env}
         log = open(self.log_dir / "gunicorn.log", "wb") if self.log_dir else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",

@@ -89,6 +89,22 @@ class Contention(DomainError):
         self.attempts = attempts
 
 
+class NotReplicated(DomainError):
+    """The batch was written, but fewer of the store's replicas than required confirmed it
+    in time, so a failover might still lose it: not acknowledged. Unavailable rather than
+    refused: the same request may be sent again (with its Idempotency-Key it is applied
+    once, and answered as the first time if the write survived)."""
+
+    code = "store_unavailable"
+    retry_after_s = 2
+
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__("the game store did not confirm the move on its replicas in time; "
+                         "try again shortly")
+        self.game_id = game_id
+        self.version = version
+
+
 class IdempotencyKeyReused(DomainError):
     """An idempotency key sent again with another request: the first answer belongs to
     the first request, and this one was not performed."""

@@ -17,6 +17,10 @@ hooks, fanned out. The games' Redis (`REDIS_URL`) holds the event store and the 
 registrations; the queues' Redis (`RQ_REDIS_URL`, else the same server) holds the queues and
 timers, on a client of its own. Each client opens at most `REDIS_MAX_CONNECTIONS`: nothing
 holds one while it waits (streams and long-polls wait on the API's event hub).
+
+With `REDIS_CLUSTER_URL` the games' client is a Redis Cluster client (at most
+`REDIS_MAX_CONNECTIONS` per node), and the queues are on `RQ_REDIS_URL`, a plain Redis
+(docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -31,8 +35,15 @@ from flask import Flask
 from rq import Queue
 
 from api.app import create_app
+from api.rate_limits import CounterStorage
 from domain import registry
-from domain.connection import connect
+from domain.connection import (
+    RedisClient,
+    cluster_nodes,
+    cluster_options,
+    connect,
+    connect_cluster,
+)
 from domain.game import Game
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
@@ -58,7 +69,7 @@ class Components:
     """Everything one process of the service works with, wired."""
 
     settings: Settings
-    store_redis: redis.Redis  # the games' Redis
+    store_redis: RedisClient  # the games' Redis, or Redis Cluster
     queue_redis: redis.Redis  # the queues' and timers' Redis
     games: Mapping[str, Game[Any, Any]]  # the game registry, loaded when the process starts
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
@@ -70,7 +81,7 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
               clock: Clock = time.time) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
     RQ and webhook hooks); `clock` is the service's and the hooks' time."""
-    store_redis = connect(settings.store_url, settings.redis_max_connections)
+    store_redis = store_client(settings)
     queue_redis = connect(settings.queue_url, settings.redis_max_connections)
     # Loaded now, so that a game that cannot be imported stops the process as it starts.
     games = registry.games()
@@ -83,13 +94,24 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
         ])
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock))
+                      service=game_service(store_redis, hooks, clock, settings))
 
 
-def game_service(store_redis: redis.Redis, hooks: Hooks, clock: Clock) -> GameService:
+def store_client(settings: Settings) -> RedisClient:
+    """The games' Redis client: of `REDIS_CLUSTER_URL`'s cluster, else of `REDIS_URL`."""
+    if settings.redis_cluster_url:
+        return connect_cluster(settings.redis_cluster_url, settings.redis_max_connections)
+    return connect(settings.store_url, settings.redis_max_connections)
+
+
+def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
+                 settings: Settings | None = None) -> GameService:
     """The service on the games' Redis (its one constructor call in the project): the
-    games, the players and the ratings."""
-    return GameService(store=RedisEventStore(store_redis), hooks=hooks, clock=clock,
+    games, the players and the ratings. (`settings`: the replicas an append waits for.)"""
+    settings = settings or Settings()
+    store = RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
+                            wait_timeout_ms=settings.wait_timeout_ms)
+    return GameService(store=store, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis))
 
@@ -105,9 +127,23 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       worker_beats=lambda: heartbeats.last_beats(queue_redis),
                       required_workers=settings.health_workers,
                       stale_after_s=settings.health_stale_s,
-                      rate_limits=settings.rate_limits, trusted_proxies=settings.trusted_proxies,
+                      rate_limits=settings.rate_limits,
+                      rate_limit_storage=rate_limit_storage(components),
+                      trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
                       body_timeout_s=settings.body_timeout_s, config=config)
+
+
+def rate_limit_storage(components: Components) -> CounterStorage:
+    """The rate limits' counters: in the games' Redis; on a cluster, in the cluster (the
+    limiter builds a cluster client of its own, with the same limits per node)."""
+    settings = components.settings
+    if settings.redis_cluster_url:
+        return CounterStorage.cluster(
+            cluster_nodes(settings.redis_cluster_url),
+            cluster_options(settings.redis_cluster_url, settings.redis_max_connections))
+    assert isinstance(components.store_redis, redis.Redis)
+    return CounterStorage.of(components.store_redis)
 
 
 def job_context(components: Components) -> JobContext:

@@ -1,7 +1,8 @@
 """`donkeypost serve`: the whole service on one machine, kept running by a supervisor.
 
 Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
-- `redis`: the embedded Redis (`donkeypost.embedded_redis`), unless `REDIS_URL` is set;
+- `redis`: the embedded Redis (`donkeypost.embedded_redis`), unless `REDIS_URL` is set (or
+  `REDIS_CLUSTER_URL`, with the queues on `RQ_REDIS_URL`: docs/scaling.md);
 - `web`: gunicorn with gevent workers on `donkeypost.wsgi:app` (gunicorn itself restarts a
   web worker that dies; the supervisor restarts gunicorn);
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
@@ -72,7 +73,7 @@ def serve(settings: Settings, options: ServeOptions) -> int:
             return 2
     embedded = None
     redis_url = settings.redis_url
-    if not redis_url:
+    if not redis_url and not settings.cluster:
         embedded = EmbeddedRedis(options.data_dir, options.appendfsync)
         embedded.write_config()
         redis_url = embedded.url
@@ -96,9 +97,10 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     return 0
 
 
-def children(options: ServeOptions, redis_url: str,
+def children(options: ServeOptions, redis_url: str | None,
              embedded: EmbeddedRedis | None) -> list[Child]:
-    env = {**os.environ, "REDIS_URL": redis_url}
+    """(`redis_url` None: the children read `REDIS_CLUSTER_URL` from the environment.)"""
+    env = {**os.environ, **({"REDIS_URL": redis_url} if redis_url else {})}
     out: list[Child] = []
     if embedded is not None:
         out.append(Child("redis", embedded.argv, stage=0, ready=embedded.ready))

@@ -6,10 +6,17 @@ stops the process with a `SettingsError` that names it.
 
 Variable → setting (default):
 - `REDIS_URL` → `redis_url`, the games' Redis (none: `donkeypost serve` starts an embedded
-  one; every other process needs it)
-- `RQ_REDIS_URL` → `rq_redis_url`, the queues and timers (`REDIS_URL`)
-- `REDIS_MAX_CONNECTIONS` → `redis_max_connections`, per Redis client of a process; a
-  command waits for a free one (10)
+  one; every other process needs it, or `REDIS_CLUSTER_URL`)
+- `REDIS_CLUSTER_URL` → `redis_cluster_url`, the games' store on a Redis Cluster (≥ 6.2)
+  instead: `redis://host:port,host:port,…`, some of its nodes (any one answering is
+  enough); then `RQ_REDIS_URL` is required, and `REDIS_URL` must not be set
+- `RQ_REDIS_URL` → `rq_redis_url`, the queues and timers, on a plain Redis (`REDIS_URL`;
+  required with a cluster: RQ does not run on one)
+- `REDIS_MAX_CONNECTIONS` → `redis_max_connections`, per Redis client of a process (on a
+  cluster: per node); a command waits for a free one (10)
+- `REDIS_WAIT_REPLICAS`, `REDIS_WAIT_TIMEOUT_MS` → `wait_replicas`, `wait_timeout_ms`: a
+  move is acknowledged only once this many replicas have it (WAIT), else answered 503
+  after the timeout (0: not waited for, as Redis replicates by default; 200)
 - `SSE_KEEPALIVE_S` → `sse_keepalive_s`, a comment on a quiet event stream every … (15)
 - `SSE_MAX_S` → `sse_max_s`, an event stream ends after …; its client resumes (3600)
 - `WEBHOOK_ALLOWED_NETWORKS` → `webhook_targets`, CIDRs that webhooks may call although
@@ -59,7 +66,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
-from domain.connection import MAX_CONNECTIONS
+from domain.connection import MAX_CONNECTIONS, cluster_nodes
 from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
@@ -84,8 +91,11 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None
+    redis_cluster_url: str | None = None
     rq_redis_url: str | None = None
     redis_max_connections: int = MAX_CONNECTIONS
+    wait_replicas: int = 0
+    wait_timeout_ms: int = 200
     sse_keepalive_s: float = 15.0
     sse_max_s: float = 3600.0
     webhook_targets: TargetPolicy = field(default_factory=TargetPolicy)
@@ -108,13 +118,36 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
 
+    def __post_init__(self) -> None:
+        if self.redis_cluster_url is None:
+            return
+        if self.redis_url:
+            raise SettingsError("REDIS_URL and REDIS_CLUSTER_URL are both set: the games "
+                                "are on one Redis or on a cluster, set one of them")
+        if not self.rq_redis_url:
+            raise SettingsError("REDIS_CLUSTER_URL is set but RQ_REDIS_URL is not: the "
+                                "queues need a plain Redis (RQ does not run on a cluster)")
+        try:
+            cluster_nodes(self.redis_cluster_url)
+        except ValueError as err:
+            raise SettingsError(f"REDIS_CLUSTER_URL={self.redis_cluster_url!r} is not "
+                                f"valid: {err}") from None
+
+    @property
+    def cluster(self) -> bool:
+        """Are the games on a Redis Cluster (`REDIS_CLUSTER_URL`)?"""
+        return self.redis_cluster_url is not None
+
     @property
     def store_url(self) -> str:
-        """`REDIS_URL`, which every process of the service needs."""
-        if not self.redis_url:
+        """`REDIS_URL` or `REDIS_CLUSTER_URL`, one of which every process of the service
+        needs."""
+        url = self.redis_cluster_url or self.redis_url
+        if not url:
             raise SettingsError("REDIS_URL is not set: the service needs the games' Redis "
-                                "(`donkeypost serve` starts an embedded one)")
-        return self.redis_url
+                                "(`donkeypost serve` starts an embedded one), or "
+                                "REDIS_CLUSTER_URL for a Redis Cluster")
+        return url
 
     @property
     def queue_url(self) -> str:
@@ -144,9 +177,13 @@ class Settings:
                         default.webhook_targets)
         return cls(
             redis_url=read("REDIS_URL", str, None),
+            redis_cluster_url=read("REDIS_CLUSTER_URL", str, None),
             rq_redis_url=read("RQ_REDIS_URL", str, None),
             redis_max_connections=read("REDIS_MAX_CONNECTIONS", _positive(int),
                                        default.redis_max_connections),
+            wait_replicas=read("REDIS_WAIT_REPLICAS", _count, default.wait_replicas),
+            wait_timeout_ms=read("REDIS_WAIT_TIMEOUT_MS", _positive(int),
+                                 default.wait_timeout_ms),
             sse_keepalive_s=read("SSE_KEEPALIVE_S", float, default.sse_keepalive_s),
             sse_max_s=read("SSE_MAX_S", float, default.sse_max_s),
             webhook_targets=read("WEBHOOK_ALLOWED_PORTS", networks.with_ports, networks),

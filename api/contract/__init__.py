@@ -19,4 +19,4 @@ from domain.game import Game
 def register_contract(api: Api, registered: dict[str, Game[Any, Any]]) -> None:
     """Add the shared components and every registered game's to the document of `api`."""
     games.register(api, registered)
-    operations.register_components(api)
+    operations.register_components(api, next(iter(registered.values())))

@@ -347,6 +347,7 @@ def _add_examples(components: dict[str, dict[str, Any]], games: Games) -> None:
         prefix = pascal(game.id)
         put(game.shapes.view.__name__, played.view)
         put(f"{prefix}GameView", examples.game_view(game))
+        put(f"{prefix}CreatedGame", examples.created_game(game))
         put(f"Create{prefix}Game", {"type": game.id,
                                     "seats": [{"kind": "human"}] * (played.players - 1) +
                                     [{"kind": "bot", "level": "basic"}]})
@@ -355,3 +356,13 @@ def _add_examples(components: dict[str, dict[str, Any]], games: Games) -> None:
                 put(cls.__name__, played.actions[cls.__struct_config__.tag])
         for kind, event in played.events.items():
             put(f"{pascal(kind)}Event", event)
+    # The answers around a move, from the first game's sample.
+    first = next(iter(games.values()))
+    put("Joined", examples.joined(first))
+    put("Acted", examples.acted(first))
+    put("EventsPage", examples.events_page(first))
+    put("SeatSpec", {"kind": "bot", "level": "basic"})
+    # The unions: a few real members (each member has its own example where a game
+    # showed one).
+    components["Action"]["examples"] = [examples.sample(g).legal[0] for g in games.values()]
+    components["Event"]["examples"] = examples.events_page(first)["events"]

@@ -21,9 +21,11 @@ from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 
 from api import player_schemas, schemas
+from api.contract import examples
 from api.contract.jsonschema import ref, without_default
 from api.errors import ApiError
 from api.paging import PagedBlueprint
+from domain.game import Game
 
 # --- who may call ------------------------------------------------------------------------
 SEAT_TOKEN = "seatToken"
@@ -95,7 +97,7 @@ BODY_FAILURES = (
 
 
 # --- headers ------------------------------------------------------------------------------
-# Components are named by id; `ETAG` and `IF_NONE_MATCH` are flask-smorest's own.
+# Components are named by id; `ETAG` is flask-smorest's own.
 HEADER_NAMES = {"ETAG": "ETag", "Vary": "Vary", "RetryAfter": "Retry-After",
                 "ContentDisposition": "Content-Disposition"}
 HEADERS: dict[str, dict[str, Any]] = {
@@ -111,7 +113,8 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string"},
-        "description": "an `ETag` you hold: 304 (no body) while it is still current"},
+        "description": "an `ETag` you hold: 304 (no body) while the answer would be "
+                       "the same"},
     "IfMatch": {
         "in": "header", "name": "If-Match", "required": False,
         "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]{1,15}"?$'},  # games.IF_MATCH
@@ -130,22 +133,30 @@ PARAMETERS: dict[str, dict[str, Any]] = {
                        "browsers send the last `id:` they saw when they reconnect)"},
 }
 
+OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
+
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
                   "NewMessage": schemas.NewMessageSchema}
+REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
+                    "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
+                    "NewMessage": {"text": "good game!"}}
 
 
-def register_components(api: Api) -> None:
-    """The shared parts the operations refer to: the error body, request bodies, headers,
-    parameters and security schemes."""
+def register_components(api: Api, example_game: Game[Any, Any]) -> None:
+    """The shared parts the operations refer to: the error body (its example: a move of
+    `example_game` its rules refuse), request bodies, headers, parameters and security
+    schemes."""
     spec = api.spec
     for name, body in REQUEST_BODIES.items():
         schema = api.ma_plugin.converter.schema2jsonschema(body)
         schema["properties"] = {key: without_default(prop)
                                 for key, prop in schema["properties"].items()}
-        spec.components.schema(name, {**schema, "additionalProperties": False})
+        spec.components.schema(name, {**schema, "additionalProperties": False,
+                                      "examples": [REQUEST_EXAMPLES[name]]})
     # flask-smorest registered the error body (ErrorSchema) already: type its lists.
+    spec.components.schemas["Error"]["examples"] = [examples.refused(example_game)]
     error = spec.components.schemas["Error"]["properties"]
     error["legal_actions"]["items"] = ref("Action")
     error["errors"] = {**ref("FieldErrors"), "description": error["errors"]["description"]}
@@ -267,8 +278,11 @@ class ContractBlueprint(PagedBlueprint):
             raise ValueError("every operation is documented with blp.operation(...)")
         doc["operationId"] = op.id
         doc["security"] = op.security
-        # Components named by id: apispec turns the names into references.
-        doc.setdefault("parameters", []).extend(op.parameters)
+        # Components named by id: apispec turns the names into references. The
+        # If-None-Match that `@blp.etag` adds is flask-smorest's ("Tag to check against"):
+        # ours says what it does.
+        doc["parameters"] = [OWN_PARAMETERS.get(p, p) if isinstance(p, str) else p
+                             for p in doc.get("parameters", [])] + list(op.parameters)
         if op.body is not None:
             doc["requestBody"] = {"required": True, "content": {
                 "application/json": {"schema": ref(op.body)}}}

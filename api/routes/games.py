@@ -156,7 +156,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.response(200, GameViewSchema)
         @blp.alt_response(304, description=NOT_MODIFIED)
         @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
-                       responses={200: "GameView"}, parameters=["IF_NONE_MATCH"],
+                       responses={200: "GameView"}, parameters=["IfNoneMatch"],
                        headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
                            "PostAction": link("postAction", "play the first legal action",
                                               body="$response.body#/legal_actions/0",
@@ -274,8 +274,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                            NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
                            Failure(409, ("not_away", "game_over", "game_not_started",
                                          "game_cancelled", "seat_resigned", "seat_left"),
-                                   "the seat is not away, the game is not being played, or "
-                                   "its player resigned or left it to a bot")],
+                                   "the seat is not away, the game is not being played, "
+                                   "or the seat was given up to a bot")],
                        links={200: game_link("getGame", "$response.body#/id")})
         def post(self, game_id: str) -> Any:
             """Come back to an away seat

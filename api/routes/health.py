@@ -19,12 +19,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.contract.operations import ContractBlueprint
+from api.outage import STORE_ERRORS
 from api.schemas import HealthSchema, LiveSchema
+from domain.connection import RedisClient, ping
 
 WorkerBeats = Callable[[], Mapping[str, float | None]]
 
 
-def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
+def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                    required: Sequence[str], stale_after_s: float,
                    clock: Callable[[], float] = time.time) -> Blueprint:
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
@@ -32,12 +34,11 @@ def make_blueprint(client: redis.Redis, worker_beats: WorkerBeats | None,
     blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
-        healthy = True
-        try:
-            client.ping()
-            store = "ok"
-        except redis.RedisError:
-            store, healthy = "unavailable", False
+        try:  # (on a cluster: every master)
+            store = "ok" if ping(client) else "unavailable"
+        except STORE_ERRORS:
+            store = "unavailable"
+        healthy = store == "ok"
         workers: dict[str, dict[str, Any]] = {}
         beats: Mapping[str, float | None] = {}
         known = worker_beats is not None

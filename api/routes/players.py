@@ -73,10 +73,12 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
 
     @blp.route("/me/games")
     class Inbox(MethodView):
+        @blp.etag
         @blp.arguments(InboxArgsSchema(), location="query")
         @blp.response(200, InboxEntrySchema(many=True))
         @blp.paginate()
-        @blp.operation("listMyGames", security=PLAYER, failures=[NO_PLAYER_KEY, BAD_QUERY])
+        @blp.operation("listMyGames", security=PLAYER, failures=[NO_PLAYER_KEY, BAD_QUERY],
+                       headers={200: ["Vary"]})
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> Response:
             """Your games: where it is your turn, soonest deadline first
 
@@ -90,7 +92,13 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
                                            offset=pagination_parameters.first_item,
                                            limit=pagination_parameters.page_size)
             pagination_parameters.item_count = total
-            return Response(encode_inbox(entries), status=200, mimetype="application/json")
+            body = encode_inbox(entries)
+            # The answer is encoded here, not dumped by the schema: its tag is set from
+            # what is sent (with the page it is), and 304 raised when it is the caller's.
+            blp.set_etag([body.decode(), total, pagination_parameters.page,
+                          pagination_parameters.page_size])
+            return Response(body, status=200, mimetype="application/json",
+                            headers={"Vary": "Authorization"})
 
     @blp.route("/<string:player_id>")
     class Profile(MethodView):

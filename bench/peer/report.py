@@ -46,6 +46,14 @@ def peer_table(sec: dict[str, Any]) -> Table:
         t.caption = (f"While measured, the machine's other jobs used {min(others):.2f}–"
                      f"{max(others):.2f} cores and the stacks waited for their CPU "
                      f"{min(waiting):.2f}–{max(waiting):.2f} cores' worth: read the ratios.")
+        aof = [s["aof_bytes_per_move"] for r in sec["rows"]
+               for k, s in r["systems"].items() if k in (DONKEYPOST, PUSHED)
+               and s.get("aof_bytes_per_move")]
+        if aof:
+            t.caption += (f" donkeypost's AOF grew {min(aof):,.0f}–{max(aof):,.0f} bytes per "
+                          "move; "
+                          f"Redis forked {sec.get('redis_forks_during_the_runs', '?')} "
+                          "times during the runs (a background save or rewrite each).")
     return t
 
 

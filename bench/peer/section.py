@@ -56,6 +56,8 @@ class System:
     roots: list[int]
     generator: Callable[[int], Generator]  # clients -> a generator not started yet
     failure: Callable[[], str | None]  # why the server stopped serving, None while it runs
+    # The bytes its store's append-only file has grown by so far (None: not Redis).
+    aof_bytes: Callable[[], int] | None = None
 
     def check(self) -> None:
         why = self.failure()
@@ -72,6 +74,7 @@ class Tally:
     cpu_seconds: float = 0.0  # the stack's CPU inside the slices
     cpu_wall_s: float = 0.0  # wall time the CPU was read over
     wait_seconds: float = 0.0  # the stack's threads runnable but waiting for the CPU
+    aof_bytes: int = 0  # what Redis's AOF grew by inside the slices
     generator_wait_s: float = 0.0
     generator_cpu_s: float = 0.0
     machine_busy_s: float = 0.0
@@ -102,6 +105,8 @@ class Tally:
             "latency_ms": latency_summary(self.latencies_ms),
             "server_cpu_ms_per_move": (1000.0 * self.cpu_seconds / self.moves
                                        if self.moves else None),
+            "aof_bytes_per_move": (self.aof_bytes / self.moves if self.moves and
+                                   self.aof_bytes else None),
             "server_cores": self.cpu_seconds / wall,
             # Cores' worth of time the stack (the generator) was ready to run but another
             # job held the CPU: how much the machine's neighbours held it back.
@@ -148,11 +153,12 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                 step.advance()
         logs = folder / "generators.log"
         systems = [System(key, dp.roots, lambda c, shape=shape: donkeypost_generator(
-            dp.url, c, loadgen_cpu, logs, GAME, SEATS, shape), dp.failure)
+            dp.url, c, loadgen_cpu, logs, GAME, SEATS, shape), dp.failure, dp.aof_bytes)
             for key, shape in ((DONKEYPOST, "get-post"), (PUSHED, "push"))]
         for key, server in servers.items():
             systems.append(System(key, server.roots, lambda c, k=key, s=server: peer_generator(
                 k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed), server.failure))
+        forks_before = dp.forks()
         rows = []
         with steps.step("peer: donkeypost and boardgame.io, in turns",
                         total=len(cfg.clients)) as step:
@@ -161,6 +167,8 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                     pin(system.roots, server_cpu)
                 rows.append(measure(systems, clients, cfg))
                 step.advance()
+        # Background saves (RDB, AOF rewrites) fork Redis: none should run beside the AOF.
+        redis_forks = dp.forks() - forks_before
     return {
         "systems": TITLES,
         "versions": versions(node_modules),
@@ -183,6 +191,7 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
         "slices_per_system": slices(cfg),
         "guard_s": cfg.peer_guard_s,
         "warmup_s": cfg.warmup_s,
+        "redis_forks_during_the_runs": redis_forks,
         "rows": rows,
     }
 
@@ -228,9 +237,11 @@ def measure(systems: list[System], clients: int, cfg: BenchConfig) -> dict[str, 
                 gen.command("go")
                 time.sleep(cfg.peer_guard_s)
                 gen.command("start")
+                aof_before = s.aof_bytes() if s.aof_bytes else 0
                 before = marks(s, gen)
                 time.sleep(cfg.peer_slice_s)
                 after = marks(s, gen)
+                tallies[s.key].aof_bytes += (s.aof_bytes() - aof_before) if s.aof_bytes else 0
                 cpu, busy, wall, wait, gen_wait = (b - a for a, b in zip(before, after,
                                                                          strict=True))
                 tallies[s.key].add(gen.command("stop"), cpu, busy, wall, wait, gen_wait)

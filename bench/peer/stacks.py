@@ -90,6 +90,18 @@ class DonkeypostStack:
             raise
         return self
 
+    def aof_bytes(self) -> int:
+        """The append-only file's size now (it only grows while no rewrite runs)."""
+        assert self.redis is not None
+        with redis.Redis.from_url(self.redis.url) as client:
+            return int(client.info("persistence")["aof_current_size"])
+
+    def forks(self) -> int:
+        """How many times Redis has forked (a background RDB save or AOF rewrite each)."""
+        assert self.redis is not None
+        with redis.Redis.from_url(self.redis.url) as client:
+            return int(client.info("stats")["total_forks"])
+
     def failure(self) -> str | None:
         """Why the stack no longer serves, or None while every process runs."""
         assert self.redis is not None and self.web is not None and self.web.proc is not None

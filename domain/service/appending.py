@@ -3,6 +3,7 @@ lobby's, the players' inboxes) and the hooks."""
 
 from __future__ import annotations
 
+from domain.errors import NotReplicated
 from domain.service.deps import Deps
 from domain.service.folding import Batch
 from domain.service.inbox import follow_append
@@ -20,7 +21,9 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
            before: Table | None = None) -> Idempotency | None:
     """Append a batch that leads from `before` (the table at `expected`; None: write
     every player's inbox position) to `table`; returns the key's record if the idempotency
-    key was used before (then nothing was written). Raises VersionConflict."""
+    key was used before (then nothing was written). Raises VersionConflict, and
+    NotReplicated once everything that follows the append was done, if the store's
+    replicas did not confirm it in time."""
     snapshot = encode_table(table) if snapshot_due(expected, table) else None
     result = deps.store.append(table.id, expected, batch.events, snapshot,
                                checkpoint=batch.checkpoint, token=token,
@@ -32,6 +35,8 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
                          free_seat=table.has_free_seat())
     follow_append(deps, before, table, batch.events)
     deps.hooks.after_append(table, batch.events, result.webhooks)
+    if not result.replicated:
+        raise NotReplicated(table.id, result.version)
     return None
 
 

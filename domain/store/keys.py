@@ -29,6 +29,12 @@ id), `ratings:board:<type>` (sorted set player id or bot -> rating) and `ratings
 (sorted set game id -> when it finished, until it is rated). The queues' keys (RQ's, and
 the workers' `donkeypost:*` timers and sweep lock) belong to the workers, on the queues'
 Redis.
+
+On a Redis Cluster each of those keys lives in a slot of its own, so no command may name
+two of them: every listing a client can ask for is one key, kept on write (a status and a
+type together: `games:status:<status>:type:<type>`), never an intersection computed on
+read; and nothing names two players' keys or two games' keys at once except
+non-transactional pipelines, which the cluster client splits by node.
 """
 
 from __future__ import annotations
@@ -115,8 +121,8 @@ def by_type(game_type: str) -> str:
 
 
 def by_status_and_type(status: str, game_type: str) -> str:
-    """A short-lived intersection of the two indexes (cached while a client pages)."""
-    return f"games:q:{status}:{game_type}"
+    """The games of one type in one status (kept beside the two indexes it combines)."""
+    return f"games:status:{status}:type:{game_type}"
 
 
 FREE_SEATS = "games:free"

@@ -67,11 +67,15 @@ class AppendResult(msgspec.Struct, frozen=True):
     # The game's webhook registrations, read in the append's own step (oldest first), so
     # that the hooks need no read of their own; None: this store does not read them.
     webhooks: list[Registration] | None = None
+    # False: appended, but fewer replicas than the store waits for confirmed it in time
+    # (a failover now may lose it); the service answers the move as unavailable.
+    replicated: bool = True
 
 
 class AppendNotices(Protocol):
     """A subscription to the appends of every game: (game id, version) as they happen, and
-    (game id, None) when the game's chat changed.
+    (game id, None) when the game's chat changed; each game's in order (two games' in any
+    order: on a Redis Cluster they come from different nodes).
 
     One per process is enough to wake every stream and long-poll waiting in it, whatever
     the number of games they watch, without holding a store connection per waiter."""

@@ -5,6 +5,11 @@ checkpoint, the seat token and the idempotency record in one atomic step, and an
 with the game's webhook registrations (what the hooks after the append need) (key names:
 `domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
 Cluster). Listing indexes live outside the game's slot and are written after the append.
+
+The client is one Redis server's or a Redis Cluster's (`domain.connection`): every script
+names all its keys, in one slot, and every listing is one key. With `wait_replicas`, an
+append is followed by `WAIT` on the same connection, in the same round trip, so that
+the move is acknowledged only once that many replicas hold it (a failover then keeps it).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 
 import domain.store.keys as keys
 from domain import events as ev_codec
@@ -69,10 +75,14 @@ return 1
 
 
 class RedisEventStore:
-    """The `EventStore` port in Redis."""
+    """The `EventStore` port in Redis (a server, or a cluster). An append waits until
+    `wait_replicas` replicas have it, at most `wait_timeout_ms` (0: it does not wait)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, wait_replicas: int = 0,
+                 wait_timeout_ms: int = 200) -> None:
         self.redis = client
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         self._append = client.register_script(_APPEND)
         self._delete = client.register_script(_DELETE)
         self._chat = RedisChat(client)
@@ -95,7 +105,12 @@ class RedisEventStore:
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
                        keys.tokens(game_id), idem_key, keys.webhooks(game_id)]
-        status, value, *found = self._append(keys=script_keys, args=args)
+        replicated = True
+        if self.wait_replicas:
+            answer, replicated = self._append_and_wait(stream, script_keys, args)
+        else:
+            answer = self._append(keys=script_keys, args=args)
+        status, value, *found = answer
         if status == b"duplicate":
             assert idempotency is not None
             return AppendResult(version=expected_version,
@@ -104,8 +119,37 @@ class RedisEventStore:
             raise VersionConflict(expected_version, int(value))
         # The game's webhook registrations come back with the append (none: an empty
         # hash, which costs nothing), so that the webhook hooks read nothing themselves.
-        return AppendResult(version=int(value), webhooks=sorted(
+        return AppendResult(version=int(value), replicated=replicated, webhooks=sorted(
             (decode_registration(raw) for raw in found[0]), key=lambda r: r.created_at))
+
+    def _append_and_wait(self, stream: str, script_keys: list[str],
+                         args: list[Any]) -> tuple[Any, bool]:
+        """The append script, then `WAIT`, in one round trip on one connection (WAIT counts
+        the replicas that have this connection's writes): the script's answer, and whether
+        enough replicas confirmed it."""
+        for _attempt in range(3):
+            node = self.redis
+            if isinstance(node, RedisCluster):  # the connection must be the game's node's
+                node = node.get_redis_connection(node.get_node_from_key(stream))
+            pipe = node.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", self._append.sha, len(script_keys),
+                                 *script_keys, *args)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            answer, acknowledged = pipe.execute(raise_on_error=False)
+            # The script did not run in these cases: load it, or learn where the game's
+            # slot went (the cluster client follows MOVED by itself, this bypasses it).
+            if isinstance(answer, redis.exceptions.NoScriptError):
+                node.script_load(_APPEND)
+                continue
+            if isinstance(answer, redis.exceptions.MovedError) and \
+                    isinstance(self.redis, RedisCluster):
+                self.redis.nodes_manager.initialize()
+                continue
+            for found in (answer, acknowledged):
+                if isinstance(found, Exception):
+                    raise found
+            return answer, int(acknowledged) >= self.wait_replicas
+        raise redis.exceptions.TryAgainError("the append could not reach the game's node")
 
     def save_secrets(self, game_id: str, seed: str) -> str:
         pipe = self.redis.pipeline(transaction=False)
@@ -213,8 +257,10 @@ class RedisEventStore:
         for s in STATUSES:
             if s != status:
                 pipe.zrem(keys.by_status(s), game_id)
+                pipe.zrem(keys.by_status_and_type(s, game_type), game_id)
         pipe.zadd(keys.by_status(status), {game_id: created_at})
         pipe.zadd(keys.by_type(game_type), {game_id: created_at})
+        pipe.zadd(keys.by_status_and_type(status, game_type), {game_id: created_at})
         pipe.zadd(keys.ALL_GAMES, {game_id: created_at})
         for lobby in (keys.FREE_SEATS, keys.free_seats_of_type(game_type)):
             if free_seat:
@@ -235,24 +281,16 @@ class RedisEventStore:
                 return [], 0
             return self._page(keys.free_seats_of_type(game_type) if game_type
                               else keys.FREE_SEATS, offset, limit)
-        filters = []
-        if status:
-            filters.append(keys.by_status(status))
-        if game_type:
-            filters.append(keys.by_type(game_type))
-        if not filters:
-            key = keys.ALL_GAMES
-        elif len(filters) == 1:
-            key = filters[0]
-        else:
-            # An intersection cached for a few seconds keeps paging consistent and cheap.
-            assert status and game_type
+        # Every listing is one index, kept on write: no intersection (which a cluster
+        # refuses across slots, and which costs as much as the larger index) on read.
+        if status and game_type:
             key = keys.by_status_and_type(status, game_type)
-            if not self.redis.exists(key):
-                pipe = self.redis.pipeline()
-                pipe.zinterstore(key, filters, aggregate="MIN")
-                pipe.expire(key, 5)
-                pipe.execute()
+        elif status:
+            key = keys.by_status(status)
+        elif game_type:
+            key = keys.by_type(game_type)
+        else:
+            key = keys.ALL_GAMES
         return self._page(key, offset, limit)
 
     def _page(self, key: str, offset: int, limit: int) -> tuple[list[str], int]:
@@ -282,6 +320,8 @@ class RedisEventStore:
         pipe = self.redis.pipeline(transaction=False)
         for s in STATUSES:
             pipe.zrem(keys.by_status(s), game_id)
+            if game_type is not None:
+                pipe.zrem(keys.by_status_and_type(s, game_type), game_id)
         if game_type is not None:
             pipe.zrem(keys.by_type(game_type), game_id)
             pipe.zrem(keys.free_seats_of_type(game_type), game_id)
@@ -295,6 +335,8 @@ class RedisAppendNotices:
     written to the AOF, so the notices cost the log nothing.)"""
 
     MAX_BATCH = 1000
+    # How long a read waits for the rest of a notice that has partly arrived.
+    READ_REST_S = 1.0
 
     def __init__(self, client: redis.Redis) -> None:
         self._pubsub = client.pubsub()
@@ -309,10 +351,17 @@ class RedisAppendNotices:
             if message["type"] == "message":
                 game_id, _, version = message["data"].decode().rpartition(" ")
                 found.append((game_id, None if version == CHAT_NOTICE else int(version)))
-            if len(found) >= self.MAX_BATCH:
+            if len(found) >= self.MAX_BATCH or not self._more_arrived():
                 break
-            message = self._pubsub.get_message(timeout=0)
+            message = self._pubsub.get_message(timeout=self.READ_REST_S)
         return found
+
+    def _more_arrived(self) -> bool:
+        """Has (part of) another notice arrived? Asked without reading: redis-py 8 reads
+        with the wait it is given, and with none a notice split across two reads (a burst,
+        a cluster bus's forwarding) fails the read and drops the subscription."""
+        connection = self._pubsub.connection
+        return connection is not None and bool(connection.can_read(timeout=0))
 
     def close(self) -> None:
         self._pubsub.close()

@@ -49,6 +49,13 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
     inbox = doc["sections"]["inbox"]
     assert [r["games"] for r in inbox["rows"]] == [3, 30]
     assert all(r["page_entries"] == min(r["my_turn"], 10) for r in inbox["rows"])
+    cluster = doc["sections"]["cluster"]
+    assert [(r["clients"], r["store"]) for r in cluster["rows"]] == [(4, "one"), (4, "cluster")]
+    for r in cluster["rows"]:  # moves were played on each store, and their costs counted
+        assert r["moves_in_run"] > 0 and r["errors"] == {}, r
+        assert r["redis_commands_per_move"] > 1 and r["redis_us_per_move"] > 0
+    assert [(n["store"], n["received"]) for n in cluster["notices"]] == [
+        ("one", 200), ("cluster", 200)]
     names = {t["target"] for t in doc["targets"]}
     assert {"moves/ceiling", "move p99 ms", "state load ratio", "replay max ms",
             "strong bot p99 ms", "deadline / move", "inbox page / view",

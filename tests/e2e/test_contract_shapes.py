@@ -106,3 +106,27 @@ def test_answers_while_playing_over_http_match_the_document(api, game_id):
     assert_valid(page, api.events(created["id"], tokens[0]), "the log")
     listed = api.http.get("/games").get_json()
     assert_valid(validator("GameView"), listed[0], "a listed game")
+
+
+def test_every_example_in_the_document_matches_its_schema():
+    examples = {name: schema["examples"] for name, schema in
+                DOCUMENT["components"]["schemas"].items() if "examples" in schema}
+    read = {"Action", "GameView", "Event", "Acted", "EventsPage", "Joined", "CreatedGame",
+            "Error", "Join", "SeatSpec", "NewPlayer", "WebhookArgs"}
+    assert read <= set(examples) | _unions_whose_members_have_examples(examples), \
+        "a schema a person reads has no example"
+    for name, values in examples.items():
+        for value in values:
+            assert_valid(validator(name), value, f"the example of {name}")
+
+
+def _unions_whose_members_have_examples(examples: dict[str, Any]) -> set[str]:
+    """The oneOf components (`GameView`, `Action`, `Event`…) all of whose members have
+    an example: a reader finds one under the member for each case."""
+    out = set()
+    for name, schema in DOCUMENT["components"]["schemas"].items():
+        members = [m["$ref"].rsplit("/", 1)[1] for m in schema.get("oneOf", [])
+                   if "$ref" in m]
+        if members and all(m in examples for m in members):
+            out.add(name)
+    return out

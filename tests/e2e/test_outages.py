@@ -77,11 +77,29 @@ def test_requests_during_a_redis_outage_get_503_with_retry_after_then_200(tmp_pa
     (redis.exceptions.OutOfMemoryError("OOM command not allowed"), "out of memory"),
     (redis.ResponseError("MISCONF Redis is configured to save RDB snapshots"),
      "refusing commands"),
+    (redis.ResponseError("NOREPLICAS Not enough good replicas to write."),
+     "refusing commands"),
+    # A Redis Cluster while a replica takes over a master that died:
+    (redis.exceptions.ClusterDownError("CLUSTERDOWN The cluster is down"),
+     "a cluster node is failing over"),
+    (redis.exceptions.TryAgainError("TRYAGAIN Multiple keys request during rehashing"),
+     "refusing commands"),
+    (redis.exceptions.ClusterError("TTL exhausted."), "a cluster node is failing over"),
+    (redis.exceptions.SlotNotCoveredError('Slot "42" is not covered by the cluster.'),
+     "a cluster node is failing over"),
+    (redis.exceptions.RedisClusterException(
+        "Redis Cluster cannot be connected. Please provide at least one reachable node"),
+     "a cluster node is failing over"),
 ])
-def test_what_counts_as_an_outage(error: redis.RedisError, kind: str):
+def test_what_counts_as_an_outage(error: Exception, kind: str):
     assert is_unavailable(error) and describe(error) == kind
 
 
 def test_a_bad_command_is_not_an_outage():
     assert not is_unavailable(redis.ResponseError("WRONGTYPE Operation against a key"))
     assert not is_unavailable(redis.exceptions.NoScriptError("NOSCRIPT"))
+    # Keys of two slots in one command: a mistake in the code, not the cluster's state.
+    assert not is_unavailable(redis.exceptions.ClusterCrossSlotError(
+        "CROSSSLOT Keys in request don't hash to the same slot"))
+    assert not is_unavailable(redis.exceptions.RedisClusterException(
+        "EVALSHA - all keys must map to the same key slot"))

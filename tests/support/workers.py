@@ -31,10 +31,17 @@ def burst(components: Components, queues: Sequence[str] = QUEUES) -> None:
 class WorkerProcess:
     """`donkeypost worker` in its own session, so a kill takes its scheduler with it."""
 
-    def __init__(self, redis_url: str, log_path: Path, **env_vars: str) -> None:
-        env = {**os.environ, "REDIS_URL": redis_url, "DONKEYPOST_LOG_LEVEL": "INFO",
-               **env_vars}
-        env.pop("RQ_REDIS_URL", None)
+    def __init__(self, redis_url: str, log_path: Path, cluster_url: str | None = None,
+                 **env_vars: str) -> None:
+        """On the Redis at `redis_url`; with `cluster_url`, the games on that Redis Cluster
+        and the queues on `redis_url`."""
+        env = {**os.environ, "DONKEYPOST_LOG_LEVEL": "INFO", **env_vars}
+        if cluster_url is None:
+            env["REDIS_URL"] = redis_url
+            env.pop("RQ_REDIS_URL", None)
+        else:
+            env.update(REDIS_CLUSTER_URL=cluster_url, RQ_REDIS_URL=redis_url)
+            env.pop("REDIS_URL", None)
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker"], cwd=ROOT,

@@ -7,6 +7,7 @@ import ipaddress
 import pytest
 
 from api.rate_limits import RateLimits
+from domain.connection import cluster_nodes
 from domain.webhooks.deliveries import RetryPolicy
 from donkeypost.settings import Settings, SettingsError, usable_cores
 
@@ -78,3 +79,31 @@ def test_rate_limits_proxies_and_origins_from_the_environment():
 def test_a_malformed_value_is_refused_by_name(name, value):
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value})
+
+
+def test_a_cluster_for_the_games_with_the_queues_on_a_plain_redis():
+    settings = Settings.from_env({"REDIS_CLUSTER_URL": "redis://a:7000,b:7001, c:7002",
+                                  "RQ_REDIS_URL": "redis://queues:6379/0",
+                                  "REDIS_WAIT_REPLICAS": "1", "REDIS_WAIT_TIMEOUT_MS": "50"})
+    assert settings.cluster and settings.redis_url is None
+    assert (settings.store_url, settings.queue_url) == ("redis://a:7000,b:7001, c:7002",
+                                                        "redis://queues:6379/0")
+    assert cluster_nodes(settings.store_url) == [("a", 7000), ("b", 7001), ("c", 7002)]
+    assert (settings.wait_replicas, settings.wait_timeout_ms) == (1, 50)
+    assert not Settings.from_env({"REDIS_URL": "redis://one"}).cluster
+    assert Settings().wait_replicas == 0  # an append does not wait for replicas by default
+
+
+@pytest.mark.parametrize("env, says", [
+    ({"REDIS_CLUSTER_URL": "redis://a:7000"}, "RQ_REDIS_URL is not"),
+    ({"REDIS_CLUSTER_URL": "redis://a:7000", "REDIS_URL": "redis://one",
+      "RQ_REDIS_URL": "redis://q"}, "both set"),
+    ({"REDIS_CLUSTER_URL": "redis://a", "RQ_REDIS_URL": "redis://q"}, "REDIS_CLUSTER_URL"),
+    ({"REDIS_CLUSTER_URL": "http://a:7000", "RQ_REDIS_URL": "redis://q"},
+     "REDIS_CLUSTER_URL"),
+    ({"REDIS_WAIT_REPLICAS": "-1"}, "REDIS_WAIT_REPLICAS"),
+    ({"REDIS_WAIT_TIMEOUT_MS": "0"}, "REDIS_WAIT_TIMEOUT_MS"),
+])
+def test_a_cluster_needs_a_plain_redis_for_the_queues_and_a_url_of_its_nodes(env, says):
+    with pytest.raises(SettingsError, match=says):
+        Settings.from_env(env)

