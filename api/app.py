@@ -16,7 +16,7 @@ from flask import Blueprint, Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import browser, errors, request_guard
+from api import browser, errors, request_guard, web_table
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
@@ -34,6 +34,7 @@ from api.routes import (
     types,
     webhooks,
 )
+from api.stream_tickets import StreamTickets
 from domain import registry
 from domain.connection import RedisClient, is_cluster, ping
 from domain.service import FanOutHooks, GameService
@@ -125,9 +126,11 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(service, hub, sse_keepalive_s, sse_max_s))
+    api.register_blueprint(stream.make_blueprint(service, hub, StreamTickets(health_redis),
+                                                 sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
     app.register_blueprint(_swagger_assets())
+    app.register_blueprint(web_table.make_blueprint())
     if rate_limits is not None:
         if rate_limit_storage is None:
             assert not is_cluster(health_redis), "a cluster's counters need their storage"

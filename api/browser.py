@@ -9,7 +9,8 @@ keep every answer from being sniffed, framed, leaked through a referrer or cache
   credentials mode is offered.
 - On every answer: `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`,
   `X-Frame-Options: DENY`, and a content security policy that allows nothing to an API
-  answer (the documentation pages get one that lets them run).
+  answer (the documentation pages and the web table at `/play/` get ones that let them
+  run their own scripts and styles, and call this origin only).
 - `Cache-Control: no-store` on every answer to a request with a token (a seat's view, its
   hand, its log) and on every answer that carries a secret (a new seat's or creator's
   token, a webhook's secret: the answers to `POST`s), so that no cache along the way and no
@@ -32,6 +33,10 @@ _API_CSP = "default-src 'none'; frame-ancestors 'none'"
 _DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; "
              "style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
 
+# The web table: its own script and styles; it calls this origin's API and streams.
+_PLAY_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+             "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
 
 def install(app: Flask, cors_origins: Sequence[str]) -> None:
     if cors_origins:
@@ -46,8 +51,10 @@ def secure_headers(response: Response) -> Response:
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "no-referrer")
     headers.setdefault("X-Frame-Options", "DENY")
-    docs = request.path.startswith("/docs")
-    headers.setdefault("Content-Security-Policy", _DOCS_CSP if docs else _API_CSP)
+    path = request.path
+    csp = _DOCS_CSP if path.startswith("/docs") else \
+        _PLAY_CSP if path == "/play" or path.startswith("/play/") else _API_CSP
+    headers.setdefault("Content-Security-Policy", csp)
     if "Authorization" in request.headers or request.method == "POST":
         headers["Cache-Control"] = "no-store"
     return response

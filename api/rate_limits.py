@@ -14,6 +14,7 @@ by endpoint and method: a new route is limited by adding its line there.
 | `act_address` | address | the same, from one address (many seats) | process |
 | `webhooks` | token | registering and deleting webhooks | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
+| `stream_tickets` | token | `POST /games/{id}/events/stream/tickets` | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -81,6 +82,7 @@ RULES: Mapping[str, Rule] = {
     "act_address": Rule(ADDRESS, "actions from one address", in_process=True),
     "webhooks": Rule(TOKEN, "webhook changes with one token"),
     "chat": Rule(TOKEN, "chat messages (and hidings) with one token"),
+    "stream_tickets": Rule(TOKEN, "stream tickets taken with one token"),
     "auth_failures": Rule(ADDRESS, "refused tokens from one address"),
 }
 
@@ -92,6 +94,8 @@ DEFAULT_LIMITS: Mapping[str, str] = {
     "act_address": "100/second;3000/minute",
     "webhooks": "20/minute;100/hour",
     "chat": "5/10seconds;30/minute;300/hour",
+    # A browser takes one per (re)connection of its event stream.
+    "stream_tickets": "30/minute;600/hour",
     "auth_failures": "30/minute;300/hour",
 }
 
@@ -113,6 +117,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("webhooks.Webhook", "DELETE"): ("webhooks",),
     ("chat.Messages", "POST"): ("chat",),
     ("chat.HiddenMessage", "POST"): ("chat",),
+    ("stream.StreamTicket", "POST"): ("stream_tickets",),
 }
 
 

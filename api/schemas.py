@@ -281,6 +281,19 @@ class StreamArgsSchema(ma.Schema):
     views = fields.Boolean(load_default=False, metadata={
         "description": "also send the caller's view of the game (a `view` message, as GET "
                        "/games/{id} gives it) at once and after each change"})
+    ticket = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "a stream ticket (POST /games/{id}/events/stream/tickets): follow "
+                       "a seat's events without an Authorization header, as a browser's "
+                       "EventSource must; good for one stream"})
+
+
+class StreamTicketSchema(ma.Schema):
+    ticket = fields.String(required=True, metadata={
+        "description": "open `GET /games/{id}/events/stream?ticket=<ticket>` with it within "
+                       "`expires_in_s` seconds; it opens one stream, then never again"})
+    expires_in_s = fields.Integer(required=True, metadata={
+        "description": "how long the ticket is good for, unused"})
+    seat = fields.Integer(required=True, metadata={"description": "the seat it streams for"})
 
 
 class WebhookArgsSchema(ma.Schema):

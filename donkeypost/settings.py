@@ -28,8 +28,9 @@ Variable → setting (default):
 - `WEBHOOK_MAX_ATTEMPTS`, `WEBHOOK_RETRY_FIRST_S`, `WEBHOOK_RETRY_FACTOR` →
   `webhook_retry` (6, 10, 4)
 - `RATE_LIMITS` → `rate_limits`: `on` or `off` (on); `RATE_LIMIT_CREATE`, `…_JOIN`,
-  `…_ACT`, `…_ACT_ADDRESS`, `…_WEBHOOKS`, `…_CHAT`, `…_AUTH_FAILURES` set one rule's
-  limit, e.g. `10/second;300/minute` (the defaults and the rules: `api.rate_limits`)
+  `…_ACT`, `…_ACT_ADDRESS`, `…_WEBHOOKS`, `…_CHAT`, `…_STREAM_TICKETS`, `…_AUTH_FAILURES`
+  set one rule's limit, e.g. `10/second;300/minute` (the defaults and the rules:
+  `api.rate_limits`)
 - `TRUSTED_PROXIES` → `trusted_proxies`, how many proxies in front of the web processes
   set `X-Forwarded-For` (0: the peer's address is the client's; a client's own header is
   never believed unless a proxy is declared)

@@ -4,8 +4,11 @@ Each event is one SSE message: `id:` its seq, `event:` its type, `data:` the eve
 redacted for the caller by `domain.redaction.redact` exactly as `GET /games/{id}/events`
 shows it (in full once the game had finished when the event was read). A client resumes
 after the last seq it saw with `Last-Event-ID` (browsers send it on reconnecting; it wins
-over `?after=`). A comment line keeps idle connections open every `SSE_KEEPALIVE_S`
-seconds (15 by default). The stream ends after the game's `game_finished` event, and a
+over `?after=`). A browser's `EventSource` cannot send an `Authorization` header: it
+streams a seat's events with a single-use ticket instead (`POST
+/games/{id}/events/stream/tickets`, `api.stream_tickets`), a new one for each
+connection. A comment line keeps idle connections open every `SSE_KEEPALIVE_S` seconds
+(15 by default). The stream ends after the game's `game_finished` event, and a
 request with nothing left to send about a finished game gets 204, which tells a browser's
 EventSource to stop reconnecting. A stream also ends after `SSE_MAX_S` seconds (an hour
 by default) so that long-lived connections spread over restarted and added workers; the
@@ -39,11 +42,14 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.auth import bearer_token, check_token
+from api.auth import bearer_token, check_token, require_seat
 from api.contract.jsonschema import ref
 from api.contract.operations import (
     BAD_QUERY,
     BAD_TOKEN,
+    NO_SEAT,
+    NOT_SEATED,
+    SEAT,
     SEAT_OR_SPECTATOR,
     UNKNOWN_GAME,
     ContractBlueprint,
@@ -53,7 +59,8 @@ from api.encoding import encode_game_view
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
 from api.request_guard import header_seq
-from api.schemas import StreamArgsSchema
+from api.schemas import StreamArgsSchema, StreamTicketSchema
+from api.stream_tickets import StreamTickets
 from domain.chat import ChatEntry, shown
 from domain.events import Event
 from domain.redaction import redact
@@ -106,8 +113,12 @@ def view_message(view: bytes) -> bytes:
     return b"event: view\ndata: %s\n\n" % view
 
 
-def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
-                   max_s: float) -> Blueprint:
+BAD_TICKET = Failure(401, ("invalid_ticket",),
+                     "the stream ticket is unknown, used already or expired: take a new one")
+
+
+def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
+                   keepalive_s: float, max_s: float) -> Blueprint:
     blp = ContractBlueprint("stream", __name__, url_prefix="/games",
                     description="Push: the log as Server-Sent Events")
 
@@ -131,7 +142,7 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
         @blp.alt_response(204, description="the game is finished and everything was sent")
         @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
-                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY, Failure(
+                       failures=[BAD_TOKEN, BAD_TICKET, UNKNOWN_GAME, BAD_QUERY, Failure(
                            400, ("bad_last_event_id", "after_past_the_end"),
                            "Last-Event-ID is not a seq, or the seq is past the log's end")])
         def get(self, args: dict[str, Any], game_id: str) -> Response:
@@ -139,11 +150,20 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
 
             Events are redacted for the caller (a seat with its token, else a spectator)
             exactly as `GET /games/{id}/events` shows them; many streams per token are
-            fine. Browsers' EventSource cannot send an Authorization header: a frontend
-            streaming a seat's events uses a fetch-based SSE client."""
-            token = bearer_token()
-            table, seat = service.load(game_id, token)
-            check_token(seat, token)
+            fine. A browser's EventSource cannot send an Authorization header: it passes
+            `?ticket=` (from `POST /games/{id}/events/stream/tickets`) instead, which
+            streams that ticket's seat once; a dropped connection takes a new ticket and
+            resumes with `?after=` the last seq it received."""
+            if args.get("ticket") is not None:
+                table, _ = service.load(game_id)
+                seat = tickets.redeem(game_id, args["ticket"])
+                if seat is None:
+                    raise ApiError(401, "invalid_ticket", "this stream ticket is unknown, "
+                                   "used already or expired: take a new one")
+            else:
+                token = bearer_token()
+                table, seat = service.load(game_id, token)
+                check_token(seat, token)
             after, chat_after = _last_event_id(args["after"], args["messages_after"])
             finished = table.status == "finished"
             if finished and after >= table.version:
@@ -162,6 +182,24 @@ def make_blueprint(service: GameService, hub: EventHub, keepalive_s: float,
                              keepalive_s, max_s, views, table)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @blp.route("/<string:game_id>/events/stream/tickets")
+    class StreamTicket(MethodView):
+        @blp.response(201, StreamTicketSchema)
+        @blp.operation("createStreamTicket", security=SEAT,
+                       failures=[NO_SEAT, NOT_SEATED, UNKNOWN_GAME])
+        def post(self, game_id: str) -> dict[str, Any]:
+            """A single-use ticket to stream your seat's events from a browser
+
+            `EventSource` cannot send an Authorization header, and a token in a URL
+            would be kept in logs and histories: take a ticket with your token (or key)
+            and open `GET /games/{id}/events/stream?ticket=<ticket>` within
+            `expires_in_s` seconds. It opens one stream; take a new one to reconnect."""
+            token = bearer_token()
+            _table, seat = service.load(game_id, token)
+            seat = require_seat(seat, token)
+            return {"ticket": tickets.issue(game_id, seat), "expires_in_s": tickets.ttl_s,
+                    "seat": seat}
 
     return blp
 

@@ -8,6 +8,7 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:idem:<k>` the first answer to an idempotent request (SET NX EX)
 - `game:{id}:tokens`  hash sha256(token) -> seat
 - `game:{id}:secret`  the game's seed until it is revealed
+- `game:{id}:ticket:<sha256>` a stream ticket's seat until it is used (SET EX, GETDEL)
 - `game:{id}:creator` sha256 of the creator's token
 - `game:{id}:hooks`   hash registration id -> webhook registration
 - `game:{id}:delivery:<delivery id>` one webhook delivery with its attempts
@@ -66,6 +67,10 @@ def tokens(game_id: str) -> str:
 
 def secret(game_id: str) -> str:
     return _game(game_id, "secret")
+
+
+def stream_ticket(game_id: str, digest: str) -> str:
+    return _game(game_id, f"ticket:{digest}")
 
 
 def creator(game_id: str) -> str:
