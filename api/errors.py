@@ -119,6 +119,8 @@ def _json(err: ApiError, headers: dict[str, str] | None = None) -> ResponseRetur
 
 def handle_http_exception(error: HTTPException) -> ResponseReturnValue:
     status = error.code or 500
+    if status == 304:  # not an error: no body, the headers its raiser gave
+        return error.get_response()
     data = getattr(error, "data", None) or {}
     extra: dict[str, Any] = {}
     errors = data.get("errors") or data.get("messages")

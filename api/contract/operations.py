@@ -18,6 +18,7 @@ from typing import Any
 import flask
 from flask import request
 from flask_smorest import Api
+from flask_smorest.exceptions import NotModified
 from webargs.flaskparser import FlaskParser
 
 from api import player_schemas, schemas
@@ -236,6 +237,14 @@ def _json_bodies_only() -> None:
 class ContractBlueprint(PagedBlueprint):
     ARGUMENTS_PARSER = JsonParser()
 
+    def _check_not_modified(self, etag: str) -> None:
+        """`@blp.etag`'s 304, with the `ETag` it confirms (flask-smorest's has none)."""
+        if request.method in self.METHODS_CHECKING_NOT_MODIFIED and \
+                etag in request.if_none_match:
+            confirmed = flask.Response(status=304)
+            confirmed.set_etag(etag)
+            raise NotModified(response=confirmed)
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_contract_doc)
@@ -287,6 +296,9 @@ class ContractBlueprint(PagedBlueprint):
             doc["requestBody"] = {"required": True, "content": {
                 "application/json": {"schema": ref(op.body)}}}
         responses = doc.setdefault("responses", {})
+        if responses.get(304) == "NOT_MODIFIED":  # `@blp.etag`'s: say what it carries
+            responses[304] = {"description": "not modified since the `ETag` in "
+                                             "If-None-Match", "headers": {"ETag": "ETAG"}}
         for status, name in op.responses.items():
             answer = responses.setdefault(status, {"description": ""})
             schema = ref(name) if isinstance(name, str) else name

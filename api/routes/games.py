@@ -359,7 +359,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.operation("listEvents", security=SEAT_OR_SPECTATOR, responses={200: "EventsPage"},
                        headers={200: ["Vary"]},
                        failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY])
-        def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
+        def get(self, args: dict[str, Any], game_id: str) -> Any:
             """The log after `after`, as the caller may see it; `wait` long-polls
 
             With `wait`, the answer comes as soon as there is an event after `after`, or
@@ -374,7 +374,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                 finally:
                     hub.leave(feed, group)
                 events, table = service.events_for(game_id, seat, after=after, limit=limit)
-            return {"version": table.version, "status": table.status, "events": events}
+            return ({"version": table.version, "status": table.status, "events": events},
+                    200, {"Vary": "Authorization"})
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):

@@ -25,6 +25,7 @@ def _conditional(api: ApiClient, url: str, headers: dict[str, str] | None = None
     etag = first.headers["ETag"]
     again = api.http.get(url, headers={**(headers or {}), "If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == etag  # the 304 confirms the tag it was sent
     other = api.http.get(url, headers={**(headers or {}), "If-None-Match": '"something-else"'})
     assert other.status_code == 200 and other.data == first.data
     return etag
@@ -49,6 +50,8 @@ def test_an_event_page_answers_304_until_the_log_grows(api):
     game_id, tokens = api.new_game("high-card", 2)
     url = f"/games/{game_id}/events?after=0"
     etag = _conditional(api, url, api.auth(tokens[0]))
+    assert api.http.get(url, headers=api.auth(tokens[0])).headers["Vary"] == "Authorization"
+    assert _conditional(api, url) != etag  # a spectator sees no hand: another answer
     _play_one(api, game_id, tokens)
     assert _conditional(api, url, api.auth(tokens[0])) != etag
 
