@@ -46,7 +46,9 @@ REGISTER_DESCRIPTION = f"""Register a URL for this game's notifications
 With a seat's token: the seat's own `your_turn` (the seat became one to act, not through
 its own move), `game_finished`, and optionally `events` (every new event, redacted for the
 seat). With the creator's token: the same game-wide (`your_turn` names any seat that became
-one to act; `events` as a spectator sees them). Each owner may hold {MAX_PER_OWNER}.
+one to act; `events` as a spectator sees them). Either may ask for `messages`: every new
+entry of the table's chat, as GET /games/{{id}}/messages shows it (a message hidden before
+the delivery is sent goes without its text). Each owner may hold {MAX_PER_OWNER}.
 
 The URL must be http(s), on port 80 or 443, and every address of its host public
 (loopback, private, link-local, multicast, reserved and IANA special-purpose addresses,

@@ -5,7 +5,9 @@ validate against the published schemas (which are exact: an undeclared key fails
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -16,6 +18,7 @@ from domain.chat import ChatEntry
 from domain.webhooks.registration import new_registration
 from domain.webhooks.triggers import chat_notifications, delivery_body, with_texts
 from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.cli import OPENAPI_PATH
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_contract_shapes import assert_valid, validator
@@ -117,3 +120,69 @@ def test_chat_entries_and_a_messages_delivery_match_the_document(api, components
     body = msgspec.json.decode(with_texts(delivery_body("d1", reg, table, note), texts.get))
     assert [m.get("text") for m in body["data"]["messages"]] == ["hello", None, None]
     assert_valid(validator("WebhookPayload"), body, "a messages delivery")
+
+
+BODIES = {"postAction": {"type": "pass"}, "leaveGame": {"level": "basic"},
+          "postMessage": {"text": "hi"}, "joinGame": {"name": "eve"},
+          "registerWebhook": {"url": "https://203.0.113.7/hook"}}
+
+
+def _game_operations() -> list[tuple[str, str, dict[str, Any]]]:
+    document = json.loads(Path(OPENAPI_PATH).read_text())
+    return [(method.upper(), path, op) for path, ops in document["paths"].items()
+            for method, op in ops.items()
+            if method != "parameters" and path.startswith("/games/{game_id}")]
+
+
+def _given_up_and_voting(api: ApiClient) -> tuple[str, list[str | None]]:
+    """Four people: seat 0 resigned, seat 1 left to a bot, seat 2 voted to abort."""
+    game_id, tokens = api.new_game("ochs-und-esel", 4, {"rounds": 1})
+    _post(api, game_id, "resign", tokens[0])
+    _post(api, game_id, "leave", tokens[1], {"level": "strong"})
+    _post(api, game_id, "abort", tokens[2])
+    return game_id, [*tokens, None]
+
+
+def _aborted(api: ApiClient) -> tuple[str, list[str | None]]:
+    game_id, tokens = api.new_game("trash", 2)
+    for token in tokens:
+        _post(api, game_id, "abort", token)
+    return game_id, [*tokens, None]
+
+
+def _ended_early(api: ApiClient) -> tuple[str, list[str | None]]:
+    game_id, tokens = api.new_game("trash", 2)
+    _post(api, game_id, "resign", tokens[0])
+    return game_id, [*tokens, None]
+
+
+def test_every_operation_on_a_given_up_seat_an_aborted_or_early_ended_game_is_documented(api):
+    """Each state table life makes (a seat resigned, one left, a vote cast, a game
+    aborted, one ended early), met by every operation on a game with each credential (a
+    fresh game each time: the operations change it): the status is documented and an
+    error's code is among the status's `x-codes`."""
+    seen: set[tuple[str, int, str | None]] = set()
+    for make in (_given_up_and_voting, _aborted, _ended_early):
+        for method, path, op in _game_operations():
+            for who in range(len(make(api)[1])):
+                game_id, credentials = make(api)
+                token = credentials[who]
+                hook = api.http.post(f"/games/{game_id}/webhooks",
+                                     headers=api.auth(credentials[1]),
+                                     json=BODIES["registerWebhook"]).get_json().get("id", "none")
+                api.http.post(f"/games/{game_id}/messages", headers=api.auth(credentials[1]),
+                              json=BODIES["postMessage"])
+                url = path.format(game_id=game_id, n=1, seq=1, hook_id=hook)
+                r = api.http.open(url, method=method, headers=api.auth(token),
+                                  json=BODIES.get(op["operationId"]))
+                answer = op["responses"].get(str(r.status_code))
+                assert answer is not None, (op["operationId"], r.status_code, r.get_data())
+                code = r.get_json()["code"] if r.status_code >= 400 else None
+                rules_own = op["operationId"] == "postAction" and r.status_code == 422
+                assert code is None or rules_own or code in answer["x-codes"], \
+                    (make.__name__, who, op["operationId"], r.status_code, r.get_json())
+                seen.add((op["operationId"], r.status_code, code))
+    # The states were met: the refusals that say so, where they apply.
+    assert {("comeBack", 409, "seat_left"), ("postAction", 409, "seat_resigned"),
+            ("resignGame", 409, "game_aborted"), ("leaveGame", 409, "game_over"),
+            ("voteAbort", 200, None), ("postMessage", 201, None)} <= seen, sorted(seen)
