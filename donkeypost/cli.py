@@ -1,9 +1,11 @@
-"""The `donkeypost` command: serve, worker, gc, openapi, verify (and more as the project grows).
+"""The `donkeypost` command: serve, web, worker, gc, openapi, verify (and more as the project
+grows).
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
-worker; `serve` (`donkeypost.serve`) supervises the embedded Redis unless `REDIS_URL` is
-set, gunicorn on `donkeypost.wsgi:app` and the workers, as separate processes.
+worker; `web` becomes the HTTP server `WEB_SERVER` names on `donkeypost.wsgi:app` (the
+Procfile's web process); `serve` (`donkeypost.serve`) supervises the embedded Redis unless
+`REDIS_URL` is set, that web server and the workers, as separate processes.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import NoReturn
 
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
+from donkeypost.web_servers import WEB_SERVERS
 from workers.hooks import QUEUES
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
@@ -49,7 +52,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--reuse-port", action="store_true",
                        help="share the port with servers already listening on it (SO_REUSEPORT) "
                             "instead of refusing to start")
+    serve.add_argument("--web-server", choices=WEB_SERVERS,
+                       help="the HTTP server (default: WEB_SERVER, else gunicorn)")
     commands["serve"] = cmd_serve
+
+    web = sub.add_parser("web", help="run the HTTP server alone, in this process (the "
+                                     "Procfile's web process; REDIS_URL must be set)")
+    web.add_argument("--host", help="default: HOST, else 127.0.0.1")
+    web.add_argument("--port", type=int, help="default: PORT, else 8000")
+    web.add_argument("--web-workers", type=int, default=2)
+    web.add_argument("--web-connections", type=int,
+                     help="requests held at once per web worker (default: WEB_CONNECTIONS, "
+                          "else 2000)")
+    web.add_argument("--web-server", choices=WEB_SERVERS,
+                     help="default: WEB_SERVER, else gunicorn")
+    commands["web"] = cmd_web
 
     worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
     worker.add_argument("--burst", action="store_true", help="stop when the queues are empty")
@@ -115,10 +132,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     code = serve(settings, options_from(
         settings, host=args.host, port=args.port, web_workers=args.web_workers,
         web_connections=args.web_connections, bot_workers=args.bot_workers, data=args.data,
-        appendfsync=args.appendfsync, reuse_port=args.reuse_port))
+        appendfsync=args.appendfsync, reuse_port=args.reuse_port,
+        web_server=args.web_server))
     # Every child has stopped and said so: the interpreter's teardown of the modules the
     # settings loaded would only add half a second to Ctrl-C on a busy machine.
     _exit_now(code)
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from donkeypost.web_servers import missing, web_command
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    server = args.web_server or settings.web_server
+    unavailable = missing(server)
+    if unavailable:
+        print(f"donkeypost: {unavailable}", file=sys.stderr)
+        return 2
+    argv = web_command(server, args.host or settings.host, args.port or settings.port,
+                       args.web_workers, args.web_connections or settings.web_connections)
+    sys.stdout.flush()
+    # The server takes this process's place: the platform's signals reach it directly.
+    os.execv(argv[0], argv)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

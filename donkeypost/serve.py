@@ -3,16 +3,18 @@
 Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
 - `redis`: the embedded Redis (`donkeypost.embedded_redis`), unless `REDIS_URL` is set (or
   `REDIS_CLUSTER_URL`, with the queues on `RQ_REDIS_URL`: docs/scaling.md);
-- `web`: gunicorn with gevent workers on `donkeypost.wsgi:app` (gunicorn itself restarts a
-  web worker that dies; the supervisor restarts gunicorn);
+- `web`: the HTTP server on `donkeypost.wsgi:app` (`WEB_SERVER`: gunicorn with gevent
+  workers, or granian; `donkeypost.web_servers`), which itself replaces a web worker that
+  dies; the supervisor restarts the server;
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
   the queues of deadlines, quick bots, searching bots and ratings, in that order of
   priority;
 - `notifier`: the webhook worker, apart so that a slow receiver never holds up a bot turn.
 
-A port that another process listens on is refused before anything starts: the web workers
-bind with SO_REUSEPORT (the kernel then spreads connections over them evenly), which would
-otherwise let a second server share the port silently. `--reuse-port` skips that check.
+A port that another process listens on is refused before anything starts: gunicorn's web
+workers bind with SO_REUSEPORT (the kernel then spreads connections over them evenly),
+which would otherwise let a second server share the port silently. `--reuse-port` skips
+that check.
 """
 
 from __future__ import annotations
@@ -29,11 +31,10 @@ from types import FrameType
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
+from donkeypost.web_servers import WebServer, missing, web_command
 from workers.hooks import GAME_QUEUES, NOTIFICATIONS
 
 log = logging.getLogger(__name__)
-
-WEB_GRACE_S = 1  # gunicorn's graceful timeout: a request in flight gets this long at a stop
 
 
 @dataclass(frozen=True)
@@ -46,25 +47,31 @@ class ServeOptions:
     data_dir: Path
     appendfsync: AppendFsync = "everysec"
     reuse_port: bool = False
+    web_server: WebServer = "gunicorn"
 
 
 def options_from(settings: Settings, *, host: str | None = None, port: int | None = None,
                  web_workers: int = 2, web_connections: int | None = None,
                  bot_workers: int | None = None, data: str | None = None,
                  appendfsync: AppendFsync | None = None,
-                 reuse_port: bool = False) -> ServeOptions:
+                 reuse_port: bool = False, web_server: WebServer | None = None) -> ServeOptions:
     """The command line's values, else the settings'."""
     return ServeOptions(host=host or settings.host, port=port or settings.port,
                         web_workers=web_workers,
                         web_connections=web_connections or settings.web_connections,
                         bot_workers=bot_workers or settings.bot_workers,
                         data_dir=Path(data or settings.data_dir),
-                        appendfsync=appendfsync or settings.appendfsync, reuse_port=reuse_port)
+                        appendfsync=appendfsync or settings.appendfsync, reuse_port=reuse_port,
+                        web_server=web_server or settings.web_server)
 
 
 def serve(settings: Settings, options: ServeOptions) -> int:
     """Run the service until SIGINT, SIGTERM or SIGHUP; the exit code."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s serve %(levelname)s %(message)s")
+    unavailable = missing(options.web_server)
+    if unavailable:
+        print(f"donkeypost: {unavailable}", file=sys.stderr)
+        return 2
     if not options.reuse_port:
         taken = port_taken(options.host, options.port)
         if taken:
@@ -84,7 +91,8 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     try:
         if supervisor.start(stopping.asked):
             print(f"donkeypost listening on http://{_url_host(options.host)}:{options.port}/"
-                  f"  (API docs: /docs; {options.bot_workers} bot workers)  Ctrl-C stops",
+                  f"  (API docs: /docs; {options.web_server}, {options.bot_workers} bot "
+                  "workers)  Ctrl-C stops",
                   flush=True)
             supervisor.run(stopping.asked)
     except ChildFailed as failed:
@@ -104,16 +112,9 @@ def children(options: ServeOptions, redis_url: str | None,
     out: list[Child] = []
     if embedded is not None:
         out.append(Child("redis", embedded.argv, stage=0, ready=embedded.ready))
-    bind = f"{_url_host(options.host)}:{options.port}"
     out.append(Child(
-        "web", [sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
-                "--workers", str(options.web_workers),
-                "--worker-connections", str(options.web_connections),
-                # Each web worker listens on a socket of its own: the kernel spreads the
-                # connections (measured in docs/benchmarks.md).
-                "--bind", bind, "--reuse-port",
-                "--graceful-timeout", str(WEB_GRACE_S), "--no-control-socket",
-                "--log-level", "warning", "donkeypost.wsgi:app"],
+        "web", web_command(options.web_server, options.host, options.port,
+                           options.web_workers, options.web_connections),
         env=env, stage=1, ready=lambda: accepts(options.host, options.port)))
     worker = [sys.executable, "-m", "donkeypost.cli", "worker", "--queues"]
     out.extend(Child(f"bots-{n}", [*worker, ",".join(GAME_QUEUES)], env=env, stage=1)

@@ -54,6 +54,9 @@ Variable → setting (default):
   (`everysec`; the README says what each may lose)
 - `DONKEYPOST_BOT_WORKERS` → `bot_workers`, the bot and deadline workers `donkeypost serve`
   starts (one per core this process may use)
+- `WEB_SERVER` → `web_server`, the HTTP server of `donkeypost serve` and `donkeypost web`:
+  `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
+  `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
@@ -72,6 +75,7 @@ from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
+from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
 from workers.heartbeats import STALE_AFTER_S
 
@@ -118,6 +122,7 @@ class Settings:
     data_dir: str = "data"
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
+    web_server: WebServer = "gunicorn"
 
     def __post_init__(self) -> None:
         if self.redis_cluster_url is None:
@@ -212,6 +217,7 @@ class Settings:
             data_dir=read("DONKEYPOST_DATA", str, default.data_dir),
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
+            web_server=read("WEB_SERVER", _web_server, default.web_server),
         )
 
 
@@ -240,6 +246,13 @@ def _appendfsync(raw: str) -> AppendFsync:
         if raw.lower() == choice:
             return choice
     raise ValueError(f"use one of {', '.join(APPENDFSYNC_CHOICES)}")
+
+
+def _web_server(raw: str) -> WebServer:
+    for choice in WEB_SERVERS:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(WEB_SERVERS)}")
 
 
 def _at_least_one(raw: str) -> int:

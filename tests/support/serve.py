@@ -55,7 +55,7 @@ def role(command: str) -> str | None:
     """Which of serve's children a command line is."""
     if "redis-server" in command:
         return "redis"
-    if "gunicorn" in command:
+    if "gunicorn" in command or "-m granian " in command:
         return "web"
     if "--queues deadlines,bots,strong-bots,ratings" in command:
         return "bots"
