@@ -50,6 +50,16 @@ def _ints(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(",") if x.strip())
 
 
+def _web_servers(text: str) -> tuple[str, ...]:
+    from donkeypost.web_servers import WEB_SERVERS
+
+    servers = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    unknown = sorted(set(servers) - set(WEB_SERVERS))
+    if unknown or not servers:
+        raise argparse.ArgumentTypeError(f"use some of {','.join(WEB_SERVERS)}")
+    return servers
+
+
 def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Namespace], int]:
     """Add the `bench` command; returns its function."""
     p = subparsers.add_parser("bench", help="run the benchmarks and check the speed targets",
@@ -111,6 +121,9 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="seconds of each system's turn in the peer section (default 5)")
     p.add_argument("--peer-duration", dest="peer_duration_s", type=float, default=None,
                    help="measured seconds per system and number of clients (default 15)")
+    p.add_argument("--peer-web", type=_web_servers, default=None,
+                   help="donkeypost's web servers in the peer section, each measured as a "
+                        "system of its own (default gunicorn,granian)")
     p.add_argument("--server-cpu", dest="peer_server_cpu", type=int, default=None,
                    help="the CPU the peer section pins both servers to (default: one "
                         "other than the load generator's)")
@@ -139,7 +152,7 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "appendfsync", "sizes", "load_samples", "replays", "engine_s", "bot_samples",
         "strong_samples", "strong_ms", "search_iterations", "timer_moves", "rebuild_games",
         "aof_moves", "soak_minutes", "soak_unstarted_ttl_s", "soak_sample_s", "profile_s",
-        "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu",
+        "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu", "peer_web",
         "inbox_sizes", "inbox_samples", "rate_limits", "cluster_clients",
         "cluster_duration_s")
         if getattr(args, name) is not None}

@@ -67,6 +67,9 @@ class BenchConfig:
     peer_guard_s: float = 0.5  # after a switch, before a slice is measured
     peer_install: bool = True  # npm install boardgame.io into the cache when missing
     peer_server_cpu: int | None = None  # None: a CPU other than the load generator's
+    # donkeypost's web servers in the peer section (`WEB_SERVER`): each is a system of its
+    # own, with both shapes of client, on the same Redis and workers
+    peer_web: tuple[str, ...] = ("gunicorn", "granian")
     # 8. a player's inbox page vs a view, as the player's games grow
     inbox_sizes: tuple[int, ...] = (10, 1_000)
     inbox_samples: int = 300  # pages and views timed per size, interleaved

@@ -8,9 +8,21 @@ from typing import Any
 
 from rich.table import Table
 
-from bench.peer.section import DONKEYPOST, FLATFILE, MEMORY, PUSHED
+from bench.peer.section import (
+    DONKEYPOST,
+    FLATFILE,
+    GRANIAN,
+    GRANIAN_PUSHED,
+    MEMORY,
+    OURS,
+    PUSH_SHAPES,
+    PUSHED,
+)
 
 TITLE = "7. Peer: donkeypost vs boardgame.io"
+# Column names of donkeypost's systems (the web server, the client's shape).
+SHORT = {DONKEYPOST: "gunicorn GET + POST", PUSHED: "gunicorn push",
+         GRANIAN: "granian GET + POST", GRANIAN_PUSHED: "granian push"}
 
 
 def peer_table(sec: dict[str, Any]) -> Table:
@@ -19,22 +31,27 @@ def peer_table(sec: dict[str, Any]) -> Table:
         line.add_row(f"{TITLE}: skipped ({sec['skipped']})")
         return line
     v = sec["versions"]
+    present = {k for r in sec["rows"] for k in r["systems"]}
+    ours = [k for k in OURS if k in present] or [DONKEYPOST, PUSHED]
+    # Each of ours against boardgame.io in memory; the push shapes also against FlatFile.
+    ratio_keys = [(k, MEMORY) for k in ours] + [(k, FLATFILE) for k in ours
+                                                 if k in PUSH_SHAPES]
     t = _table(f"{TITLE} {v.get('boardgame.io')} (node {v.get('node')}): each stack pinned to "
                f"CPU {sec['cpus']['servers']}, the systems in {_f(sec['slice_s'])} s turns; "
                "per system: moves/s, a move's latency ms p50/p99, the stack's CPU ms per move",
-               ["clients", "donkeypost (GET + POST)", "donkeypost (POST + pushed views)",
+               ["clients", *(SHORT[k] for k in ours),
                 "boardgame.io in memory", "boardgame.io FlatFile",
-                "GET + POST / memory: moves/s, CPU", "push / memory: moves/s, CPU",
-                "push / FlatFile: moves/s, CPU", "errors"])
+                *(f"{SHORT[k]} / {'memory' if b == MEMORY else 'FlatFile'}: moves/s, CPU"
+                  for k, b in ratio_keys), "errors"])
     for r in sec["rows"]:
         cells = [str(r["clients"])]
-        for key in (DONKEYPOST, PUSHED, MEMORY, FLATFILE):
+        for key in (*ours, MEMORY, FLATFILE):
             s = r["systems"].get(key)
             cells.append("–" if s is None else
                          f"{_f(s['moves_per_s'], 0)}, {_lat(s['latency_ms'], ('p50', 'p99'))},"
                          f" {_f(s['server_cpu_ms_per_move'], 2)}")
-        for key in (MEMORY, f"{PUSHED}/{MEMORY}", f"{PUSHED}/{FLATFILE}"):
-            q = r["ratios"].get(key)
+        for key, base in ratio_keys:
+            q = r["ratios"].get(base if key == DONKEYPOST else f"{key}/{base}")
             cells.append("–" if q is None else
                          f"{_f(q['moves_per_s'], 2)}, {_f(q['cpu_per_move'], 2)}")
         cells.append(str(sum(sum(s["run_errors"].values()) for s in r["systems"].values())))
@@ -47,7 +64,7 @@ def peer_table(sec: dict[str, Any]) -> Table:
                      f"{max(others):.2f} cores and the stacks waited for their CPU "
                      f"{min(waiting):.2f}–{max(waiting):.2f} cores' worth: read the ratios.")
         aof = [s["aof_bytes_per_move"] for r in sec["rows"]
-               for k, s in r["systems"].items() if k in (DONKEYPOST, PUSHED)
+               for k, s in r["systems"].items() if k in OURS
                and s.get("aof_bytes_per_move")]
         if aof:
             t.caption += (f" donkeypost's AOF grew {min(aof):,.0f}–{max(aof):,.0f} bytes per "

@@ -1,18 +1,19 @@
 """The `peer` section: donkeypost against boardgame.io, side by side in one run.
 
-Four systems, each with its whole stack pinned to the same one CPU (the servers' CPU),
-their load generators on another (`--loadgen-cpu`, the last one by default):
-- donkeypost (`stacks.DonkeypostStack`: Redis with AOF, gunicorn gevent workers, RQ
-  workers) with two shapes of client on the same stack (`donkeypost_client`): a move = GET
-  the view + POST the action, or a move = one POST, the views pushed on the seats' event
-  streams (`?views=true`, `pushed_views`);
+Four to six systems, each with its whole stack pinned to the same one CPU (the servers'
+CPU), their load generators on another (`--loadgen-cpu`, the last one by default):
+- donkeypost (`stacks.DonkeypostStack`: Redis with AOF, RQ workers, and a web server per
+  `--peer-web`: gunicorn with gevent workers, granian in WSGI mode) with two shapes of
+  client on each web server (`donkeypost_client`): a move = GET the view + POST the
+  action, or a move = one POST, the views pushed on the seats' event streams
+  (`?views=true`, `pushed_views`);
 - boardgame.io with its in-memory storage, and with its FlatFile storage (`server.js`), a
   move = an `update` over socket.io answered by the server's pushes (`loadgen.js`).
 
 For each number of clients the three load generators start, each warms its system up,
 then the systems take turns in slices (`peer_slice_s`, 5 s by default; the order rotates
 every round) until each has been measured `peer_duration_s`: the machine is shared, and
-turns this short let all three meet the same neighbours. A slice is measured from a
+turns this short let all of them meet the same neighbours. A slice is measured from a
 moment after its generator resumes (`peer_guard_s`: the previous system's last moves
 drain meanwhile). The server CPU per move is the CPU time the stack's processes used
 inside the slices (`/proc`, every process and thread of the stack, children it reaped
@@ -39,14 +40,23 @@ from bench.peer.install import PeerUnavailable, ensure_installed, versions
 from bench.peer.processes import cpu_seconds, pin, wait_seconds
 from bench.peer.stacks import DonkeypostStack, PeerServer
 from bench.progress import Steps
+from donkeypost.web_servers import WebServer
 
 DONKEYPOST, PUSHED = "donkeypost", "donkeypost_push"
+GRANIAN, GRANIAN_PUSHED = "donkeypost_granian", "donkeypost_granian_push"
 MEMORY, FLATFILE = "bgio_memory", "bgio_flatfile"
-OURS = (DONKEYPOST, PUSHED)
+OURS = (DONKEYPOST, PUSHED, GRANIAN, GRANIAN_PUSHED)
+PUSH_SHAPES = (PUSHED, GRANIAN_PUSHED)
+# Each web server's systems: (key, client shape).
+SYSTEMS_OF: dict[WebServer, tuple[tuple[str, str], ...]] = {
+    "gunicorn": ((DONKEYPOST, "get-post"), (PUSHED, "push")),
+    "granian": ((GRANIAN, "get-post"), (GRANIAN_PUSHED, "push"))}
 # The game bench/peer/game.js ports, whatever the other sections play.
 GAME, SEATS = "ochs-und-esel", 3
 TITLES = {DONKEYPOST: "donkeypost (Redis AOF, GET + POST)",
           PUSHED: "donkeypost (Redis AOF, POST + pushed views)",
+          GRANIAN: "donkeypost on granian (Redis AOF, GET + POST)",
+          GRANIAN_PUSHED: "donkeypost on granian (Redis AOF, POST + pushed views)",
           MEMORY: "boardgame.io in memory", FLATFILE: "boardgame.io FlatFile"}
 
 
@@ -143,8 +153,9 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         stack.enter_context(terminate_unwinds())
         with steps.step("peer: starting donkeypost and boardgame.io", total=3) as step:
+            webs: tuple[WebServer, ...] = tuple(cfg.peer_web)  # type: ignore[arg-type]
             dp = stack.enter_context(DonkeypostStack(folder / DONKEYPOST, cfg.web_workers,
-                                                     cfg.reuse_port))
+                                                     cfg.reuse_port, webs))
             step.advance()
             servers = {}
             for key, storage in ((MEMORY, "memory"), (FLATFILE, "flatfile")):
@@ -152,9 +163,12 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
                     PeerServer(node_modules, storage, folder / key))
                 step.advance()
         logs = folder / "generators.log"
-        systems = [System(key, dp.roots, lambda c, shape=shape: donkeypost_generator(
-            dp.url, c, loadgen_cpu, logs, GAME, SEATS, shape), dp.failure, dp.aof_bytes)
-            for key, shape in ((DONKEYPOST, "get-post"), (PUSHED, "push"))]
+        urls = {web: dp.url(web) for web in webs}
+        systems = [System(key, dp.roots(web), lambda c, shape=shape, web=web:
+                          donkeypost_generator(urls[web], c, loadgen_cpu, logs, GAME, SEATS,
+                                               shape),
+                          dp.failure, dp.aof_bytes)
+                   for web in webs for key, shape in SYSTEMS_OF[web]]
         for key, server in servers.items():
             systems.append(System(key, server.roots, lambda c, k=key, s=server: peer_generator(
                 k, s.url, c, loadgen_cpu, logs, node_modules, cfg.seed), server.failure))
@@ -174,9 +188,11 @@ def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
         "versions": versions(node_modules),
         "npm_install_s": install_s,
         "cpus": {"servers": server_cpu, "load_generators": loadgen_cpu},
-        "donkeypost": f"embedded Redis 6.2 (AOF everysec) + gunicorn --worker-class gevent "
-                      f"--workers {cfg.web_workers} (bench.wsgi:app, default hooks) + 2 RQ "
-                      "workers (donkeypost worker), all pinned to the servers' CPU; a move "
+        "donkeypost": f"embedded Redis 6.2 (AOF everysec) + {' and '.join(webs)} (as "
+                      f"WEB_SERVER runs it, --workers {cfg.web_workers}, each on a port of "
+                      "its own; bench.wsgi:app, default hooks) + 2 RQ "
+                      "workers (donkeypost worker), all pinned to the servers' CPU; a "
+                      "system's CPU is Redis's, the workers' and its web server's; a move "
                       "= GET /games/{id} + POST /games/{id}/actions (If-Match, "
                       "Idempotency-Key), or (push) one POST with the seats' views pushed on "
                       "their event streams (GET /games/{id}/events/stream?views=true, one "
@@ -261,8 +277,9 @@ def marks(system: System, gen: Generator) -> tuple[float, float, float, float, f
 
 
 def ratios(figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, float | None]]:
-    """Each donkeypost shape / each boardgame.io storage: moves/s, CPU per move, p99. Keyed
-    by the boardgame.io storage for the GET + POST shape, "<shape>/<storage>" for push."""
+    """Each donkeypost system / each boardgame.io storage: moves/s, CPU per move, p99. Keyed
+    by the boardgame.io storage for gunicorn's GET + POST shape, "<system>/<storage>" for
+    the others."""
     out: dict[str, dict[str, float | None]] = {}
     for shape in OURS:
         ours = figures.get(shape)

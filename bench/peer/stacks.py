@@ -1,8 +1,10 @@
 """The two servers the `peer` section compares, each with its whole stack.
 
-- donkeypost as the Procfile deploys it: the embedded Redis (AOF on), gunicorn with gevent
-  workers serving `bench.wsgi:app` (`bench.server.Gunicorn`), and the two RQ workers
-  (`donkeypost worker --queues deadlines,bots` and `--queues notifications`).
+- donkeypost as the Procfile deploys it: the embedded Redis (AOF on), the web server
+  serving `bench.wsgi:app` — gunicorn with gevent workers (`bench.server.Gunicorn`), and/or
+  granian (`GranianWeb`, `WEB_SERVER=granian`'s command line), each on a port of its own
+  on the same Redis — and the two RQ workers (`donkeypost worker --queues
+  deadlines,bots` and `--queues notifications`).
 - boardgame.io: one Node process (`bench/peer/server.js`), with its in-memory storage or
   its FlatFile storage.
 
@@ -13,6 +15,7 @@ section uses; `roots` are the pids whose process trees make up the stack.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import shutil
 import subprocess
@@ -28,6 +31,9 @@ from rq import Worker
 from bench.peer.install import HERE
 from bench.peer.processes import stop, wait_for
 from bench.server import EmbeddedRedis, Gunicorn, free_port
+from donkeypost.web_servers import WebServer, web_command
+
+WEB_CONNECTIONS = 1000  # per web worker, as bench.server.Gunicorn
 
 
 def donkeypost_command() -> list[str]:
@@ -39,27 +45,76 @@ def donkeypost_command() -> list[str]:
     return [found]
 
 
-class DonkeypostStack:
-    """Redis + gunicorn + the RQ workers, on a folder of their own."""
+class GranianWeb:
+    """granian serving `bench.wsgi:app` as `WEB_SERVER=granian` runs it, on a free port."""
 
-    def __init__(self, folder: Path, web_workers: int, reuse_port: bool) -> None:
-        self.folder = folder
-        self.web_workers = web_workers
-        self.reuse_port = reuse_port
-        self.redis: EmbeddedRedis | None = None
-        self.web: Gunicorn | None = None
-        self.workers: list[subprocess.Popen[bytes]] = []
-        self._logs: list[IO[bytes]] = []
+    def __init__(self, env: dict[str, str], workers: int, log: Path) -> None:
+        self.env = env
+        self.workers = workers
+        self.log = log
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        assert self.web is not None
-        return self.web.url
+        return f"http://127.0.0.1:{self.port}"
 
-    @property
-    def roots(self) -> list[int]:
-        assert self.redis is not None and self.web is not None and self.web.proc is not None
-        return [self.redis.pid, self.web.proc.pid, *(w.pid for w in self.workers)]
+    def __enter__(self) -> GranianWeb:
+        argv = web_command("granian", "127.0.0.1", self.port, self.workers, WEB_CONNECTIONS,
+                           app="bench.wsgi:app")
+        with open(self.log, "wb") as log:  # the child keeps its own copy
+            self.proc = subprocess.Popen(argv, env=self.env, stdout=log, stderr=log)
+        try:
+            wait_for(lambda: self.proc.poll() is not None or _healthy(self.port),  # type: ignore[union-attr]
+                     60, "granian answering /healthz")
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"granian exited with {self.proc.returncode}: "
+                                   + tail(self.log))
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.proc is not None:
+            stop(self.proc)
+
+
+def _healthy(port: int) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+class DonkeypostStack:
+    """Redis + the web servers asked for (each on a port of its own) + the RQ workers, on a
+    folder of their own. A system measured on one web server counts that server's processes
+    with Redis and the workers (the other server idles meanwhile)."""
+
+    def __init__(self, folder: Path, web_workers: int, reuse_port: bool,
+                 web_servers: tuple[WebServer, ...] = ("gunicorn",)) -> None:
+        self.folder = folder
+        self.web_workers = web_workers
+        self.reuse_port = reuse_port
+        self.web_servers = web_servers
+        self.redis: EmbeddedRedis | None = None
+        self.webs: dict[WebServer, Gunicorn | GranianWeb] = {}
+        self.workers: list[subprocess.Popen[bytes]] = []
+        self._logs: list[IO[bytes]] = []
+
+    def url(self, server: WebServer) -> str:
+        return self.webs[server].url
+
+    def roots(self, server: WebServer) -> list[int]:
+        web = self.webs[server]
+        assert self.redis is not None and web.proc is not None
+        return [self.redis.pid, web.proc.pid, *(w.pid for w in self.workers)]
 
     def __enter__(self) -> DonkeypostStack:
         from workers.hooks import GAME_QUEUES, NOTIFICATIONS
@@ -67,7 +122,7 @@ class DonkeypostStack:
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             self.redis = EmbeddedRedis(self.folder / "redis").__enter__()
-            # The workers import and register while gunicorn starts.
+            # The workers import and register while the web servers start.
             env = {**os.environ, "REDIS_URL": self.redis.url}
             for n, queues in enumerate((",".join(GAME_QUEUES), NOTIFICATIONS)):
                 log = open(self.folder / f"worker-{n}.log", "wb")
@@ -75,10 +130,18 @@ class DonkeypostStack:
                 self.workers.append(subprocess.Popen(
                     [*donkeypost_command(), "worker", "--queues", queues],
                     env=env, stdout=log, stderr=log))
-            # No rate limits: the load generator plays from one address (the peer has none).
-            self.web = Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                                reuse_port=self.reuse_port,
-                                env={"RATE_LIMITS": "off"}).__enter__()
+            for server in self.web_servers:
+                # No rate limits: the load generator plays from one address (the peer has
+                # none).
+                if server == "granian":
+                    self.webs[server] = GranianWeb(
+                        {**env, "RATE_LIMITS": "off", "DONKEYPOST_HEALTH_WORKERS": "none"},
+                        self.web_workers, self.folder / "granian.log").__enter__()
+                else:
+                    self.webs[server] = Gunicorn(
+                        self.redis.url, self.web_workers, log_dir=self.folder,
+                        reuse_port=self.reuse_port, env={"RATE_LIMITS": "off"},
+                        connections=WEB_CONNECTIONS).__enter__()
             connection = redis.Redis.from_url(self.redis.url)
             wait_for(lambda: Worker.count(connection=connection) >= len(self.workers)
                      or any(w.poll() is not None for w in self.workers), 60, "RQ workers up")
@@ -104,12 +167,15 @@ class DonkeypostStack:
 
     def failure(self) -> str | None:
         """Why the stack no longer serves, or None while every process runs."""
-        assert self.redis is not None and self.web is not None and self.web.proc is not None
+        assert self.redis is not None
         if not Path(f"/proc/{self.redis.pid}").exists():
             return "Redis exited"
-        if self.web.proc.poll() is not None:
-            return f"gunicorn exited with {self.web.proc.returncode}: " + tail(
-                self.folder / "gunicorn.log")
+        for server, web in self.webs.items():
+            assert web.proc is not None
+            if web.proc.poll() is not None:
+                log = "gunicorn.log" if server == "gunicorn" else "granian.log"
+                return f"{server} exited with {web.proc.returncode}: " + tail(
+                    self.folder / log)
         for n, worker in enumerate(self.workers):
             if worker.poll() is not None:
                 return f"an RQ worker exited with {worker.returncode}: " + tail(
@@ -121,8 +187,8 @@ class DonkeypostStack:
         for worker in self.workers:  # all told at once: each takes a second to stop
             with contextlib.suppress(ProcessLookupError):
                 worker.terminate()
-        if self.web is not None:
-            self.web.__exit__(None, None, None)
+        for web in self.webs.values():
+            web.__exit__(None, None, None)
         for worker in self.workers:
             stop(worker)
         for log in self._logs:
