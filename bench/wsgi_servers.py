@@ -8,14 +8,14 @@ hooks, plus `GET /bench/ping`) on the one embedded Redis (AOF on):
 - gunicorn with gevent workers (what the Procfile and `donkeypost serve` run),
 - gunicorn with gthread workers (threads), and with sync workers (one request at a time
   per process, no keep-alive),
-- granian in WSGI mode (a Rust HTTP server; the app runs on its blocking threads), when
-  it is installed.
+- granian in WSGI mode (a Rust HTTP server; the app runs on its blocking threads).
 Each has 2 worker processes. The servers and Redis are pinned to one CPU, the load
 generator (`bench.loadgen`, `--mode both`: the ceiling `GET /bench/ping` and moves — GET
 the view, POST the action — in 1 s slices) to the other. The servers take turns, in a
 rotating order, `--rounds` times per number of clients; the figures are summed over the
 rounds. Only the JSON routes are measured here: event streams and long-polls hold a
-connection each, which threads and processes cannot do by the thousand (gevent can).
+request each (a greenlet under gevent, a thread under granian), measured apart by
+`python -m bench.idle_streams`.
 
 Prints a table and, with `--json`, writes the figures.
 """
@@ -60,6 +60,12 @@ def _gunicorn(worker_class: str, *extra: str) -> tuple[str, ...]:
             "--log-level", "warning", *extra, APP)
 
 
+def _granian(threads: int, *extra: str) -> tuple[str, ...]:
+    return (sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
+            "--port", "{port}", "--workers", "2", "--blocking-threads", str(threads),
+            *extra, "--log-level", "warning", APP)
+
+
 def kinds() -> list[ServerKind]:
     found = [
         ServerKind("gunicorn gevent", _gunicorn("gevent", "--worker-connections", "1000")),
@@ -67,10 +73,10 @@ def kinds() -> list[ServerKind]:
         ServerKind("gunicorn sync", _gunicorn("sync")),
     ]
     if importlib.util.find_spec("granian") is not None:
-        found.append(ServerKind("granian wsgi (8 threads)", (
-            sys.executable, "-m", "granian", "--interface", "wsgi", "--host", "127.0.0.1",
-            "--port", "{port}", "--workers", "2", "--blocking-threads", "8",
-            "--log-level", "warning", APP)))
+        found.append(ServerKind("granian wsgi (8 threads)", _granian(8)))
+        # As WEB_SERVER=granian runs it: a thread per held request, up to WEB_CONNECTIONS.
+        found.append(ServerKind("granian wsgi (1000 threads)",
+                                _granian(1000, "--backpressure", "1000")))
     return found
 
 
