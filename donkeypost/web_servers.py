@@ -7,10 +7,12 @@ requests at once (an event stream or a long-poll holds one for its whole life):
   connections (measured in docs/benchmarks.md). gunicorn replaces a worker that dies.
 - `granian`: a Rust HTTP server in WSGI mode; each request in flight runs on a thread of the
   worker's pool, made on demand and retired when idle, `connections` at most (an idle
-  keep-alive connection holds none). About half gunicorn-gevent's CPU per request; a held
-  stream costs a thread, about 110 KiB of memory against gevent's 35 KiB
-  (docs/benchmarks.md, `python -m bench.idle_streams`). granian replaces a worker that dies
-  (`--respawn-failed-workers`).
+  keep-alive connection holds none). Less CPU per request than gunicorn-gevent, but fewer
+  moves a second on one core once dozens of requests run at once; a held stream costs a
+  thread, about 110 KiB of memory against gevent's 36 KiB (docs/benchmarks.md section 8,
+  `python -m bench.idle_streams`). granian replaces a worker that dies
+  (`--respawn-failed-workers`). It does not bound a request body's time (`BODY_TIMEOUT_S`
+  is gevent's): run it behind a proxy that buffers bodies.
 """
 
 from __future__ import annotations
