@@ -152,8 +152,10 @@ class RqHooks:
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
             any(s.player is not None for s in table.seats)
+        if not (due_now or later or drop or rate):
+            return  # nothing to send (no deadline, no bot, or the append armed them)
         # Jobs go in a MULTI pipeline (RQ's enqueue wants one); timers alone need no
-        # transaction. Nothing to do (no deadline, no bot): no round trip at all.
+        # transaction.
         pipe = self._pipeline() if due_now or rate else \
             self.redis.pipeline(transaction=False)
         if drop:
