@@ -1,5 +1,6 @@
-"""Writing a batch: one append at an expected version, then the listings (the games', the
-lobby's, the players' inboxes) and the hooks."""
+"""Writing a batch: one append at an expected version (with the hooks' timer changes, where
+the store can apply them), then the listings (the games', the lobby's, the players'
+inboxes) and the hooks."""
 
 from __future__ import annotations
 
