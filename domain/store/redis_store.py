@@ -11,9 +11,9 @@ them.
 
 The client is one Redis server's or a Redis Cluster's (`domain.connection`): every script
 names all its keys, in one slot (but for the append's timers, which only one server
-takes), and every listing is one key. With `wait_replicas`, an
-append is followed by `WAIT` on the same connection, in the same round trip, so that
-the move is acknowledged only once that many replicas hold it (a failover then keeps it).
+takes), and every listing is one key. With `wait_replicas`, an append is followed by
+`WAIT` on the same connection, in the same round trip, so that the move is acknowledged
+only once that many replicas hold it (a failover then keeps it).
 """
 
 from __future__ import annotations
