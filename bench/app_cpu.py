@@ -21,8 +21,10 @@ the figure is the cost of counting, not of refusing.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import io
 import ipaddress
+import pstats
 import random
 import statistics
 import sys
@@ -203,23 +205,32 @@ def _summary(values: list[float]) -> dict[str, float]:
 
 
 def measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
-            steps: Steps, seed: int = 1, pool: int = POOL) -> dict[str, Any]:
-    """`rounds` rounds of `moves` moves per mode, the modes in turn (after one untimed
-    warm-up round of a tenth as many); the figures in ms of CPU per request."""
+            steps: Steps, seed: int = 1, pool: int = POOL,
+            profiler: cProfile.Profile | None = None) -> dict[str, Any]:
+    """`rounds` rounds of `moves` moves per mode, the modes in turn (after untimed warm-up
+    moves); the figures in ms of CPU per request. `profiler`
+    runs during the rounds only (new games are made in them too, as old ones end)."""
     players = {mode: Player(_app(redis_url, mode), pool, seed + n)
                for n, mode in enumerate(modes)}
     with steps.step(f"app: {pool} games per application", total=pool * len(modes)) as step:
         for player in players.values():
             player.fill(step.advance)
+    # Untimed: every seat of the pool moves once or so first (a token's first request in a
+    # process is checked against the refused-token counters in Redis; later ones are not).
     for player in players.values():
-        player.play(max(1, moves // 10))
+        player.play(max(moves // 10, 2 * SEATS * pool))
     per_round: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
     with steps.step("app: moves in process, rounds alternating",
                     total=moves * rounds * len(modes)) as step:
         for r in range(rounds):
             order = modes if r % 2 == 0 else tuple(reversed(modes))
             for mode in order:
-                per_round[mode].append(players[mode].play(moves, step.advance).per_move_ms())
+                if profiler is not None:
+                    profiler.enable()
+                spent = players[mode].play(moves, step.advance)
+                if profiler is not None:
+                    profiler.disable()
+                per_round[mode].append(spent.per_move_ms())
     rows = []
     for mode in modes:
         gets = [g for g, _ in per_round[mode]]
@@ -245,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                         default=MODES, help="rate limit modes, of off,on (default both)")
     parser.add_argument("--pool", type=int, default=POOL, help="games taking turns")
     parser.add_argument("--profile", action="store_true",
-                        help="cProfile the run; the costliest functions are printed")
+                        help="cProfile the rounds; the costliest functions are printed")
+    parser.add_argument("--profile-lines", type=int, default=60)
     parser.add_argument("--json", dest="json_file", type=Path, default=None,
                         help="write the figures there")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -253,24 +265,14 @@ def main(argv: list[str] | None = None) -> int:
     if not set(args.limits) <= set(MODES):
         parser.error(f"--limits: of {','.join(MODES)}")
     console = Console()
-    profiler = None
-    if args.profile:
-        import cProfile
-
-        profiler = cProfile.Profile()
+    profiler = cProfile.Profile() if args.profile else None
     with BenchContext() as ctx, Steps(console, args.quiet) as steps:
-        if profiler is not None:
-            profiler.enable()
         result = measure(ctx.redis.url, args.moves, args.rounds, args.limits, steps,
-                         pool=args.pool)
-        if profiler is not None:
-            profiler.disable()
+                         pool=args.pool, profiler=profiler)
     console.print(report.app_table(result))
     if profiler is not None:
-        import pstats
-
         stats = pstats.Stats(profiler, stream=sys.stdout)
-        stats.sort_stats("cumulative").print_stats(50)
+        stats.sort_stats("cumulative").print_stats(args.profile_lines)
     if args.json_file:
         jsonfile.write(args.json_file, result)
         console.print(f"results: {args.json_file}")
