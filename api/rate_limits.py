@@ -228,8 +228,9 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
                           if not all(RULES[rule].in_process for rule in rules))
 
     def before() -> None:  # (one hook for both: Flask's cost per hook is per request)
-        failures.check()
-        in_process.check()
+        token = _bearer()
+        failures.check(token)
+        in_process.check(token)
 
     def after(response: Response) -> Response:
         response = _headers(limiter, decorated, response)
@@ -283,8 +284,8 @@ class AuthFailures:
                         f"{limits.limit('auth_failures').replace(';', ' and ')} "
                         f"{RULES['auth_failures'].what}")
 
-    def check(self) -> None:
-        token = _bearer()
+    def check(self, token: str | None) -> None:
+        """(`token`: the request's bearer token, read once for both rule kinds.)"""
         if token is None or self._known(token):
             return
         key = client_address()
@@ -330,11 +331,13 @@ class InProcess:
                                for rule in rules if RULES[rule].in_process]
                        for route, rules in ROUTES.items()}
 
-    def check(self) -> None:
+    def check(self, token: str | None) -> None:
         rules = self.routes.get((request.endpoint or "", request.method))
         if not rules:
             return
-        verdict = self.counts.check([(f"{rule}:{_KEYS[RULES[rule].key]()}", windows)
+        address = client_address()  # (`bearer_key` and `client_address`, token read once)
+        keys = {TOKEN: address if token is None else _token_key(token), ADDRESS: address}
+        verdict = self.counts.check([(f"{rule}:{keys[RULES[rule].key]}", windows)
                                      for rule, windows, _ in rules])
         g.rate_limit = verdict
         if verdict.refused:
