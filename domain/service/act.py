@@ -95,7 +95,7 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
             first = first_answer(record)
             assert first is not None
             return ActResult(after, [], first, replayed=True)
-        deps.remembered.tables.put((game_id, after.version), after)
+        deps.remembered.remember(after)
         return ActResult(after, batch.events, body)
 
     return with_retries(ACT_ATTEMPTS, attempt, "playing the action")

@@ -71,14 +71,27 @@ def load_to_act(deps: Deps, game_id: str, token: str | None = None,
 
 def read_latest(deps: Deps, game_id: str, token_hash: str | None,
                 with_seed: bool) -> tuple[Table, int | None, str | None]:
-    """The latest table, read from the store with what this process does not remember."""
+    """The latest table, read from the store with what this process does not remember.
+    When it remembers the game at some version, only the events since are read and
+    folded into that table (usually none: the process made or read the last move)."""
     remembered = deps.remembered
     seat = remembered.seats.get((game_id, token_hash)) if token_hash is not None else None
     seed = remembered.seeds.get(game_id) if with_seed else None
-    stored, read_seat, read_seed = deps.store.read_table(
-        game_id, token_hash if seat is None else None,
-        with_seed=with_seed and seed is None)
-    if stored is None or (with_seed and seed is None and read_seed is None):
+    ask_token = token_hash if seat is None else None
+    ask_seed = with_seed and seed is None
+    table: Table | None = None
+    base = remembered.newest_table(game_id)
+    if base is not None:
+        newer, read_seat, read_seed = deps.store.read_after(game_id, base.version, ask_token,
+                                                            ask_seed)
+        if newer is not None:
+            table = fold_events(base, newer)
+    if table is None:
+        stored, read_seat, read_seed = deps.store.read_table(game_id, ask_token, ask_seed)
+        if stored is None:
+            raise UnknownGame(f"no game {game_id!r}")
+        table = stored_table(deps.store, game_id, stored)
+    if ask_seed and read_seed is None:
         raise UnknownGame(f"no game {game_id!r}")
     if read_seat is not None and token_hash is not None:
         seat = read_seat
@@ -86,8 +99,7 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
     if read_seed is not None:
         seed = read_seed
         remembered.seeds.put(game_id, seed)
-    table = stored_table(deps.store, game_id, stored)
-    remembered.tables.put((game_id, table.version), table)
+    remembered.remember(table)
     return table, seat, seed
 
 
@@ -105,10 +117,14 @@ def stored_table(log: EventLog, game_id: str, stored: Stored) -> Table:
     """The table a stored snapshot and tail make: the snapshot with the tail's events after
     it folded in."""
     table = decode_table(stored.snapshot, registry.games())
-    newer = _newer(log, game_id, stored, table.version)
-    if newer:
+    return fold_events(table, _newer(log, game_id, stored, table.version))
+
+
+def fold_events(table: Table, events: list[Event]) -> Table:
+    """`table` with `events` (those right after its version, in order) folded in."""
+    if events:
         game = registry.get_game(table.type)
-        for ev in newer:
+        for ev in events:
             table = evolve_table(table, ev, game)
     return table
 

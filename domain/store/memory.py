@@ -24,6 +24,7 @@ from domain.store.port import (
     CHAT_PAGE,
     CHECKPOINT_EVERY,
     IDEMPOTENCY_TTL_S,
+    SNAPSHOT_EVERY,
     AppendResult,
     Idempotency,
     Stored,
@@ -132,6 +133,16 @@ class MemoryEventStore:
             game = self._games.get(game_id) or _Game()
             seat = game.tokens.get(token_hash) if token_hash is not None else None
             return self._stored(game), seat, game.seed if with_seed else None
+
+    def read_after(self, game_id: str, version: int, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[list[Event] | None, int | None,
+                                                     str | None]:
+        with self._changed:
+            game = self._games.get(game_id) or _Game()
+            seat = game.tokens.get(token_hash) if token_hash is not None else None
+            newer = game.events[version:]
+            gone = game.snapshot is None or len(newer) >= SNAPSHOT_EVERY
+            return None if gone else newer, seat, game.seed if with_seed else None
 
     @staticmethod
     def _stored(game: _Game | None) -> Stored | None:

@@ -178,6 +178,26 @@ class RedisEventStore:
         return (stored, int(seat) if seat is not None else None,
                 seed.decode() if seed is not None else None)
 
+    def read_after(self, game_id: str, version: int, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[list[Event] | None, int | None,
+                                                     str | None]:
+        """See `EventStore.read_after`: one pipeline; the snapshot's existence stands for
+        the game's (a game deleted by retention loses it with its log)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(keys.snapshot(game_id))
+        pipe.xrange(keys.events(game_id), f"(0-{version}", "+", count=SNAPSHOT_EVERY)
+        if token_hash is not None:
+            pipe.hget(keys.tokens(game_id), token_hash)
+        if with_seed:
+            pipe.get(keys.secret(game_id))
+        found = iter(pipe.execute())
+        exists, entries = next(found), next(found)
+        seat = next(found) if token_hash is not None else None
+        seed = next(found) if with_seed else None
+        newer = _decode_entries(entries) if exists and len(entries) < SNAPSHOT_EVERY else None
+        return (newer, int(seat) if seat is not None else None,
+                seed.decode() if seed is not None else None)
+
     def seed(self, game_id: str) -> str | None:
         raw = self.redis.get(keys.secret(game_id))
         return raw.decode() if raw is not None else None

@@ -156,6 +156,25 @@ class EventStoreContract:
         assert _table(store, "g1", with_seed=True) == (b"s1", None, "seed")
         assert store.seed("g1") == "seed"
 
+    def test_what_came_after_a_known_version_is_read_with_the_seat_and_the_seed(self, store):
+        store.save_secrets("g1", "seed")
+        first, later = _events(2), _events(3, first=3)
+        store.append("g1", 0, first, b"s1", token=("h", 1))
+        store.append("g1", 2, later, None)
+        assert store.read_after("g1", 2, "h", with_seed=True) == (later, 1, "seed")
+        assert store.read_after("g1", 4) == (later[-1:], None, None)
+        assert store.read_after("g1", 5, "unknown") == ([], None, None)  # nothing new
+
+    def test_after_a_known_version_too_many_events_or_no_game_read_as_none(self, store):
+        # Past SNAPSHOT_EVERY - 1 events the stored table costs less to read and fold.
+        store.append("g1", 0, _events(1), b"s1", token=("h", 0))
+        store.append("g1", 1, _events(SNAPSHOT_EVERY, first=2), b"s2")
+        assert store.read_after("g1", 1, "h") == (None, 0, None)
+        assert store.read_after("g1", 2)[0] is not None
+        assert store.read_after("nope", 0) == (None, None, None)
+        assert store.delete("g1", SNAPSHOT_EVERY + 1, "high-card")
+        assert store.read_after("g1", SNAPSHOT_EVERY + 1) == (None, None, None)
+
     def test_the_first_seed_kept_stays(self, store):
         # Two creators racing for one game id (a rematch) agree on the first seed.
         assert store.save_secrets("g1", "first") == "first"

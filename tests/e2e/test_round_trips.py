@@ -37,15 +37,17 @@ def round_trips(monkeypatch):
     return sent
 
 
-def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(api, round_trips):
+def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(app, api,
+                                                                           round_trips):
     game_id, tokens = api.new_game("high-card", 3)
     view = api.view(game_id, tokens[0])
     api.act(game_id, tokens[0], view["legal_actions"][0])  # the process learns the seed
     view = api.view(game_id, tokens[1])
     round_trips.clear()
     view = api.view(game_id, tokens[1])
-    # One round trip: the snapshot and the log's tail after it; the seat is remembered.
-    assert round_trips == ["pipeline:get,xrevrange"]
+    # One round trip: the events since the table this process remembers (none here) and
+    # that the game still exists; the seat is remembered.
+    assert round_trips == ["pipeline:exists,xrange"]
     round_trips.clear()
     r = api.act(game_id, tokens[1], view["legal_actions"][0],
                 {"If-Match": f'"{view["version"]}"', "Idempotency-Key": "k1"})
@@ -55,7 +57,12 @@ def test_a_view_then_an_action_at_its_version_cost_one_read_and_one_append(api, 
     view = api.view(game_id, tokens[2])
     round_trips.clear()
     assert api.act(game_id, tokens[2], view["legal_actions"][0]).status_code == 200
-    assert round_trips == ["pipeline:get,xrevrange", "evalsha"]
+    assert round_trips == ["pipeline:exists,xrange", "evalsha"]
+    # A process that remembers nothing of the game reads its snapshot and the log's tail.
+    app.extensions["donkeypost"].deps.remembered.tables._data.clear()
+    round_trips.clear()
+    api.view(game_id, tokens[0])
+    assert round_trips == ["pipeline:get,xrevrange"]
 
 
 def test_a_stale_if_match_is_refused_as_stale_even_when_its_table_is_remembered(api):

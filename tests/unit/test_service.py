@@ -193,12 +193,25 @@ def test_an_action_at_a_remembered_version_costs_one_call_to_the_store(service, 
     assert loaded.cached and loaded.seat == 1
     service.act(game_id, 1, action, if_match=table.version, loaded=loaded)
     assert store.calls == ["append"]
-    # Without a version the action reads the latest table first: one read, one append.
+    # Without a version the action reads the latest table first: one read, one append;
+    # the read is of the events since the table this process remembers.
     action = _card(service, game_id, 2)
     store.calls.clear()
     loaded = service.load_to_act(game_id, tokens[2])
     service.act(game_id, 2, action, loaded=loaded)
-    assert store.calls == ["read_table", "append"]
+    assert store.calls == ["read_after", "append"]
+
+
+def test_a_remembered_table_is_brought_up_to_date_with_the_events_since(service, store):
+    game_id, tokens = _started(service)
+    other = GameService(store.inner)  # another process, with its own memory
+    service.load(game_id, tokens[0])
+    for seat in (0, 1):
+        other.act(game_id, seat, _card(other, game_id, seat))
+    store.calls.clear()
+    table, seat = service.load(game_id, tokens[2])
+    assert store.calls == ["read_after"]
+    assert (table, seat) == GameService(store.inner).load(game_id, tokens[2])
 
 
 def test_a_conflict_is_decided_again_on_the_latest_table(service, store):
@@ -226,7 +239,7 @@ def test_a_stale_version_is_refused_as_stale_even_when_its_table_is_remembered(s
     version = store.version(game_id)
     legal_then = _card(service, game_id, 0)
     illegal_then = {"type": "play", "card": 0}
-    for action, calls in ((legal_then, ["append"]), (illegal_then, ["read_table"])):
+    for action, calls in ((legal_then, ["append"]), (illegal_then, ["read_after"])):
         # Legal on the remembered table: its append fails. Refused on the remembered
         # table: decided again on the latest one. Either way, the version is stale.
         remembered = service.load_to_act(game_id, tokens[0], version=old.table.version)
