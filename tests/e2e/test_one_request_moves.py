@@ -15,7 +15,8 @@ from api.event_hub import EventHub
 from domain import registry
 from domain.connection import connect
 from domain.service import FanOutHooks, GameService
-from domain.store import MemoryEventStore, RedisEventStore
+from domain.service.act import request_hash
+from domain.store import MemoryEventStore, RedisEventStore, keys
 from tests.support import high_card
 from tests.support.live import SseMessage, open_stream, serving
 
@@ -84,6 +85,22 @@ def test_a_retry_answered_by_another_process_rebuilds_the_view_of_its_first_answ
     app.extensions["donkeypost"].deps.remembered.tables._data.clear()
     retry = api.act(game_id, tokens[0], action, key).get_json()
     assert _timeless(retry["view"]) == _timeless(first["view"])
+
+
+def test_a_key_whose_record_holds_a_whole_answer_gets_that_answer(api, redis_client):
+    # Records once held the answer itself; those written since name the events.
+    game_id, tokens = api.new_game("high-card", 2)
+    view = api.view(game_id, tokens[0])
+    action = view["legal_actions"][0]
+    whole = json.dumps({"version": view["version"], "to_act": [0], "events": []}).encode()
+    redis_client.set(keys.idempotency(game_id, "0:old"),
+                     request_hash(action).encode() + b"\n" + whole)
+    again = api.act(game_id, tokens[0], action, {"Idempotency-Key": "old"}).get_json()
+    assert (again["version"], again["events"]) == (view["version"], [])
+    assert api.view(game_id)["version"] == view["version"]  # nothing was played
+    first = api.act(game_id, tokens[0], action, {"Idempotency-Key": "new"}).get_json()
+    raw = redis_client.get(keys.idempotency(game_id, "0:new"))
+    assert raw.split(b"\n")[1] == f"events {view['version'] + 1}-{first['version']}".encode()
 
 
 def test_a_table_after_recent_events_is_folded_without_reading_the_store():

@@ -20,6 +20,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.service import GameService
+from domain.service.act import answer_again
 from domain.store import SNAPSHOT_EVERY, MemoryEventStore
 from domain.table import to_act
 from tests.support import high_card
@@ -153,6 +154,23 @@ def test_an_idempotent_retry_gets_the_first_answer_and_writes_nothing(service, s
     # A key belongs to its seat: seat 1 with the same key is a new request.
     with pytest.raises(NotYourTurn):
         service.act(game_id, 1, _card(service, game_id, 1), idempotency_key="k")
+
+
+def test_the_key_names_the_events_and_the_first_answer_is_made_again_from_them(service,
+                                                                              store):
+    game_id, _tokens = _started(service)
+    action = _card(service, game_id, 0)
+    before = store.version(game_id)
+    first = service.act(game_id, 0, action, idempotency_key="k")
+    record = store.inner.first_answer(game_id, "0:k")
+    assert record is not None
+    assert record.answer == f"events {before + 1}-{first.table.version}".encode()
+    service.act(game_id, 1, _card(service, game_id, 1))
+    # In a process that remembers nothing of the game, after it moved on: the same bytes.
+    elsewhere = GameService(store.inner).act(game_id, 0, action, idempotency_key="k")
+    assert elsewhere.replayed and elsewhere.body == first.body
+    # Events the log no longer holds (a deleted game) name no answer.
+    assert answer_again(service.deps, "nope", 0, b"events 1-2") is None
 
 
 def test_a_key_reused_for_another_action_is_refused_and_writes_nothing(service, store):
