@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from api.outage import STORE_ERRORS
 from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
-from domain.store.port import AppendNotices, EventLog
+from domain.store.port import AppendNotices, EventLog, TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
 
@@ -249,8 +249,12 @@ class EventHub:
             feed.listeners -= 1
             feed._in_group[group] -= 1
 
+    def timer_changes(self, table: Table, new_events: Sequence[Event]) -> TimerChanges | None:
+        return None  # (it arms no timers)
+
     def after_append(self, table: Table, new_events: Sequence[Event],
-                     webhooks: Sequence[Registration] | None = None) -> None:
+                     webhooks: Sequence[Registration] | None = None,
+                     timers: TimerChanges | None = None) -> None:
         """A hook: this process appended `new_events`; the game's feed, if it is watched
         here, takes them without reading them back."""
         with self._lock:

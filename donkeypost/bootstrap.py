@@ -16,7 +16,8 @@ is followed like a player's): the RQ hooks (bot turns, deadlines, away seats) an
 hooks, fanned out. The games' Redis (`REDIS_URL`) holds the event store and the webhook
 registrations; the queues' Redis (`RQ_REDIS_URL`, else the same server) holds the queues and
 timers, on a client of its own. Each client opens at most `REDIS_MAX_CONNECTIONS`: nothing
-holds one while it waits (streams and long-polls wait on the API's event hub).
+holds one while it waits (streams and long-polls wait on the API's event hub). When both are
+one Redis, a move's append also drops and arms its deadline timers (`timers_in_appends`).
 
 With `REDIS_CLUSTER_URL` the games' client is a Redis Cluster client (at most
 `REDIS_MAX_CONNECTIONS` per node), and the queues are on `RQ_REDIS_URL`, a plain Redis
@@ -88,7 +89,7 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
                           client_name=QUEUE_CLIENT)
     # Loaded now, so that a game that cannot be imported stops the process as it starts.
     games = registry.games()
-    rq_hooks = RqHooks(queue_redis, clock=clock)
+    rq_hooks = RqHooks(queue_redis, clock=clock, timers_in_appends=timers_in_appends(settings))
     webhook_store = RedisWebhookStore(store_redis)
     if hooks is None:
         hooks = FanOutHooks([
@@ -98,6 +99,12 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
                       service=game_service(store_redis, hooks, clock, settings))
+
+
+def timers_in_appends(settings: Settings) -> bool:
+    """Are the queues' timers in the games' Redis database, so that a move's append may
+    write them (no `RQ_REDIS_URL` of another Redis, no cluster: the set is one key)?"""
+    return not settings.cluster and settings.queue_url == settings.store_url
 
 
 def store_client(settings: Settings) -> RedisClient:

@@ -5,10 +5,17 @@ when a game with players finishes, queue its rating.
 turn, an away seat's move) becomes an RQ job at once. A duty due later (a deadline, a bot
 turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted set
 `donkeypost:timers` in the queues' Redis (member: the job id, score: when it is due); the
-version's arrival also drops the timers of the version before (the game moved). All of it
-is one round trip. A timer is a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB
-job hash and a dozen commands per move, about as much as the move itself
-(`donkeypost bench --sections timers` measures the hooks).
+version's arrival also drops the timers of the version before (the game moved). A timer is
+a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB job hash and a dozen commands
+per move, about as much as the move itself (`donkeypost bench --sections timers` measures
+the hooks).
+
+Where the queues' Redis is the games' (one server, `timers_in_appends`), those timer
+changes are handed to the append (`timer_changes`), whose script applies them in its own
+atomic step and only if the move lands: a move with a deadline costs no round trip here.
+Elsewhere (the queues on a Redis of their own, the games on a cluster) the hooks send them
+after the append. Either way, jobs due now and ratings are queued here, in one round trip
+(none when there is nothing to queue).
 
 The workers' timer pump (`release_due`) claims due timers with one Lua script (range and
 remove at once), so each timer becomes one job however many workers pump, and enqueues
@@ -44,6 +51,7 @@ from rq.registry import ScheduledJobRegistry
 from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.store.port import TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
 from workers import jobs
@@ -81,6 +89,21 @@ def rating_job_id(game_id: str) -> str:
     return f"rate-{game_id}"
 
 
+def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
+    """The timers armed at the version before `new_events`: the game has moved on since.
+    (Those of seats still waiting are armed again, due at the same moment.)"""
+    before = new_events[0].seq - 1 if new_events else table.version
+    if before <= 0 or (table.deadline_s is None and table.bot_delay_s <= 0):
+        return []
+    kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
+    stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
+                  0.0).job_id for seat, kind in enumerate(kinds)]
+    # A seat given up to a bot in this append waited for its player before it.
+    stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
+              for seat, s in enumerate(table.seats) if s.played_by is not None]
+    return stale
+
+
 @dataclass
 class RebuildCounts:
     tables: int = 0
@@ -90,37 +113,53 @@ class RebuildCounts:
 
 
 class RqHooks:
-    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time) -> None:
+    """The hooks of the workers' queues on `connection`. With `timers_in_appends` (the
+    queues' Redis is the games' Redis, one server: the timers' set is in the store's
+    database) the timer changes of a move are handed to its append (`timer_changes`)."""
+
+    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time,
+                 timers_in_appends: bool = False) -> None:
         self.redis = connection
         self.clock = clock
+        self.timers_in_appends = timers_in_appends
         self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
         self._claim = connection.register_script(_CLAIM)
 
     # --- after an append -------------------------------------------------------------
+    def timer_changes(self, table: Table, new_events: Sequence[Event]) -> TimerChanges | None:
+        """What the append of `new_events` (leading to `table`) does to the timers, for
+        the append to do it, when the timers live in the store's database."""
+        if not self.timers_in_appends:
+            return None
+        _due_now, later = self._split(table)
+        drop = _superseded(table, new_events)
+        if not later and not drop:
+            return None
+        return TimerChanges(TIMERS, drop=drop, arm={duty.job_id: duty.due for duty in later})
+
     def after_append(self, table: Table, new_events: Sequence[Event],
-                     webhooks: Sequence[Registration] | None = None) -> None:
-        game = registry.get_game(table.type)
-        now = self.clock()
-        due_now, later = [], []
-        for duty in duties(table, game):
-            (due_now if duty.due <= now else later).append(duty)
+                     webhooks: Sequence[Registration] | None = None,
+                     timers: TimerChanges | None = None) -> None:
+        """`timers`: the changes of `timer_changes`, which the append applied."""
+        if timers is None:
+            due_now, later = self._split(table)
+            drop = _superseded(table, new_events)
+        else:
+            # The append dropped and armed the timers; the duties it did not arm were
+            # due when they were planned: they are queued now, as they would have been.
+            game = registry.get_game(table.type)
+            due_now = [duty for duty in duties(table, game) if duty.job_id not in timers.arm]
+            later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
             any(s.player is not None for s in table.seats)
+        if not (due_now or later or drop or rate):
+            return  # nothing to send (no deadline, no bot, or the append armed them)
         # Jobs go in a MULTI pipeline (RQ's enqueue wants one); timers alone need no
-        # transaction. Nothing to do (no deadline, no bot): no round trip at all.
+        # transaction.
         pipe = self._pipeline() if due_now or rate else \
             self.redis.pipeline(transaction=False)
-        before = new_events[0].seq - 1 if new_events else table.version
-        if before > 0 and (table.deadline_s is not None or table.bot_delay_s > 0):
-            # The timers armed at the version before: the game has moved on since. (Those
-            # of seats still waiting are armed again below, due at the same moment.)
-            kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
-            stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
-                          0.0).job_id for seat, kind in enumerate(kinds)]
-            # A seat given up to a bot in this append waited for its player before it.
-            stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
-                      for seat, s in enumerate(table.seats) if s.played_by is not None]
-            pipe.zrem(TIMERS, *stale)
+        if drop:
+            pipe.zrem(TIMERS, *drop)
         for duty in due_now:
             self._enqueue(pipe, duty)
         if later:
@@ -128,6 +167,14 @@ class RqHooks:
         if rate:
             self._enqueue_rating(pipe, table.id)
         pipe.execute()
+
+    def _split(self, table: Table) -> tuple[list[Duty], list[Duty]]:
+        """The table's duties: those due now, and those due later (timers)."""
+        now = self.clock()
+        due_now, later = [], []
+        for duty in duties(table, registry.get_game(table.type)):
+            (due_now if duty.due <= now else later).append(duty)
+        return due_now, later
 
     def after_chat(self, table: Table, entries: Sequence[ChatEntry]) -> None:
         """Nothing to plan: a chat entry moves no game."""

@@ -31,7 +31,7 @@ from rq import Queue, get_current_job
 
 from domain.chat import ChatEntry
 from domain.events import Event
-from domain.store import EventLog, WebhookStore
+from domain.store import EventLog, TimerChanges, WebhookStore
 from domain.table import Table
 from domain.webhooks.deliveries import (
     PENDING,
@@ -73,8 +73,12 @@ class WebhookHooks:
         self.queue = queue
         self.clock = clock
 
+    def timer_changes(self, table: Table, new_events: Sequence[Event]) -> TimerChanges | None:
+        return None  # (it arms no timers)
+
     def after_append(self, table: Table, new_events: Sequence[Event],
-                     webhooks: Sequence[Registration] | None = None) -> None:
+                     webhooks: Sequence[Registration] | None = None,
+                     timers: TimerChanges | None = None) -> None:
         try:
             self._enqueue(table, new_events, webhooks)
         except (redis.ConnectionError, redis.TimeoutError) as err:

@@ -1,5 +1,6 @@
-"""Writing a batch: one append at an expected version, then the listings (the games', the
-lobby's, the players' inboxes) and the hooks."""
+"""Writing a batch: one append at an expected version (with the hooks' timer changes, where
+the store can apply them), then the listings (the games', the lobby's, the players'
+inboxes) and the hooks."""
 
 from __future__ import annotations
 
@@ -25,16 +26,20 @@ def append(deps: Deps, table: Table, batch: Batch, expected: int,
     NotReplicated once everything that follows the append was done, if the store's
     replicas did not confirm it in time."""
     snapshot = encode_table(table) if snapshot_due(expected, table) else None
+    # The hooks' timers, written by the append itself where the store can (one round
+    # trip less per move); the hooks write those the store could not.
+    timers = deps.hooks.timer_changes(table, batch.events)
     result = deps.store.append(table.id, expected, batch.events, snapshot,
                                checkpoint=batch.checkpoint, token=token,
-                               idempotency=idempotency)
+                               idempotency=idempotency, timers=timers)
     if result.duplicate is not None:
         return result.duplicate
     if expected == 0 or any(e.type in _LISTED_AFTER for e in batch.events):
         deps.store.index(table.id, table.type, table.status, table.created_at,
                          free_seat=table.has_free_seat())
     follow_append(deps, before, table, batch.events)
-    deps.hooks.after_append(table, batch.events, result.webhooks)
+    deps.hooks.after_append(table, batch.events, result.webhooks,
+                            timers if result.timers_applied else None)
     if not result.replicated:
         raise NotReplicated(table.id, result.version)
     return None

@@ -24,6 +24,7 @@ from domain.store.port import (
     PlayerStore,
     RatingStore,
     Stored,
+    TimerChanges,
     WebhookStore,
 )
 from domain.store.redis_players import RedisPlayerStore
@@ -49,5 +50,6 @@ __all__ = [
     "RedisRatingStore",
     "RedisWebhookStore",
     "Stored",
+    "TimerChanges",
     "WebhookStore",
 ]

@@ -28,6 +28,7 @@ from domain.store.port import (
     AppendResult,
     Idempotency,
     Stored,
+    TimerChanges,
 )
 from domain.table import STATUSES
 
@@ -65,7 +66,9 @@ class MemoryEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: Idempotency | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None,
+               timers: TimerChanges | None = None) -> AppendResult:
+        # `timers` are not kept here (timers_applied stays False): the hooks arm them.
         with self._changed:
             game = self._game(game_id)
             if idempotency is not None:

@@ -61,6 +61,16 @@ class Idempotency(msgspec.Struct, frozen=True):
     answer: bytes
 
 
+class TimerChanges(msgspec.Struct, frozen=True):
+    """Changes to a sorted set of timers kept beside the games (the workers' deadlines),
+    which an append may apply in its own atomic step: drop the members `drop`, then add
+    `arm` (member -> when due, the score)."""
+
+    key: str
+    drop: list[str]
+    arm: dict[str, float]
+
+
 class AppendResult(msgspec.Struct, frozen=True):
     version: int
     duplicate: Idempotency | None = None  # the record of an idempotency key used before
@@ -70,6 +80,8 @@ class AppendResult(msgspec.Struct, frozen=True):
     # False: appended, but fewer replicas than the store waits for confirmed it in time
     # (a failover now may lose it); the service answers the move as unavailable.
     replicated: bool = True
+    # True: the `timers` given to the append were applied with it (the hooks need not).
+    timers_applied: bool = False
 
 
 class AppendNotices(Protocol):
@@ -128,7 +140,8 @@ class EventStore(EventLog, Protocol):
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: Idempotency | None = None) -> AppendResult:
+               idempotency: Idempotency | None = None,
+               timers: TimerChanges | None = None) -> AppendResult:
         """Append stamped events if the game is still at `expected_version`.
 
         In the same atomic step: the snapshot (the table after these events; None keeps
@@ -136,7 +149,11 @@ class EventStore(EventLog, Protocol):
         an optional seat token (hash, seat), and the idempotency record. Raises
         VersionConflict when someone else appended first; returns the record kept with the
         key instead (writing nothing) when the idempotency key was already used, whatever
-        the version and whatever the request: the caller compares the requests."""
+        the version and whatever the request: the caller compares the requests.
+
+        `timers`, where the store can write that set in the same step (a Redis store on
+        one server, the set in its database), are applied with the append, and only with
+        it: `timers_applied` in the result says so. A store that cannot ignores them."""
         ...
 
     def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:

@@ -5,11 +5,15 @@ checkpoint, the seat token and the idempotency record in one atomic step, and an
 with the game's webhook registrations (what the hooks after the append need) (key names:
 `domain.store.keys`, every key of a game under its hash tag, so it stays legal on Redis
 Cluster). Listing indexes live outside the game's slot and are written after the append.
+On one server (not a cluster) the same step also applies the timer changes it is given
+(the workers' deadlines, `TimerChanges`): the move's hooks then need no round trip for
+them.
 
 The client is one Redis server's or a Redis Cluster's (`domain.connection`): every script
-names all its keys, in one slot, and every listing is one key. With `wait_replicas`, an
-append is followed by `WAIT` on the same connection, in the same round trip, so that
-the move is acknowledged only once that many replicas hold it (a failover then keeps it).
+names all its keys, in one slot (but for the append's timers, which only one server
+takes), and every listing is one key. With `wait_replicas`, an append is followed by
+`WAIT` on the same connection, in the same round trip, so that the move is acknowledged
+only once that many replicas hold it (a failover then keeps it).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from domain.store.port import (
     AppendResult,
     Idempotency,
     Stored,
+    TimerChanges,
 )
 from domain.store.redis_chat import CHAT_NOTICE, RedisChat
 from domain.table import STATUSES
@@ -42,6 +47,12 @@ from domain.webhooks.registration import decode_registration
 # The longest single blocking read: below the Redis client's socket timeout.
 MAX_BLOCK_S = 2.0
 
+# KEYS: the game's stream, snapshot, checkpoints, tokens, idempotency record (the stream's
+# name when there is none) and webhooks; optionally (one server only) a sorted set of
+# timers. ARGV: the expected version, the number of events n, the snapshot, the checkpoint
+# (seq, table), the token (hash, seat), the idempotency record and its TTL, the notices'
+# channel and the game id; then the n events; then, with the timers, how many members to
+# drop, those members, and the score-member pairs to add.
 _APPEND = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
@@ -59,6 +70,12 @@ if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], ARGV[6], ARGV[7]) end
 if KEYS[5] ~= KEYS[1] then redis.call('SET', KEYS[5], ARGV[8], 'EX', ARGV[9]) end
+if KEYS[7] then
+  local at = 12 + n
+  local drop = tonumber(ARGV[at])
+  if drop > 0 then redis.call('ZREM', KEYS[7], unpack(ARGV, at + 1, at + drop)) end
+  if #ARGV > at + drop then redis.call('ZADD', KEYS[7], unpack(ARGV, at + drop + 1)) end
+end
 redis.call('PUBLISH', ARGV[10], ARGV[11] .. ' ' .. (version + n))
 return {'ok', tostring(version + n), redis.call('HVALS', KEYS[6])}
 """
@@ -84,6 +101,8 @@ class RedisEventStore:
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
         self._append = client.register_script(_APPEND)
+        # A key outside the game's slot may join its append on one server only.
+        self._one_server = not isinstance(client, RedisCluster)
         self._delete = client.register_script(_DELETE)
         self._chat = RedisChat(client)
 
@@ -91,8 +110,11 @@ class RedisEventStore:
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
-               idempotency: Idempotency | None = None) -> AppendResult:
-        """See `EventStore.append`: one EVALSHA, whatever the batch."""
+               idempotency: Idempotency | None = None,
+               timers: TimerChanges | None = None) -> AppendResult:
+        """See `EventStore.append`: one EVALSHA, whatever the batch. `timers` are applied
+        on one server (the set is written in the store's database), never on a cluster
+        (the set is in another slot than the game's)."""
         stream = keys.events(game_id)
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else stream
         args: list[Any] = [
@@ -105,6 +127,14 @@ class RedisEventStore:
         args.extend(ev_codec.encode(e) for e in events)
         script_keys = [stream, keys.snapshot(game_id), keys.checkpoints(game_id),
                        keys.tokens(game_id), idem_key, keys.webhooks(game_id)]
+        with_timers = timers is not None and self._one_server
+        if with_timers:
+            assert timers is not None
+            script_keys.append(timers.key)
+            args.append(len(timers.drop))
+            args.extend(timers.drop)
+            for member, due in timers.arm.items():
+                args.extend((due, member))
         replicated = True
         if self.wait_replicas:
             answer, replicated = self._append_and_wait(stream, script_keys, args)
@@ -120,7 +150,8 @@ class RedisEventStore:
         # The game's webhook registrations come back with the append (none: an empty
         # hash, which costs nothing), so that the webhook hooks read nothing themselves.
         return AppendResult(version=int(value), replicated=replicated, webhooks=sorted(
-            (decode_registration(raw) for raw in found[0]), key=lambda r: r.created_at))
+            (decode_registration(raw) for raw in found[0]), key=lambda r: r.created_at),
+            timers_applied=with_timers)
 
     def _append_and_wait(self, stream: str, script_keys: list[str],
                          args: list[Any]) -> tuple[Any, bool]:

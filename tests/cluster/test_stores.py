@@ -16,6 +16,7 @@ from domain.store import (
     RedisPlayerStore,
     RedisRatingStore,
     RedisWebhookStore,
+    TimerChanges,
 )
 from tests.contract.event_store import EventStoreContract
 from tests.contract.player_store import PlayerStoreContract
@@ -58,6 +59,15 @@ def test_the_games_are_spread_over_the_masters(cluster_client, redis_cluster):
     masters = {redis_cluster.master_for_key(f"game:{{g{i}}}:events").port for i in range(24)}
     assert len(masters) == 3
     assert all(store.version(f"g{i}") == 1 for i in range(24))
+
+
+def test_an_append_on_a_cluster_leaves_the_timers_to_the_hooks(cluster_client):
+    # The timers' set is one key, in another slot than the game's: never in its script.
+    store = RedisEventStore(cluster_client)
+    timers = TimerChanges("donkeypost:timers", drop=["old"], arm={"new": 5.0})
+    result = store.append("g1", 0, _events(1), b"s", timers=timers)
+    assert (result.version, result.timers_applied) == (1, False)
+    assert not cluster_client.exists("donkeypost:timers")
 
 
 def test_an_append_that_waits_for_a_replica_is_confirmed_by_it(cluster_client):

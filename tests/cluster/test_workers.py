@@ -14,6 +14,9 @@ from tests.integration.test_ratings import (  # noqa: F401 - collected here, on 
     test_concurrent_first_runs_apply_the_rating_once,
     with_test_game,
 )
+from tests.integration.test_timers_in_appends import (  # noqa: F401
+    test_the_workers_see_the_timers_a_move_armed,
+)
 from tests.integration.test_workers import (  # noqa: F401
     test_a_bot_delay_arms_a_timer_for_the_bot_turn,
     test_a_bot_job_acts_once_however_often_it_runs,

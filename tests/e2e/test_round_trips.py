@@ -106,11 +106,12 @@ def test_the_default_rate_limits_cost_a_move_no_round_trip(redis_url, redis_clie
     assert round_trips == ["evalsha"]  # the append alone
 
 
-def test_the_hooks_of_a_move_read_nothing_and_send_one_round_trip(redis_url, redis_client,
-                                                                  round_trips):
+def test_the_hooks_of_a_move_read_nothing_and_send_nothing_of_their_own(
+        redis_url, redis_client, round_trips):
     """With the production hooks (bot jobs, deadlines, webhooks): the append brings the
     game's webhook registrations back, so a game without any costs the webhooks nothing,
-    and one with some gets its deliveries without another read."""
+    and one with some gets its deliveries without another read; the append also swaps
+    the deadline timers (the queues are on the games' Redis)."""
     from api.rate_limits import RateLimits
     from donkeypost.bootstrap import bootstrap, web_app
     from donkeypost.settings import Settings
@@ -130,9 +131,11 @@ def test_the_hooks_of_a_move_read_nothing_and_send_one_round_trip(redis_url, red
     round_trips.clear()
     assert api.act(game_id, tokens[1], view["legal_actions"][0],
                    {"If-Match": f'"{view["version"]}"'}).status_code == 200
-    # The append, then the deadline timers (the version before's dropped, the seat now to
-    # act armed) in one pipeline without a transaction: nothing else.
-    assert round_trips == ["evalsha", "pipeline:zrem,zadd"]
+    # The append, which also drops the version before's deadline timer and arms the one
+    # of the seat now to act: nothing else.
+    assert round_trips == ["evalsha"]
+    assert [t.decode() for t in redis_client.zrange("donkeypost:timers", 0, -1)] == [
+        f"deadline-{game_id}-v{view['version'] + 1}-s0"]
 
     registered = api.http.post(f"/games/{game_id}/webhooks", json={
         "url": "http://93.184.215.14/hook"}, headers=api.auth(game["creator_token"]))

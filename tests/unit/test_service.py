@@ -37,7 +37,10 @@ class Recorded:
     def __init__(self) -> None:
         self.appends: list[tuple[int, list[str]]] = []
 
-    def after_append(self, table, new_events, webhooks=None) -> None:
+    def timer_changes(self, table, new_events) -> None:
+        return None
+
+    def after_append(self, table, new_events, webhooks=None, timers=None) -> None:
         self.appends.append((table.version, [e.type for e in new_events]))
 
 
