@@ -8,8 +8,10 @@ from them; it reads no environment and builds no client. The composition root
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import FunctionType, MethodType
 from typing import Any
 
 from flask import Blueprint, Flask
@@ -23,6 +25,7 @@ from api.event_hub import EventHub
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
+from api.request_guard import ApiRequest
 from api.routes import (
     chat,
     games,
@@ -56,6 +59,24 @@ players by name, and their finished games are rated (`GET /ratings/{type}`).
 """
 
 
+class DonkeyFlask(Flask):
+    """Flask, with the request whose JSON body the gate parsed once (`ApiRequest`)."""
+
+    request_class = ApiRequest
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        # Flask asks this of every hook and view on every request, with inspect's check
+        # (a dozen times a request); a plain function or method needs one look at its code.
+        target = func.__func__ if type(func) is MethodType else func
+        if type(target) is FunctionType and not target.__code__.co_flags & _COROUTINE and \
+                not hasattr(target, "_is_coroutine_marker"):
+            return func
+        return super().ensure_sync(func)
+
+
+_COROUTINE = inspect.CO_COROUTINE
+
+
 class DonkeyApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = errors.ErrorSchema
     # Every operation documents each status it can answer (api.contract.operations).
@@ -83,7 +104,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
     within `body_timeout_s`. `config` adds to Flask's (e.g. TESTING)."""
-    app = Flask("donkeypost")
+    app = DonkeyFlask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
     app.config.update(

@@ -45,9 +45,11 @@ class BodyDeadline:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
                  ) -> Iterable[bytes]:
-        timeout = _gevent_timeout()
         expected = _announced(environ)
-        if timeout is None or expected == 0 or expected > self.max_bytes:
+        if expected == 0 or expected > self.max_bytes:  # (a view: no body, nothing to ask)
+            return self.app(environ, start_response)
+        timeout = _gevent_timeout()
+        if timeout is None:
             return self.app(environ, start_response)
         source = environ["wsgi.input"]
         try:
@@ -65,10 +67,14 @@ class BodyDeadline:
 
 def _announced(environ: dict[str, Any]) -> int:
     """The body's announced length; -1 for a chunked body (length unknown), 0 for none."""
-    if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+    encoding = environ.get("HTTP_TRANSFER_ENCODING")
+    if encoding is not None and "chunked" in encoding.lower():
         return -1
+    length = environ.get("CONTENT_LENGTH")
+    if not length:
+        return 0
     try:
-        return max(0, int(environ.get("CONTENT_LENGTH") or 0))
+        return max(0, int(length))
     except ValueError:
         return 0
 

@@ -39,11 +39,11 @@ _encoder = msgspec.json.Encoder()
 
 def _only(data: Mapping[str, Any], names: tuple[str, ...],
           floats: frozenset[str]) -> dict[str, Any]:
-    out = {}
-    for name in names:
-        if name in data:
-            value = data[name]
-            out[name] = float(value) if name in floats and value is not None else value
+    out = {name: data[name] for name in names if name in data}
+    for name in floats:  # (a few of them: cheaper than asking it of every field)
+        value = out.get(name)
+        if value is not None:
+            out[name] = float(value)
     return out
 
 

@@ -172,6 +172,12 @@ def bearer_key() -> str:
     token = _bearer()
     if token is None:
         return client_address()
+    return _token_key(token)
+
+
+@functools.lru_cache(maxsize=4096)
+def _token_key(token: str) -> str:
+    """(Remembered: a seat moves many times with one token.)"""
     return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
@@ -217,21 +223,43 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
         app.view_functions[endpoint] = view
     _only_decorated_routes(app, limiter)
     failures = AuthFailures(limiter, limits, service)
-    app.before_request(failures.check)
-    app.before_request(InProcess(limits).check)
-    app.after_request(failures.count)
-    app.after_request(_headers(limiter))
+    in_process = InProcess(limits)
+    decorated = frozenset(route for route, rules in ROUTES.items()
+                          if not all(RULES[rule].in_process for rule in rules))
+
+    def before() -> None:  # (one hook for both: Flask's cost per hook is per request)
+        token = _bearer()
+        failures.check(token)
+        in_process.check(token)
+
+    def after(response: Response) -> Response:
+        response = _headers(limiter, decorated, response)
+        return failures.count(response)
+
+    app.before_request(before)
+    app.after_request(after)
     return limiter
 
 
 def _only_decorated_routes(app: Flask, limiter: Limiter) -> None:
-    """flask-limiter checks every request of the app in a `before_request` hook, for the
-    application-wide limits this API does not set (the routes' own limits are checked by
-    their decorators): that hook is dropped. It cost every request, a view included,
-    30-100 µs of bookkeeping."""
-    hooks = app.before_request_funcs.get(None, [])
-    app.before_request_funcs[None] = [
-        f for f in hooks if getattr(f, "__self__", None) is not limiter]
+    """flask-limiter's own hooks run on every request of the app; this API needs none of
+    them, and they are dropped. Its `before_request` checks application-wide limits, which
+    this API does not set (the routes' own limits are checked by their decorators): it cost
+    every request, a view included, 30-100 µs of bookkeeping. Its `after_request` deducts
+    conditional costs (`deduct_when`, unused here) and writes its own headers (off: `_headers`
+    writes them); its `teardown_request` empties the request's bookkeeping, which lives on
+    the request's context and goes with it. Each created that bookkeeping for every
+    request, limited or not."""
+    for hooks in (app.before_request_funcs, app.after_request_funcs,
+                  app.teardown_request_funcs):
+        hooks[None] = [f for f in hooks.get(None, []) if not _of(f, limiter)]
+
+
+def _of(hook: Any, limiter: Limiter) -> bool:
+    """Whether `hook` is one of `limiter`'s (a bound method, or a partial of its class's)."""
+    if getattr(hook, "__self__", None) is limiter:
+        return True
+    return isinstance(hook, functools.partial) and limiter in hook.args
 
 
 def _decorator(limiter: Limiter, limits: RateLimits, rule: str, **options: Any) -> Any:
@@ -256,8 +284,8 @@ class AuthFailures:
                         f"{limits.limit('auth_failures').replace(';', ' and ')} "
                         f"{RULES['auth_failures'].what}")
 
-    def check(self) -> None:
-        token = _bearer()
+    def check(self, token: str | None) -> None:
+        """(`token`: the request's bearer token, read once for both rule kinds.)"""
         if token is None or self._known(token):
             return
         key = client_address()
@@ -303,11 +331,13 @@ class InProcess:
                                for rule in rules if RULES[rule].in_process]
                        for route, rules in ROUTES.items()}
 
-    def check(self) -> None:
+    def check(self, token: str | None) -> None:
         rules = self.routes.get((request.endpoint or "", request.method))
         if not rules:
             return
-        verdict = self.counts.check([(f"{rule}:{_KEYS[RULES[rule].key]()}", windows)
+        address = client_address()  # (`bearer_key` and `client_address`, token read once)
+        keys = {TOKEN: address if token is None else _token_key(token), ADDRESS: address}
+        verdict = self.counts.check([(f"{rule}:{keys[RULES[rule].key]}", windows)
                                      for rule, windows, _ in rules])
         g.rate_limit = verdict
         if verdict.refused:
@@ -333,26 +363,29 @@ def _bearer() -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _headers(limiter: Limiter) -> Callable[[Response], Response]:
-    def add(response: Response) -> Response:
-        verdict: Verdict | None = g.get("rate_limit")
-        if verdict is not None:
-            if not verdict.refused:  # (a refusal carries its headers already)
-                response.headers.update(_limit_headers(
-                    verdict.window.amount, verdict.remaining, verdict.reset_s,
-                    verdict.window.seconds))
-            return response
-        current = limiter.current_limit
-        if current is None:
-            return response
-        reset_s = max(0, math.ceil(current.reset_at - time.time()))
-        response.headers["RateLimit-Limit"] = str(current.limit.amount)
-        response.headers["RateLimit-Remaining"] = str(current.remaining)
-        response.headers["RateLimit-Reset"] = str(reset_s)
-        response.headers["RateLimit-Policy"] = \
-            f"{current.limit.amount};w={current.limit.get_expiry()}"
-        if response.status_code == 429:
-            response.headers["Retry-After"] = str(max(1, reset_s))
+def _headers(limiter: Limiter, decorated: frozenset[tuple[str, str]],
+             response: Response) -> Response:
+    """The `RateLimit-*` headers of the limit nearest to refusing, on a limited route's
+    answer: the in-process verdict, else flask-limiter's (`decorated`: the routes it
+    limits; on the others it has nothing to say)."""
+    verdict: Verdict | None = g.get("rate_limit")
+    if verdict is not None:
+        if not verdict.refused:  # (a refusal carries its headers already)
+            response.headers.update(_limit_headers(
+                verdict.window.amount, verdict.remaining, verdict.reset_s,
+                verdict.window.seconds))
         return response
-
-    return add
+    if (request.endpoint, request.method) not in decorated:
+        return response
+    current = limiter.current_limit
+    if current is None:
+        return response
+    reset_s = max(0, math.ceil(current.reset_at - time.time()))
+    response.headers["RateLimit-Limit"] = str(current.limit.amount)
+    response.headers["RateLimit-Remaining"] = str(current.remaining)
+    response.headers["RateLimit-Reset"] = str(reset_s)
+    response.headers["RateLimit-Policy"] = \
+        f"{current.limit.amount};w={current.limit.get_expiry()}"
+    if response.status_code == 429:
+        response.headers["Retry-After"] = str(max(1, reset_s))
+    return response

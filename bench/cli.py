@@ -9,7 +9,8 @@ length), replay, engine (random games in process), bots (move time per level, th
 bot's playouts/s), timers (the workers' hooks after a move vs the move), peer (donkeypost
 against boardgame.io, both pinned to one CPU; needs node and npm), inbox (a player's inbox
 page vs a view, as their games grow), cluster (moves on one Redis vs a three-master Redis
-Cluster, and each part's cost per move). The JSON goes to bench/results/ unless --json names
+Cluster, and each part's cost per move), app (the WSGI app's CPU per request of a move, in
+process, rate limits off and on). The JSON goes to bench/results/ unless --json names
 a file.
 """
 
@@ -38,12 +39,13 @@ Section = Callable[[BenchConfig, BenchContext, Steps], dict[str, Any]]
 
 
 def _sections() -> dict[str, Section]:
-    from bench import aof, bots, cluster, engine, inbox, logs, moves, soak, timers
+    from bench import aof, app_cpu, bots, cluster, engine, inbox, logs, moves, soak, timers
     from bench.peer import section as peer
 
     return {"http": moves.run, "state": logs.run_state_load, "replay": logs.run_replay,
             "engine": engine.run, "bots": bots.run, "timers": timers.run, "aof": aof.run,
-            "peer": peer.run, "inbox": inbox.run, "cluster": cluster.run, "soak": soak.run}
+            "peer": peer.run, "inbox": inbox.run, "cluster": cluster.run, "app": app_cpu.run,
+            "soak": soak.run}
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -135,6 +137,10 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="concurrent HTTP clients of the cluster section (default 32,128)")
     p.add_argument("--cluster-duration", dest="cluster_duration_s", type=float, default=None,
                    help="measured seconds per store and number of clients (default 10)")
+    p.add_argument("--app-moves", type=int, default=None,
+                   help="moves per round and rate-limit mode in the app section (default 2000)")
+    p.add_argument("--app-rounds", type=int, default=None,
+                   help="rounds of the app section, limits off and on in turns (default 3)")
     p.add_argument("--profile", action="store_true",
                    help="after the HTTP runs, profile the web workers with py-spy")
     p.add_argument("--profile-seconds", dest="profile_s", type=float, default=None)
@@ -154,7 +160,7 @@ def config_from(args: argparse.Namespace) -> BenchConfig:
         "aof_moves", "soak_minutes", "soak_unstarted_ttl_s", "soak_sample_s", "profile_s",
         "seed", "peer_slice_s", "peer_duration_s", "peer_server_cpu", "peer_web",
         "inbox_sizes", "inbox_samples", "rate_limits", "cluster_clients",
-        "cluster_duration_s")
+        "cluster_duration_s", "app_moves", "app_rounds")
         if getattr(args, name) is not None}
     if args.profile:
         overrides["profile"] = True

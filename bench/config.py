@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 SECTIONS = ("http", "state", "replay", "engine", "bots", "timers", "aof", "peer", "inbox",
-            "cluster", "soak")
+            "cluster", "app", "soak")
 # The soak takes half an hour: it runs when named (`--sections soak`), or in a quick run.
 DEFAULT_SECTIONS = tuple(s for s in SECTIONS if s != "soak")
 
@@ -77,6 +77,10 @@ class BenchConfig:
     cluster_clients: tuple[int, ...] = (32, 128)
     cluster_duration_s: float = 10.0  # measured seconds per store and number of clients
     cluster_notices: int = 20_000  # append notices published to time the broadcast
+    # app: the WSGI app's CPU per request in process, rate limits off and on in turns
+    app_moves: int = 2000  # per round and mode
+    app_rounds: int = 3
+    app_pool: int = 150  # games taking turns (a seat stays far below its rate limit)
     seed: int = 1
 
     @classmethod
@@ -94,6 +98,7 @@ class BenchConfig:
             peer_slice_s=0.4, peer_duration_s=0.4, peer_guard_s=0.1, peer_install=False,
             inbox_sizes=(3, 30), inbox_samples=5, cluster_clients=(4,),
             # (fresh web hosts: their first moves alone can take a second on a busy machine)
-            cluster_duration_s=1.5, cluster_notices=200)
+            cluster_duration_s=1.5, cluster_notices=200, app_moves=20, app_rounds=1,
+            app_pool=4)
         small.update(overrides)
         return cls(**small)  # type: ignore[arg-type]

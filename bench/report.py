@@ -196,12 +196,23 @@ def cluster_table(sec: dict[str, Any]) -> Table:
     return t
 
 
+def app_table(sec: dict[str, Any]) -> Table:
+    t = _table(f"App: process CPU per request in the WSGI app (no server), median of "
+               f"{sec['rounds']} rounds of {sec['moves_per_round']} moves (min–max)",
+               ["rate limits", "GET /games/{id} ms", "POST …/actions ms", "move ms"])
+    for r in sec["rows"]:
+        t.add_row(r["rate_limits"], *(
+            f"{r[k]['median']:.3f} ({r[k]['min']:.3f}–{r[k]['max']:.3f})"
+            for k in ("get_ms", "post_ms", "move_ms")))
+    return t
+
+
 # Each section's table, in the order the run prints them (the profile adds several).
 SECTION_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], Table]], ...] = (
     ("http", http_table), ("state", state_table), ("replay", replay_table),
     ("engine", engine_table), ("bots", bots_table), ("timers", timers_table),
     ("aof", aof_table), ("peer", peer_table), ("inbox", inbox_table), ("cluster", cluster_table),
-    ("soak", soak_table),
+    ("app", app_table), ("soak", soak_table),
 )
 
 

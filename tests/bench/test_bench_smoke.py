@@ -56,6 +56,9 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
         assert r["redis_commands_per_move"] > 1 and r["redis_us_per_move"] > 0
     assert [(n["store"], n["received"]) for n in cluster["notices"]] == [
         ("one", 200), ("cluster", 200)]
+    app = doc["sections"]["app"]  # both requests of a move timed, limits off and on
+    assert [r["rate_limits"] for r in app["rows"]] == ["off", "on"]
+    assert all(r["get_ms"]["median"] > 0 and r["post_ms"]["median"] > 0 for r in app["rows"])
     names = {t["target"] for t in doc["targets"]}
     assert {"moves/ceiling", "move p99 ms", "state load ratio", "replay max ms",
             "strong bot p99 ms", "deadline / move", "inbox page / view",

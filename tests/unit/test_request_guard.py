@@ -43,3 +43,37 @@ def test_ordinary_json_passes_and_syntax_errors_are_left_to_the_route():
 ])
 def test_header_numbers_are_ascii_digits_within_bounds(value, expected):
     assert header_seq(value) == expected
+
+
+# Bodies on each side of every limit and syntax rule: the fast reading (msgspec) and the
+# exact one must give the same value, or the same refusal.
+AGREEMENT = [
+    b'{"type": "play", "cards": [1, 2]}', b"[]\n", b' {"a": null} ', b'{"a": 1, "a": 2}',
+    b'"\\u00e9 \\ud83d\\ude00"', b'"\\udc00\\ud800"', b'"\\ud800"', b'"\x7f"', b"-0", b"-0.0",
+    b"1E+2", b"0e0", b"1e-400", b"1e308", b"1e309", b"-1e400", b"17976931348623159e292",
+    b"9" * 32, b"-" + b"9" * 32, b"9" * 33, b"-" + b"9" * 33, b"0." + b"1" * 62,
+    b"0." + b"1" * 63, b'["' + b"e" * 40 + b'"]', b'{"x": "' + b"1" * 40 + b'"}',
+    b"[" * MAX_DEPTH + b"]" * MAX_DEPTH, b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1),
+    b"[" * 5000 + b"]" * 5000, b"NaN", b"[Infinity]", b"\xef\xbb\xbf[1]", b'"\xff"',
+    b'"\xed\xa0\x80"', b'"\xc0\x80"', b'"\x01"', b"[1,]", b"01", b"1.", b".5", b"+1", b"'a'",
+    b"{}x", b"tru", b"\xc2\xa0[]", b"[]\x0c", b"",
+]
+
+
+def _verdict(read, raw):
+    try:
+        return "value", read(raw)
+    except HostileJson as err:
+        return "hostile", str(err)
+    except json.JSONDecodeError:
+        return "not json", None
+
+
+@pytest.mark.parametrize("raw", AGREEMENT)
+def test_the_fast_reading_agrees_with_the_exact_one(raw):
+    from api.request_guard import _exact_json
+
+    fast, exact = _verdict(strict_json, raw), _verdict(_exact_json, raw)
+    assert fast == exact
+    if fast[0] == "value":  # the same types too (1 and 1.0 are equal, not the same)
+        assert json.dumps(fast[1]) == json.dumps(exact[1])
