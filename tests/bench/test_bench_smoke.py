@@ -45,7 +45,11 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
         for r in peer["rows"]:
             for system in r["systems"].values():
                 assert system["moves"] > 0 and system["errors"] == {}, system
-                assert system["server_cpu_ms_per_move"] > 0
+                assert system["server_cpu_ms_per_move"] >= 0
+        # CPU is read in clock ticks (10 ms): a stack that got little of a busy core in a
+        # quick slice of 0.3 s may read none, but the run as a whole must have counted some.
+        assert sum(system["server_cpu_ms_per_move"] for r in peer["rows"]
+                   for system in r["systems"].values()) > 0
     inbox = doc["sections"]["inbox"]
     assert [r["games"] for r in inbox["rows"]] == [3, 30]
     assert all(r["page_entries"] == min(r["my_turn"], 10) for r in inbox["rows"])
