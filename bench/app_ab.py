@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench import jsonfile
-from bench.app_cpu import MODES, POOL, SEATS, Player, _app
+from bench.app_cpu import MODES, POOL, SEATS, Player, app_for
 from bench.context import BenchContext
 from bench.progress import Steps
 
@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent.parent
 def _worker(redis_url: str, modes: list[str], moves: int, pool: int, seed: int) -> int:
     """Play a block of `moves` moves per mode for every `play` line read; answer each with
     one JSON line: mode -> [GET ms, POST ms] of CPU per request."""
-    players = {mode: Player(_app(redis_url, mode), pool, seed + n)
+    players = {mode: Player(app_for(redis_url, mode), pool, seed + n)
                for n, mode in enumerate(modes)}
     for player in players.values():
         player.fill()

@@ -194,7 +194,7 @@ class Player:
         return True
 
 
-def _app(redis_url: str, limits: str) -> WsgiApp:
+def app_for(redis_url: str, limits: str) -> WsgiApp:
     """The application as served: the default hooks, the limits `on` (defaults) or off."""
     rate_limits = RateLimits() if limits == "on" else RateLimits.off()
     return web_app(bootstrap(Settings(redis_url=redis_url, rate_limits=rate_limits)))
@@ -210,7 +210,7 @@ def measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
     """`rounds` rounds of `moves` moves per mode, the modes in turn (after untimed warm-up
     moves); the figures in ms of CPU per request. `profiler`
     runs during the rounds only (new games are made in them too, as old ones end)."""
-    players = {mode: Player(_app(redis_url, mode), pool, seed + n)
+    players = {mode: Player(app_for(redis_url, mode), pool, seed + n)
                for n, mode in enumerate(modes)}
     with steps.step(f"app: {pool} games per application", total=pool * len(modes)) as step:
         for player in players.values():
