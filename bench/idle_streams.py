@@ -38,7 +38,7 @@ from typing import Any
 
 from bench.loadgen import HttpConnection, latency_summary
 from bench.peer.processes import cpu_seconds, tree
-from bench.server import EmbeddedRedis, free_port
+from bench.server import EmbeddedRedis, answers_healthz, free_port
 
 APP = "donkeypost.wsgi:app"
 WAIT_S = 60  # the longest long-poll the API allows
@@ -269,7 +269,7 @@ def running(args: argparse.Namespace, folder: Path) -> Iterator[tuple[int, list[
                                     env=env, stdout=log, stderr=log)
         try:
             deadline = time.monotonic() + 60
-            while not _answers(port):
+            while not answers_healthz(port):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError((folder / "server.log").read_text()[-2000:])
                 time.sleep(0.2)
@@ -281,19 +281,6 @@ def running(args: argparse.Namespace, folder: Path) -> Iterator[tuple[int, list[
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-def _answers(port: int) -> bool:
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-    try:
-        conn.request("GET", "/healthz")
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        conn.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -130,14 +130,7 @@ class Gunicorn:
         raise RuntimeError("gunicorn did not answer /healthz in time")
 
     def _healthy(self) -> bool:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-        try:
-            conn.request("GET", "/healthz")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
+        return answers_healthz(self.port)
 
     def worker_pids(self) -> list[int]:
         assert self.proc is not None
@@ -151,3 +144,14 @@ def children(pid: int) -> list[int]:
         return []
     return [int(p) for p in raw.split()]
 
+
+def answers_healthz(port: int) -> bool:
+    """Does a web server on this loopback port answer `GET /healthz` with 200?"""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()

@@ -39,7 +39,7 @@ from typing import Any
 from bench.config import BenchConfig
 from bench.moves import loadgen
 from bench.peer.processes import pin, tree
-from bench.server import EmbeddedRedis, free_port
+from bench.server import EmbeddedRedis, answers_healthz, free_port
 from bench.stats import percentile
 
 APP = "bench.wsgi:app"
@@ -109,16 +109,7 @@ class Server:
         return self
 
     def _healthy(self) -> bool:
-        import http.client
-
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-        try:
-            conn.request("GET", "/healthz")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
+        return answers_healthz(self.port)
 
     def pids(self) -> list[int]:
         assert self.proc is not None

@@ -15,7 +15,6 @@ section uses; `roots` are the pids whose process trees make up the stack.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import shutil
 import subprocess
@@ -30,7 +29,7 @@ from rq import Worker
 
 from bench.peer.install import HERE
 from bench.peer.processes import stop, wait_for
-from bench.server import EmbeddedRedis, Gunicorn, free_port
+from bench.server import EmbeddedRedis, Gunicorn, answers_healthz, free_port
 from donkeypost.web_servers import WebServer, web_command
 
 WEB_CONNECTIONS = 1000  # per web worker, as bench.server.Gunicorn
@@ -65,7 +64,7 @@ class GranianWeb:
         with open(self.log, "wb") as log:  # the child keeps its own copy
             self.proc = subprocess.Popen(argv, env=self.env, stdout=log, stderr=log)
         try:
-            wait_for(lambda: self.proc.poll() is not None or _healthy(self.port),  # type: ignore[union-attr]
+            wait_for(lambda: self.proc.poll() is not None or answers_healthz(self.port),  # type: ignore[union-attr]
                      60, "granian answering /healthz")
             if self.proc.poll() is not None:
                 raise RuntimeError(f"granian exited with {self.proc.returncode}: "
@@ -79,17 +78,6 @@ class GranianWeb:
                  tb: TracebackType | None) -> None:
         if self.proc is not None:
             stop(self.proc)
-
-
-def _healthy(port: int) -> bool:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-    try:
-        conn.request("GET", "/healthz")
-        return conn.getresponse().status == 200
-    except OSError:
-        return False
-    finally:
-        conn.close()
 
 
 class DonkeypostStack:
