@@ -28,6 +28,18 @@ OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.jso
 Command = Callable[[argparse.Namespace], int]
 
 
+def _web_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the HTTP server, the same for `serve` and `web`."""
+    parser.add_argument("--host", help="default: HOST, else 127.0.0.1")
+    parser.add_argument("--port", type=int, help="default: PORT, else 8000")
+    parser.add_argument("--web-workers", type=int, default=2)
+    parser.add_argument("--web-connections", type=int,
+                        help="connections held at once per web worker: each event stream "
+                             "or long-poll holds one (default: WEB_CONNECTIONS, else 2000)")
+    parser.add_argument("--web-server", choices=WEB_SERVERS,
+                        help="the HTTP server (default: WEB_SERVER, else gunicorn)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="donkeypost", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -35,12 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     serve = sub.add_parser("serve", help="run the web server and the workers, restarted if "
                                          "they die (embedded Redis unless REDIS_URL is set)")
-    serve.add_argument("--host", help="default: HOST, else 127.0.0.1")
-    serve.add_argument("--port", type=int, help="default: PORT, else 8000")
-    serve.add_argument("--web-workers", type=int, default=2)
-    serve.add_argument("--web-connections", type=int,
-                       help="open connections per web worker: each event stream holds one "
-                            "(default: WEB_CONNECTIONS, else 2000)")
+    _web_options(serve)
     serve.add_argument("--data", help="folder of the embedded Redis's data, AOF on "
                                       "(default: DONKEYPOST_DATA, else ./data)")
     serve.add_argument("--appendfsync", choices=APPENDFSYNC_CHOICES,
@@ -52,20 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--reuse-port", action="store_true",
                        help="share the port with servers already listening on it (SO_REUSEPORT) "
                             "instead of refusing to start")
-    serve.add_argument("--web-server", choices=WEB_SERVERS,
-                       help="the HTTP server (default: WEB_SERVER, else gunicorn)")
     commands["serve"] = cmd_serve
 
     web = sub.add_parser("web", help="run the HTTP server alone, in this process (the "
                                      "Procfile's web process; REDIS_URL must be set)")
-    web.add_argument("--host", help="default: HOST, else 127.0.0.1")
-    web.add_argument("--port", type=int, help="default: PORT, else 8000")
-    web.add_argument("--web-workers", type=int, default=2)
-    web.add_argument("--web-connections", type=int,
-                     help="requests held at once per web worker (default: WEB_CONNECTIONS, "
-                          "else 2000)")
-    web.add_argument("--web-server", choices=WEB_SERVERS,
-                     help="default: WEB_SERVER, else gunicorn")
+    _web_options(web)
     commands["web"] = cmd_web
 
     worker = sub.add_parser("worker", help="run one RQ worker (bot turns, deadlines)")
