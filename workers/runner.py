@@ -151,13 +151,17 @@ class GameWorker(SimpleWorker):
 
     def _rebuild_after_outage(self) -> None:
         """What the appends made just before Redis went away could not arm (their hooks
-        failed): rebuilt now, by the first worker back, rather than at the next sweep."""
+        failed): rebuilt now, by the first worker back, rather than at the next sweep.
+        The lock is let go once the rebuild is done: another outage a moment later (the
+        lock's key may have survived it) gets a rebuild of its own."""
         try:
             if self.connection.set(OUTAGE_REBUILD_LOCK, self.name, nx=True,
                                    ex=OUTAGE_REBUILD_LOCK_S):
                 counts = self.rq_hooks.rebuild(self.job_context.service.active_games())
                 log.info("rebuilt after the outage: %s active games, %s jobs enqueued, "
                          "%s timers armed", counts.tables, counts.enqueued, counts.armed)
+                if self.connection.get(OUTAGE_REBUILD_LOCK) == self.name.encode():
+                    self.connection.delete(OUTAGE_REBUILD_LOCK)
         except REDIS_DOWN as err:
             self.redis_watch.down(err)  # gone again: the next return rebuilds
         except Exception:
