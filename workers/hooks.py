@@ -59,19 +59,28 @@ from workers.plan import Duty, duties, seat_duty
 
 log = logging.getLogger(__name__)
 
-BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
+BOTS = "bots"  # quick bots' turns (milliseconds)
+STRONG_BOTS, EXPERT_BOTS = "strong-bots", "expert-bots"  # searching bots' turns (seconds)
 DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
-# A worker serves them in this order; a game worker all but the notifications.
-QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS, NOTIFICATIONS)
-GAME_QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS)
+# The quick queues: jobs of milliseconds, which nothing slow may hold up.
+QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
+# The searches, each up to its level's budget; a worker alternates between them
+# (`workers.runner.GameWorker.reorder_queues`), so neither starves the other.
+SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS)
+# A worker serves them in this order, the quick ones first; a game worker all but the
+# notifications, a quick worker (`donkeypost serve` starts one) only the quick ones.
+GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES)
+QUEUES = (*GAME_QUEUES, NOTIFICATIONS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
     "strong": (STRONG_BOTS, jobs.bot_turn),
+    "expert": (EXPERT_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
 }
 TIMERS = "donkeypost:timers"
-JOB_TIMEOUT_S = 120  # a strong bot thinks about a second; anything near this is stuck
+JOB_TIMEOUT_S = 120  # a strong bot thinks about a second, an expert a few; anything near
+# this is stuck
 RESULT_TTL_S = 600  # what a job did stays readable (`rq info`, tests) for ten minutes
 FAILURE_TTL_S = 7 * 24 * 3600
 # A job whose worker died mid-run is found by RQ's registry cleanup and run again.
