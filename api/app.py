@@ -30,6 +30,7 @@ from api.routes import (
     chat,
     games,
     health,
+    player_events,
     players,
     ratings,
     stream,
@@ -136,7 +137,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                                                  stale_after_s))
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
-    hub = EventHub(service.store)
+    hub = EventHub(service.store, players=service.players)
     # It hears this process's appends first: its streams take the new events without
     # reading them back, while the other hooks' round trips go on.
     others = service.deps.hooks
@@ -147,9 +148,12 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(service, hub, StreamTickets(health_redis),
+    tickets = StreamTickets(health_redis)
+    api.register_blueprint(stream.make_blueprint(service, hub, tickets,
                                                  sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
+    api.register_blueprint(player_events.make_blueprint(service, hub, tickets,
+                                                        sse_keepalive_s, sse_max_s))
     app.register_blueprint(_swagger_assets())
     app.register_blueprint(web_table.make_blueprint())
     if rate_limits is not None:

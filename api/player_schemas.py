@@ -101,3 +101,52 @@ class LeaderboardEntrySchema(ma.Schema):
     played = fields.Integer(allow_none=True)
     won = fields.Integer(allow_none=True)
     provisional = fields.Boolean(required=True)
+
+
+PLAYER_EVENT_ID = r"^[0-9]{1,15}-[0-9]{1,15}$"
+PLAYER_EVENT_TYPES = ("my_turn", "deadline_soon", "invited", "game_started", "game_finished",
+                      "message", "seat_taken_over")
+
+
+class PlayerEventSchema(ma.Schema):
+    id = fields.String(required=True, metadata={
+        "description": "its place in your stream (`<ms>-<n>`): resume after it"})
+    type = fields.String(required=True, validate=validate.OneOf(PLAYER_EVENT_TYPES))
+    at = fields.Float(required=True, metadata={"description": "epoch seconds"})
+    game = fields.String(required=True, metadata={"description": "the game's id"})
+    game_type = fields.String(required=True)
+    data = fields.Dict(required=True, metadata={"description": (
+        "`my_turn`: seat, version, deadline; `deadline_soon`: seat, version, deadline; "
+        "`invited`: seat, by (the creator's player id), rematch_of; `game_started`: seat, "
+        "version; `game_finished`: seat, place, score, rating (before, after, delta, "
+        "deviation); `message`: n (read its text from the game's chat), seat, name; "
+        "`seat_taken_over`: seat, version, away")})
+
+
+class PlayerEventsArgsSchema(ma.Schema):
+    after = fields.String(load_default="0-0", validate=validate.Regexp(PLAYER_EVENT_ID),
+                          metadata={"description": "the id of the last entry you hold "
+                                                   "(`0-0`: from the oldest kept)"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class PlayerEventsPageSchema(ma.Schema):
+    events = fields.List(fields.Nested(PlayerEventSchema), required=True)
+    last = fields.String(required=True, metadata={
+        "description": "the id to ask after next (the last entry's, or `after` when none)"})
+
+
+class PlayerStreamArgsSchema(ma.Schema):
+    after = fields.String(load_default=None, validate=validate.Regexp(PLAYER_EVENT_ID),
+                          metadata={"description": "start after this entry (default: from "
+                                                   "now on; Last-Event-ID wins)"})
+    ticket = fields.String(validate=validate.Length(min=1, max=120), metadata={
+        "description": "a ticket from POST /players/me/events/stream/tickets, in place of "
+                       "the Authorization header (what a browser's EventSource needs)"})
+
+
+class PlayerStreamTicketSchema(ma.Schema):
+    ticket = fields.String(required=True, metadata={
+        "description": "open `GET /players/me/events/stream?ticket=<ticket>` with it within "
+                       "`expires_in_s` seconds; good for one stream"})
+    expires_in_s = fields.Integer(required=True)

@@ -22,6 +22,8 @@ rating script and each player's inbox writes stay in one slot):
 - `player:{id}:inbox:<bucket>` sorted set game id -> position (`domain.players.inbox`)
 - `player:{id}:ratings` hash game type -> standing (rating, deviation, volatility, games, wins)
 - `player:{id}:rated`   hash game id -> what that game did to the rating (rated once)
+- `player:{id}:events`  stream: the player's own events (`domain.players.notes`), bounded
+- `player:{id}:ticket:<sha256>` a player stream ticket until it is used (SET EX, GETDEL)
 
 The listing indexes (`games:*`, sorted sets scored by creation time; `games:free*`, the open
 games with a seat anyone may take) live outside any game's slot and are written after the
@@ -157,6 +159,22 @@ def rating_changes(player_id: str) -> str:
     return _player(player_id, "rated")
 
 
+def player_events(player_id: str) -> str:
+    return _player(player_id, "events")
+
+
+def player_ticket(player_id: str, digest: str) -> str:
+    return _player(player_id, f"ticket:{digest}")
+
+
+def player_notice(player_id: str) -> str:
+    """Not a key: what a player's stream publishes on APPENDED ("<this> 0") when it grows,
+    in place of a game id (no game id starts with "@")."""
+    return f"@{player_id}"
+
+
+# The players whose stream the notifier should look at (sorted set player id -> when).
+NOTIFY_DUE = "notify:due"
 PLAYER_NAMES = "players:names"
 RATINGS_AWAITED = "ratings:awaited"
 

@@ -53,9 +53,10 @@ export class TableView {
               readonly on: TableHandlers) {}
 
   /** The page's elements, in their order. */
-  parts(): HTMLElement[] {
+  parts(chat: HTMLElement): HTMLElement[] {
     return [h("div", { class: "table-head" }, this.heading, this.live), this.status, this.invite,
-      this.seats, this.board, this.error, this.actions, this.logBox,
+      this.seats, this.board, this.error, this.actions,
+      h("div", { class: "side" }, this.logBox, chat),
       h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, "Replay"), " ",
         this.tableActions),
       this.note];
