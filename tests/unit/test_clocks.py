@@ -151,7 +151,8 @@ def test_a_time_control_that_does_not_hold_together_is_refused(service, control,
 
 def test_simultaneous_decisions_run_every_seat_that_must_decide(service, clock):
     """The canyon game's loads: all seats decide at once, each on its own bank."""
-    table = _started(service, 3, game="canyon-donkeys", time_control=CORRESPONDENCE)
+    table = _started(service, 3, game="canyon-donkeys", time_control=CORRESPONDENCE,
+                     options={"donkey_deck": ["normal"] * 8})
     game = registry.get_game(table.type)
     assert to_act(table, game) == {0, 1, 2}
     start = clock.now
