@@ -48,14 +48,23 @@ export async function showTable(gameId: string): Promise<() => void> {
     const taken = state.takeView(next);
     if (!taken) return;
     if (next.version >= state.lastSeq) window.clearTimeout(refreshing);
+    // Events of a type this page did not listen for: the view says they happened.
+    if (next.version > state.lastSeq) catchUp();
     render();
     if (taken.turnBegan) announce("Your turn.");
+  };
+  let catching = false;
+  const catchUp = () => {
+    if (catching) return;
+    catching = true;
+    readLog(gameId, token, state.lastSeq).then((missed) => missed.forEach(addEvent), () => refreshSoon())
+      .finally(() => { catching = false; });
   };
   const addEvent = (ev: Schemas["Event"]) => {
     const taken = state.takeEvent(ev);
     if (taken === "gap") {
       // Something was missed: read it from the log rather than guess.
-      readLog(gameId, token, state.lastSeq).then((missed) => missed.forEach(addEvent), () => refreshSoon());
+      catchUp();
       return;
     }
     if (taken === "old") return;
@@ -149,7 +158,9 @@ export async function showTable(gameId: string): Promise<() => void> {
   const ticker = window.setInterval(() => table.tick(), 1000);
 
   if (!state.over) {
-    closeStream = openStream(gameId, state.view.you !== null ? token : undefined, EVENT_TYPES, {
+    const listed = (types.find((t) => t.id === state.view.type) as { events?: string[] } | undefined)?.events ?? [];
+    closeStream = openStream(gameId, state.view.you !== null ? token : undefined,
+                             [...new Set([...EVENT_TYPES, ...listed])], {
       after: () => state.lastSeq,
       chatAfter: () => chat.last,
       over: () => state.over,
