@@ -95,7 +95,7 @@ def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
     """The timers armed at the version before `new_events`: the game has moved on since.
     (Those of seats still waiting are armed again, due at the same moment.)"""
     before = new_events[0].seq - 1 if new_events else table.version
-    if before <= 0 or (table.deadline_s is None and table.bot_delay_s <= 0):
+    if before <= 0 or (not table.has_clock and table.bot_delay_s <= 0):
         return []
     kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
     stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
