@@ -11,7 +11,8 @@ Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
   (strong and expert, taking turns);
 - `quick`: one worker on the quick queues only: however many searches keep the `bots-N`
   busy, a deadline, a rating or a quick bot's turn never waits for one to end;
-- `notifier`: the webhook worker, apart so that a slow receiver never holds up a bot turn.
+- `notifier`: the webhook worker and the notifier (players' e-mail and Web Push, and the
+  `deadline_soon` warnings), apart so that a slow receiver never holds up a bot turn.
 
 A port that another process listens on is refused before anything starts: gunicorn's web
 workers bind with SO_REUSEPORT (the kernel then spreads connections over them evenly),

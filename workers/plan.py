@@ -22,8 +22,9 @@ from typing import Any, Literal, cast
 from domain.game import Game
 from domain.table import Table, to_act
 
-DutyKind = Literal["bot", "strong", "expert", "away", "deadline"]
-KINDS: tuple[DutyKind, ...] = ("bot", "strong", "expert", "away", "deadline")
+DutyKind = Literal["bot", "strong", "expert", "away", "deadline", "soon"]
+# `soon`: warn a player that 80 % of their time to move has gone (`workers.hooks`).
+KINDS: tuple[DutyKind, ...] = ("bot", "strong", "expert", "away", "deadline", "soon")
 # Bot levels whose move takes their budget: each has a duty (and a queue) of its own.
 SEARCHING_LEVELS: dict[str, DutyKind] = {"strong": "strong", "expert": "expert"}
 
