@@ -161,6 +161,8 @@ class SeatViewSchema(ma.Schema):
     played_by = fields.String(allow_none=True, metadata={
         "description": "the level of the bot that plays it since its player resigned or "
                        "left (null: its player plays it)"})
+    bot_account = fields.Boolean(metadata={
+        "description": "held by a bot account: a program playing through its own key"})
     time_left = fields.Float(allow_none=True, metadata={
         "description": "correspondence: seconds left on the seat's bank at `server_time` "
                        "(it runs while `deadline` is set); null: no bank"})

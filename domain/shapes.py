@@ -73,6 +73,7 @@ class PlayerJoined(TypedDict):
     seat: int
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
+    bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
 
 
 class RematchCreated(TypedDict):

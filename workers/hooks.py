@@ -119,15 +119,17 @@ def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
 
 
 def warnings(table: Table, planned: Sequence[Duty], now: float) -> list[Duty]:
-    """A `soon` duty for each deadline of a player's seat whose warning is still ahead
-    (at `domain.players.notes.SOON_AT` of the time to move): it tells the player's stream
+    """A `soon` duty for each deadline duty of a player's seat whose warning is still
+    ahead (at `domain.players.notes.SOON_AT` of the time from when the seat started
+    waiting to the deadline the duty carries, whatever clock set it): it tells the
+    player's stream
     `deadline_soon`. A warning whose moment has passed is not planned again, so a version
     that follows it (another seat moved) does not repeat it."""
     out: list[Duty] = []
     for duty in planned:
         if duty.kind != "deadline" or table.seats[duty.seat].player is None:
             continue
-        due = soon_due(table, duty.seat)
+        due = soon_due(table, duty.seat, duty.due)
         if due is not None and due > now:
             out.append(Duty("soon", duty.game_id, duty.version, duty.seat, due))
     return out
