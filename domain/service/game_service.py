@@ -33,6 +33,7 @@ from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.records import Player
+from domain.ratings.standing import Standing
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
@@ -158,6 +159,10 @@ class GameService:
 
     def rate_game(self, game_id: str) -> str:
         return rating.rate_game(self.deps, game_id)
+
+    def calibrated(self, game_type: str, standings: dict[str, Standing]) -> None:
+        """Keep a calibration of the bot levels (`donkeypost calibrate`)."""
+        rating.calibrated(self.deps, game_type, standings)
 
     def come_back(self, game_id: str, seat: int) -> Table:
         return seating.come_back(self.deps, game_id, seat)

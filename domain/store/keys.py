@@ -212,3 +212,8 @@ RATINGS_AWAITED = "ratings:awaited"
 
 def leaderboard(game_type: str) -> str:
     return f"ratings:board:{game_type}"
+
+
+def bot_standings(game_type: str) -> str:
+    """The bots' calibrated standings in a game type: level -> standing."""
+    return f"ratings:bots:{game_type}"

@@ -377,6 +377,15 @@ class RatingStore(Protocol):
         """Set members' places on the game type's leaderboard (by rating)."""
         ...
 
+    def bot_standings(self, game_type: str) -> dict[str, Standing]:
+        """The bot levels' standings in one game type from this deployment's calibration
+        (empty: never calibrated)."""
+        ...
+
+    def calibrated(self, game_type: str, standings: Mapping[str, Standing]) -> None:
+        """Keep a calibration's standings of the bot levels in one game type."""
+        ...
+
     def leaderboard(self, game_type: str, offset: int,
                     limit: int) -> tuple[list[tuple[str, float]], int]:
         """One page of (member, rating), best first; and how many members in all."""
