@@ -189,6 +189,7 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       stale_after_s=settings.health_stale_s,
                       queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
                       queue_wait_limit_s=settings.health_queue_wait_s,
+                      request_analysis=components.rq_hooks.request_analysis,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,

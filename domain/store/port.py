@@ -130,6 +130,15 @@ class EventLog(Protocol):
         """The number of the chat's last entry (0: none)."""
         ...
 
+    def analysis(self, game_id: str) -> bytes | None:
+        """The finished game's analysis (`domain.bots.analysis`, JSON), if made."""
+        ...
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        """Keep the game's analysis unless one is kept already (False then): one per
+        game, however many runs made one."""
+        ...
+
     def appends(self) -> AppendNotices:
         """Subscribe to the notices of appends (each append gives one, after it landed)."""
         ...
