@@ -58,6 +58,13 @@ Variable → setting (default):
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
+- `DONKEYPOST_ARCHIVE_AFTER_S` → `archive_after_s`, a game that is over is archived this
+  long after its end (3600; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
+  a process keeps expanded (100000)
+- `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
+  measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
+
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
 
@@ -123,6 +130,9 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    archive_after_s: float = 3600.0
+    archive_cache_events: int = 100_000
+    memory_budget_mb: float | None = None
 
     def __post_init__(self) -> None:
         if self.redis_cluster_url is None:
@@ -218,7 +228,20 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            archive_after_s=read("DONKEYPOST_ARCHIVE_AFTER_S", _not_negative,
+                                 default.archive_after_s),
+            archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
+                                      default.archive_cache_events),
+            memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
+                                  default.memory_budget_mb),
         )
+
+
+def _not_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
 
 
 def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:

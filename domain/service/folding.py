@@ -5,6 +5,7 @@ A command prepares everything it appends as one `Batch`; nothing here touches th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,9 +43,12 @@ def fold(table: Table | None, game: Game[Any, Any], new: list[Event], batch: Bat
 
 
 def stamp_time(now: float) -> float:
-    """The time an event is stamped with: the clock's, to the millisecond (a log's times
-    then cost its archive a byte or two each: `domain.archive`)."""
-    return round(now, 3)
+    """The time an event is stamped with: the clock's, to the millisecond below (a log's
+    times then cost its archive a byte or two each: `domain.archive`). Never later than
+    the clock: what falls due at an event's time is due now."""
+    ms = math.floor(now * 1000)
+    stamped = ms / 1000
+    return stamped if stamped <= now else (ms - 1) / 1000
 
 
 def start(table: Table, game: Game[Any, Any], seed: str, batch: Batch,
