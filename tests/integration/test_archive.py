@@ -113,7 +113,7 @@ def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(
                    every_s=0.01)
     finally:
         worker.kill()
-    archived, whole = census()
+    _archived, whole = census()
     assert whole > 0, "the worker archived everything before the kill: kill it sooner"
     worker = WorkerProcess(redis_url, tmp_path / "worker-2.log",
                            DONKEYPOST_ARCHIVE_AFTER_S="0")
