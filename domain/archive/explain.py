@@ -246,9 +246,9 @@ def _modes(table: Table, seat: int, first: Event, mover_event: Event | None) -> 
     if first.type == "seat_returned":
         return ["player"]
     auto = mover_event.data.get("auto") if mover_event is not None else None
-    if auto in ("timeout", "away"):
-        return [auto]
     usual = default_by(table, seat)
+    if isinstance(auto, str):  # the server moved for the seat: `auto` says how
+        return [auto, usual]
     return [usual, "player" if usual == "bot" else "bot"]
 
 
@@ -283,9 +283,9 @@ def _decides_like(game: Game[Any, Any], table: Table, seat: int, action: Any, by
         return False
     if len(decided) > len(wanted):
         return False
-    auto = by in ("timeout", "away")
+    marked = "auto" in (wanted[0].data if wanted else {}) and by not in ("player", "bot")
     for got, want in zip(decided, wanted, strict=False):
-        data = {**got.data, "auto": by} if auto and got.actor == seat else got.data
+        data = {**got.data, "auto": by} if marked and got.actor == seat else got.data
         if got.type != want.type or got.actor != want.actor or data != want.data or \
                 got.private != want.private:
             return False
