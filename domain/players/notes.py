@@ -101,6 +101,18 @@ def after_append(before: Table | None, after: Table, events: Sequence[Event]) ->
     return notes
 
 
+def movers(after: Table, events: Sequence[Event]) -> list[tuple[str, str, float]]:
+    """(player, game, when) for each player who moved in these events themselves (not a
+    bot for them): the notifier leaves alone a player who has just played there."""
+    seen: dict[str, float] = {}
+    for e in events:
+        if e.actor is not None and not e.data.get("auto") and e.type != "turn_timed_out":
+            player = after.seats[e.actor].player
+            if player is not None:
+                seen[player] = e.at
+    return [(player, after.id, at) for player, at in seen.items()]
+
+
 def deadline_soon(table: Table, seat: int, at: float) -> PlayerNote | None:
     """The warning that seat `seat`'s deadline comes soon, if a player still waits there."""
     player = table.seats[seat].player

@@ -322,11 +322,13 @@ class PlayerStore(Protocol):
         """Replace the player's key hash; False for an unknown player."""
         ...
 
-    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = ()) -> None:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
         """Move games within players' inboxes: each game leaves the player's other
-        buckets and goes to its new position (or out, for None); and add `notes` to their
+        buckets and goes to its new position (or out, for None); add `notes` to their
         players' streams (each bounded to about PLAYER_EVENTS_KEPT entries, its growth
-        published, and the player due for the notifier now), in the same round trip."""
+        published, and the player due for the notifier now); and note when each player
+        of `moved` (player, game, when) last moved in that game: in the same round trip."""
         ...
 
     def player_events(self, player_id: str, after: str = "0-0",

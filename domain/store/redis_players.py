@@ -27,6 +27,7 @@ return 1
 """
 # Redis takes LIMIT offsets up to 2^63 - 1; a larger page number is past any end anyway.
 _MAX_OFFSET = 2**53
+MOVED_KEPT_S = 3600.0  # when a player last moved in a game, kept this long
 
 
 class RedisPlayerStore:
@@ -65,8 +66,9 @@ class RedisPlayerStore:
     def set_key_hash(self, player_id: str, key_hash: str) -> bool:
         return bool(self._set_key(keys=[keys.player(player_id)], args=[key_hash]))
 
-    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = ()) -> None:
-        if not moves and not notes:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
+        if not moves and not notes and not moved:
             return
         pipe = self.redis.pipeline(transaction=False)
         for move in moves:
@@ -76,6 +78,9 @@ class RedisPlayerStore:
             if move.position is not None:
                 pipe.zadd(keys.inbox(move.player_id, move.position.bucket),
                           {move.game_id: move.position.score})
+        for player_id, game_id, at in moved:
+            pipe.zadd(keys.player_moved(player_id), {game_id: at})
+            pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", at - MOVED_KEPT_S)
         due: dict[str, float] = {}
         for note in notes:
             pipe.xadd(keys.player_events(note.player), {"e": encode_note(note)},
