@@ -47,6 +47,8 @@ Variable → setting (default):
   comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
   stale (30)
+- `DONKEYPOST_HEALTH_QUEUE_WAIT_S` → `health_queue_wait_s`, a queue whose oldest job has
+  waited longer than this is late, and `/healthz` answers 503 (60)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
@@ -94,7 +96,7 @@ from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
 from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
-from workers.heartbeats import STALE_AFTER_S
+from workers.heartbeats import QUEUE_WAIT_LIMIT_S, STALE_AFTER_S
 
 T = TypeVar("T")
 
@@ -133,6 +135,7 @@ class Settings:
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
+    health_queue_wait_s: float = QUEUE_WAIT_LIMIT_S
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
@@ -235,6 +238,8 @@ class Settings:
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
+            health_queue_wait_s=read("DONKEYPOST_HEALTH_QUEUE_WAIT_S", _positive(float),
+                                     default.health_queue_wait_s),
             body_timeout_s=read("BODY_TIMEOUT_S", _positive(float), default.body_timeout_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),

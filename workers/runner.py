@@ -47,7 +47,7 @@ from rq.job import Job
 from domain.service.retention import sweep_unstarted
 from workers import heartbeats
 from workers.context import JobContext, running
-from workers.hooks import NOTIFICATIONS, QUEUES, RqHooks
+from workers.hooks import NOTIFICATIONS, QUEUES, SEARCH_QUEUES, RqHooks
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,21 @@ class GameWorker(SimpleWorker):
         self.rebuilt = False
         self.stop_asked = False
         self._stop_pump = threading.Event()
+
+    def reorder_queues(self, reference_queue: Queue) -> None:
+        """After a job of `reference_queue` (RQ's hook for a worker's dequeue order): a
+        search queue just served goes behind the other search queues, so that strong and
+        expert searches take turns and neither starves the other; every other queue keeps
+        its place (the quick ones in front: they are never behind a queued search)."""
+        if reference_queue.name not in SEARCH_QUEUES:
+            return
+        order = list(self._ordered_queues)
+        spots = [i for i, q in enumerate(order) if q.name in SEARCH_QUEUES]
+        searches = [order[i] for i in spots]
+        searches.sort(key=lambda q: q.name == reference_queue.name)  # stable: served last
+        for i, queue in zip(spots, searches, strict=True):
+            order[i] = queue
+        self._ordered_queues = order
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         with running(self.job_context):
