@@ -60,6 +60,12 @@ Variable → setting (default):
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
+- `DONKEYPOST_ARCHIVE_AFTER_S` → `archive_after_s`, a game that is over is archived this
+  long after its end (3600; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
+  a process keeps expanded (100000)
+- `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
+  measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
   `smtp+starttls://` or `smtps://`, with `user:password@` if it needs them (none: no
   e-mail); `SMTP_FROM` → `smtp_from`, their sender (`donkeypost <noreply@localhost>`)
@@ -143,6 +149,9 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    archive_after_s: float = 3600.0
+    archive_cache_events: int = 100_000
+    memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
     public_url: str = "http://127.0.0.1:8000"
@@ -248,6 +257,12 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            archive_after_s=read("DONKEYPOST_ARCHIVE_AFTER_S", _not_negative,
+                                 default.archive_after_s),
+            archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
+                                      default.archive_cache_events),
+            memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
+                                  default.memory_budget_mb),
             smtp_url=read("SMTP_URL", _smtp_url, None),
             smtp_from=read("SMTP_FROM", str, default.smtp_from),
             public_url=read("PUBLIC_URL", _public_url, default.public_url),
@@ -257,6 +272,13 @@ class Settings:
             notify_push=read("NOTIFY_PUSH", _on_off, default.notify_push),
             notify_lease_s=read("NOTIFY_LEASE_S", _positive(float), default.notify_lease_s),
         )
+
+
+def _not_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
 
 
 def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:

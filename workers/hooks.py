@@ -69,8 +69,11 @@ QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
 # (`workers.runner.GameWorker.reorder_queues`), so neither starves the other.
 SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS)
 # A worker serves them in this order, the quick ones first; a game worker all but the
-# notifications, a quick worker (`donkeypost serve` starts one) only the quick ones.
-GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES)
+# notifications (the archive last), a quick worker (`donkeypost serve` starts one) only
+# the quick ones.
+# Finished games made into archive records, when nothing else waits.
+ARCHIVE = "archive"
+GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES, ARCHIVE)
 QUEUES = (*GAME_QUEUES, NOTIFICATIONS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
@@ -98,6 +101,10 @@ return due
 
 def rating_job_id(game_id: str) -> str:
     return f"rate-{game_id}"
+
+
+def archive_job_id(game_id: str) -> str:
+    return f"archive-{game_id}"
 
 
 def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
@@ -239,6 +246,37 @@ class RqHooks:
             timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
             retry=RETRY, description=f"rate {game_id}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_archives(self, game_ids: Sequence[str], running_is_lost: bool = False) -> int:
+        """Queue the archiving of games that are over (`workers.jobs.archive_game`) whose
+        job is not waiting in the queue or running (with `running_is_lost`, a worker
+        starting, likely after a crash: waiting); returns how many were queued.
+        Archiving twice archives once."""
+        if not game_ids:
+            return 0
+        queue = self.queues[ARCHIVE]
+        read = self.redis.pipeline(transaction=False)
+        read.lrange(queue.key, 0, -1)
+        for game_id in game_ids:
+            read.hget(Job.key_for(archive_job_id(game_id)), "status")
+        waiting, *found = read.execute()
+        # A job marked queued but in no queue was taken by a worker that died before it
+        # marked the job started: nobody would ever run it.
+        waiting = {raw.decode() for raw in waiting}
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if not (status == b"queued" and archive_job_id(g) in waiting)
+                and not (status == b"started" and not running_is_lost)]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                job = queue.create_job(
+                    jobs.archive_game, args=(game_id,), job_id=archive_job_id(game_id),
+                    timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                    failure_ttl=FAILURE_TTL_S, retry=RETRY,
+                    description=f"archive {game_id}")
+                queue.enqueue_job(job, pipeline=write)
+            write.execute()
+        return len(lost)
 
     def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
         """Queue the rating of games whose job is not waiting or running (it was lost, or
