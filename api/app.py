@@ -95,6 +95,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
                queue_waits: health.QueueWaits | None = None,
                queue_wait_limit_s: float = 60.0,
+               memory: health.MemoryUse | None = None, memory_budget: int | None = None,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -104,7 +105,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
     read by `worker_beats` (the kinds in `required_workers` must have beaten within
     `stale_after_s`) and the queues' waits read by `queue_waits` (late past
-    `queue_wait_limit_s`); `webhook_store` keeps the webhook registrations; `webhook_targets`
+    `queue_wait_limit_s`) and the store's memory read by `memory` (against
+    `memory_budget` bytes, else the store's limit); `webhook_store` keeps the webhook registrations; `webhook_targets`
     says which URLs webhooks may be registered for; event streams send a keep-alive comment
     every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
     counted per client address, which `trusted_proxies` proxies in front may have
@@ -142,7 +144,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     register_contract(api, registry.games())
     api.register_blueprint(health.make_blueprint(
         health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
-        queue_wait_limit_s=queue_wait_limit_s))
+        queue_wait_limit_s=queue_wait_limit_s, memory=memory, memory_budget=memory_budget))
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,

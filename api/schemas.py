@@ -310,6 +310,19 @@ class QueueHealthSchema(ma.Schema):
         "description": "how long the oldest job has waited (null: the queue is empty)"})
 
 
+class MemoryHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok; warning from 80 % of the budget; over once past it (then "
+                       "/healthz answers 503); unknown without a budget (none set and no "
+                       "maxmemory) or when Redis does not answer"})
+    used_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the games' Redis memory in use (`used_memory`; a cluster's masters "
+                       "summed)"})
+    budget_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "DONKEYPOST_MEMORY_BUDGET_MB, else Redis's maxmemory"})
+    used_fraction = fields.Float(required=True, allow_none=True)
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
@@ -320,6 +333,8 @@ class HealthSchema(ma.Schema):
                          required=True, metadata={
                              "description": "by queue (empty when the queues' Redis does "
                                             "not answer)"})
+    memory = fields.Nested(MemoryHealthSchema, required=True, metadata={
+        "description": "the games' store's memory against its budget"})
 
 
 class LiveSchema(ma.Schema):

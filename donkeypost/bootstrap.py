@@ -200,6 +200,9 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       stale_after_s=settings.health_stale_s,
                       queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
                       queue_wait_limit_s=settings.health_queue_wait_s,
+                      memory=components.archives.used_memory,
+                      memory_budget=int(settings.memory_budget_mb * 2**20)
+                      if settings.memory_budget_mb else None,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
