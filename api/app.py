@@ -101,19 +101,19 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
-    """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
-    counters unless `rate_limit_storage` says where), with the workers' last heartbeats
-    read by `worker_beats` (the kinds in `required_workers` must have beaten within
-    `stale_after_s`) and the queues' waits read by `queue_waits` (late past
-    `queue_wait_limit_s`) and the store's memory read by `memory` (against
-    `memory_budget` bytes, else the store's limit); `webhook_store` keeps the webhook registrations; `webhook_targets`
-    says which URLs webhooks may be registered for; event streams send a keep-alive comment
-    every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
-    counted per client address, which `trusted_proxies` proxies in front may have
-    forwarded; browser pages of `cors_origins` may call it; a request body must arrive
-    within `body_timeout_s`; `notify` wires the notifications' routes (preferences, e-mail
-    links, Web Push subscriptions; None: not served). `config` adds to Flask's (e.g.
-    TESTING)."""
+    """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits' counters
+    unless `rate_limit_storage` says where), with the workers' last heartbeats read by
+    `worker_beats` (the kinds in `required_workers` must have beaten within `stale_after_s`)
+    and the queues' waits read by `queue_waits` (late past `queue_wait_limit_s`) and the
+    store's memory read by `memory` (against `memory_budget` bytes, else the store's limit);
+    `webhook_store` keeps the webhook registrations; `webhook_targets` says which URLs
+    webhooks may be registered for; event streams send a keep-alive comment every
+    `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are counted
+    per client address, which `trusted_proxies` proxies in front may have forwarded; browser
+    pages of `cors_origins` may call it; a request body must arrive within `body_timeout_s`;
+    `notify` wires the notifications' routes (preferences, e-mail links, Web Push
+    subscriptions; None: not served). `config` adds to Flask's (e.g. TESTING).
+    """
     app = DonkeyFlask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
