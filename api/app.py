@@ -22,6 +22,7 @@ from api import browser, errors, request_guard, web_table
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
+from api.observe import Observed
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
@@ -52,6 +53,10 @@ seat's secret token), then read the game (`GET /games/{id}` with `Authorization:
 <token>`) and post one of its `legal_actions` (`POST /games/{id}/actions`). Every play is an
 event in the game's log (`GET /games/{id}/events`, `/log`), and any moment can be replayed
 (`GET /games/{id}/states/{seq}`). Errors share one shape: `{code, status, message}`.
+
+Every answer carries an `X-Request-ID` header, also in every error body (`request_id`):
+send your own (1 to 128 letters, digits or `._:;=+/@-`) to find your request in the
+server's log, or quote the one you got when you report a problem.
 
 Players (`POST /players`) get one key for every game they sit at: their inbox
 (`GET /players/me/games?my_turn=true`) lists where it is their turn, their games can invite
@@ -94,6 +99,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
+               log_requests: bool = True,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
@@ -103,7 +109,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
     counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
-    within `body_timeout_s`. `config` adds to Flask's (e.g. TESTING)."""
+    within `body_timeout_s`; every answer carries the request's id (`X-Request-ID`) and,
+    with `log_requests`, leaves a line in the log. `config` adds to Flask's (e.g.
+    TESTING)."""
     app = DonkeyFlask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
@@ -161,6 +169,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     # The whole body first, within a deadline: a slow client cannot hold a connection.
     app.wsgi_app = BodyDeadline(app.wsgi_app, body_timeout_s,  # type: ignore[method-assign]
                                 max_bytes=app.config["MAX_CONTENT_LENGTH"])
+    # Outermost: whatever answers below, the answer has the request's id.
+    app.wsgi_app = Observed(app.wsgi_app,  # type: ignore[method-assign]
+                            log_requests=log_requests)
     return app
 
 

@@ -142,7 +142,8 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
-                      body_timeout_s=settings.body_timeout_s, config=config)
+                      body_timeout_s=settings.body_timeout_s,
+                      log_requests=settings.log_requests, config=config)
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:

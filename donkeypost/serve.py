@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from donkeypost import logs
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
@@ -67,7 +68,7 @@ def options_from(settings: Settings, *, host: str | None = None, port: int | Non
 
 def serve(settings: Settings, options: ServeOptions) -> int:
     """Run the service until SIGINT, SIGTERM or SIGHUP; the exit code."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s serve %(levelname)s %(message)s")
+    logs.configure("INFO", settings.log_format, "serve")
     unavailable = missing(options.web_server)
     if unavailable:
         print(f"donkeypost: {unavailable}", file=sys.stderr)
