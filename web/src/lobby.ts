@@ -5,6 +5,7 @@ import { announce, h, mount, when } from "./dom";
 import {
   heldSeats, keepCreatorToken, keepPlayer, keepPlayerName, keepSeat, player, playerName,
 } from "./store";
+import { gameTypes } from "./types";
 
 const DEADLINES: [string, number | null][] = [
   ["No deadline", null], ["1 minute a move", 60], ["1 hour a move", 3600],
@@ -14,7 +15,7 @@ const SEAT_KINDS = [["me", "Me"], ["human", "A person (invite)"], ["bot:random",
 
 export async function showLobby(): Promise<void> {
   mount(h("h1", {}, "Lobby"), h("p", {}, "Loading the games…"));
-  const types = unwrap(await api.GET("/games/types"));
+  const types = await gameTypes();
   const form = newGameForm(types);
   const open = h("section", { "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"));
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "My games"));
