@@ -113,6 +113,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     with `log_requests`, leaves a line in the log. `config` adds to Flask's (e.g.
     TESTING)."""
     app = DonkeyFlask("donkeypost")
+    # A path with `//` is no path of the API (404), not a redirect to one without (an
+    # HTML 308); set before any rule is added, which takes it then.
+    app.url_map.merge_slashes = False
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
     app.config.update(

@@ -18,6 +18,7 @@ never sees another's id.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -25,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any, Protocol
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -115,6 +117,7 @@ class Observed:
         token = current.set(info)
         status = [0]
         header = (HEADER, info.request_id)
+        beyond = beyond_limits(environ)
 
         def start(status_line: str, headers: list[tuple[str, str]],
                   exc_info: Any = None) -> Any:
@@ -123,7 +126,8 @@ class Observed:
             return start_response(status_line, headers, exc_info)
 
         try:
-            body = self.app(environ, start)
+            body = self.app(environ, start) if beyond is None else \
+                _refuse(beyond, info.request_id, start)
         except BaseException:
             current.reset(token)
             raise
@@ -147,6 +151,44 @@ class Observed:
                 current.reset(token)
             except ValueError:  # closed in another context than it was opened in
                 current.set(None)
+
+
+# The request line and headers the application reads, the limits gunicorn has (its
+# `--limit-request-line`, `--limit-request-field_size`, `--limit-request-fields`): the same
+# on every web server (granian reads much longer ones), and answered in the error shape.
+MAX_TARGET = 4094 - len("DELETE  HTTP/1.1")  # the path and query, as sent
+MAX_HEADER = 8190  # a header's name, colon, space and value
+MAX_HEADERS = 100
+
+
+def beyond_limits(environ: dict[str, Any]) -> tuple[int, str, str] | None:
+    """(status, code, message) when the request line or headers are beyond the limits."""
+    target = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    size = len(target) if target is not None else \
+        len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", "")) + 1
+    if size > MAX_TARGET:
+        return (414, "uri_too_long", f"the path and query are longer than {MAX_TARGET} "
+                                     "characters")
+    count = 0
+    for name, value in environ.items():
+        if name.startswith("HTTP_") or name in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            count += 1
+            if isinstance(value, str) and len(name) + len(value) > MAX_HEADER - 2:
+                return (431, "header_fields_too_large",
+                        f"a header is longer than {MAX_HEADER} bytes")
+    if count > MAX_HEADERS:
+        return (431, "header_fields_too_large", f"more than {MAX_HEADERS} headers")
+    return None
+
+
+def _refuse(refusal: tuple[int, str, str], rid: str, start: Callable[..., Any]
+            ) -> list[bytes]:
+    status, code, message = refusal
+    body = json.dumps({"code": code, "status": status, "message": message,
+                       "request_id": rid}).encode()
+    start(f"{status} {HTTPStatus(status).phrase}", [
+        ("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
 
 
 class _Finishing:

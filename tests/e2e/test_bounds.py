@@ -68,3 +68,19 @@ def test_the_openapi_document_states_the_bounds(api):
     assert params["after"]["schema"]["maximum"] == 2**53 - 1
     assert params["limit"]["schema"]["maximum"] == 1000 and params["wait"]["schema"][
         "maximum"] == 60
+
+
+def test_page_numbers_are_bounded_on_every_listing(api):
+    from api.paging import MAX_PAGE
+
+    for path in ("/games", "/ratings/ochs-und-esel"):
+        assert api.http.get(f"{path}?page={MAX_PAGE}").status_code == 200
+        r = api.http.get(f"{path}?page={MAX_PAGE + 1}")
+        assert r.status_code == 422
+        body = r.get_json()
+        assert body["code"] == "validation_error" and "page" in body["errors"]["query"]
+    spec = api.http.get("/openapi.json").get_json()
+    pages = [p for path in spec["paths"].values() for op in path.values()
+             if isinstance(op, dict) for p in op.get("parameters", [])
+             if p.get("name") == "page"]
+    assert len(pages) == 3 and all(p["schema"]["maximum"] == MAX_PAGE for p in pages)
