@@ -55,8 +55,7 @@ from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
-                             "bad_name"),
+                             "bad_donkey_deck", "not_enough_cards", "bad_name"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
               "game_aborted", "seat_resigned", "seat_left")
@@ -112,7 +111,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY, Failure(
+                           404, ("unknown_player",), "no player has the name invited")],
                        links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
                                                    "streamEvents", "exportLog", "cancelGame")

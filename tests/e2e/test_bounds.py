@@ -84,3 +84,21 @@ def test_page_numbers_are_bounded_on_every_listing(api):
              if isinstance(op, dict) for p in op.get("parameters", [])
              if p.get("name") == "page"]
     assert len(pages) == 3 and all(p["schema"]["maximum"] == MAX_PAGE for p in pages)
+
+
+def test_cross_field_rules_are_stated_and_refused_with_their_codes(api):
+    spec = api.http.get("/openapi.json").get_json()
+    trash = spec["components"]["schemas"]["CreateTrashGame"]
+    assert trash["x-rules"][0]["code"] == "not_enough_cards"
+    [rule] = trash["allOf"]
+    assert rule["then"]["properties"]["seats"]["maxItems"] == 4
+    r = api.http.post("/games", json={"type": "trash", "options": {"decks": 1},
+                                      "seats": [{"kind": "human"}] * 5})
+    assert r.status_code == 422 and r.get_json()["code"] == "not_enough_cards"
+    join = spec["paths"]["/games/{game_id}/players"]["post"]
+    assert join["x-rules"][0]["code"] == "name_or_key_required"
+    assert "name_or_key_required" in join["responses"]["401"]["x-codes"]
+    game = api.create("trash", 2)
+    r = api.http.post(f"/games/{game['id']}/players", json={})
+    assert r.status_code == 401 and r.get_json()["code"] == "name_or_key_required"
+    assert r.headers["WWW-Authenticate"] == "Bearer"
