@@ -31,6 +31,8 @@ from api.routes import (
     chat,
     games,
     health,
+    notifications,
+    player_events,
     players,
     ratings,
     stream,
@@ -100,6 +102,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                log_requests: bool = True,
+               notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
@@ -110,7 +113,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
     within `body_timeout_s`; every answer carries the request's id (`X-Request-ID`) and,
-    with `log_requests`, leaves a line in the log. `config` adds to Flask's (e.g.
+    with `log_requests`, leaves a line in the log; `notify` wires the notifications'
+    routes (preferences, e-mail links, Web Push subscriptions; None: not served).
+    `config` adds to Flask's (e.g.
     TESTING)."""
     app = DonkeyFlask("donkeypost")
     # A path with `//` is no path of the API (404), not a redirect to one without (an
@@ -147,7 +152,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                                                  stale_after_s))
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
-    hub = EventHub(service.store)
+    hub = EventHub(service.store, players=service.players,
+                   presence=notify.store.mark_present if notify is not None else None)
     # It hears this process's appends first: its streams take the new events without
     # reading them back, while the other hooks' round trips go on.
     others = service.deps.hooks
@@ -158,9 +164,14 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(service, hub, StreamTickets(health_redis),
+    tickets = StreamTickets(health_redis)
+    api.register_blueprint(stream.make_blueprint(service, hub, tickets,
                                                  sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
+    api.register_blueprint(player_events.make_blueprint(service, hub, tickets,
+                                                        sse_keepalive_s, sse_max_s))
+    if notify is not None:
+        api.register_blueprint(notifications.make_blueprint(service, notify))
     app.register_blueprint(_swagger_assets())
     app.register_blueprint(web_table.make_blueprint())
     if rate_limits is not None:

@@ -2,12 +2,11 @@
 // while the game runs, everything after the end), stepped with a slider or the arrow keys;
 // a finished game's log is verified here, in the browser.
 import { api, bearer, unwrap, type GameView } from "./client";
-import { eventText } from "./describe";
 import { h, mount } from "./dom";
 import { boardFor } from "./games";
 import { credentialFor } from "./store";
 import { readLog } from "./table/log";
-import { seatNames } from "./table/render";
+import { describeEvent, seatNames } from "./table/render";
 import { gameTypes, tableTitle } from "./types";
 import { verifyLog } from "./verify";
 
@@ -31,7 +30,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
     const state = unwrap(await api.GET("/games/{game_id}/states/{seq}", {
       params: { path: { game_id: gameId, seq } }, headers: bearer(token) })) as GameView;
     if (wanted !== seq) return; // a later step was asked meanwhile
-    at.textContent = `Event ${seq} of ${last}: ${eventText(ev, seatNames(state))}`;
+    at.textContent = `Event ${seq} of ${last}: ${describeEvent(ev, seatNames(state))}`;
     board.replaceChildren(state.game === null ? "" : boardFor(state.type).draw(state, seatNames(state), null));
     document.body.dataset.replaySeq = String(seq);
   };

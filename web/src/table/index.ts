@@ -5,8 +5,9 @@ import { api, bearer, failure, unwrap, type Action, type GameView, type Schemas 
 import { EVENT_TYPES } from "../describe";
 import { announce, mount } from "../dom";
 import { boardFor } from "../games";
-import { credentialFor, keepSeat, seatIn } from "../store";
+import { creatorToken, credentialFor, keepSeat, player, seatIn } from "../store";
 import { gameTypes, tableTitle } from "../types";
+import { ChatPanel, readChat } from "./chat";
 import { readLog } from "./log";
 import { TableView } from "./render";
 import { TableState } from "./state";
@@ -16,13 +17,21 @@ export async function showTable(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
   const read = { params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) };
   // Everything the first drawing needs, asked at once: one round trip.
-  const [first, log, types] = await Promise.all([
-    api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes()]);
+  const [first, log, types, said] = await Promise.all([
+    api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes(),
+    readChat(gameId)]);
   const state = new TableState(first, log, boardFor(first.type));
   const title = (view: GameView) => tableTitle(view, types);
   let closeStream: (() => void) | null = null;
 
-  const render = () => table.render(state);
+  const chat = new ChatPanel(gameId, token, (view) => {
+    const me = player();
+    return creatorToken(gameId) ?? (me && view.created_by === me.id ? me.key : undefined);
+  });
+  const render = () => {
+    table.render(state);
+    chat.update(state.view);
+  };
   const refresh = async () => {
     const answer = await api.GET("/games/{game_id}", read).catch(() => null);
     // (unreachable for a moment: the stream's reconnection reads it again)
@@ -39,14 +48,23 @@ export async function showTable(gameId: string): Promise<() => void> {
     const taken = state.takeView(next);
     if (!taken) return;
     if (next.version >= state.lastSeq) window.clearTimeout(refreshing);
+    // Events of a type this page did not listen for: the view says they happened.
+    if (next.version > state.lastSeq) catchUp();
     render();
     if (taken.turnBegan) announce("Your turn.");
+  };
+  let catching = false;
+  const catchUp = () => {
+    if (catching) return;
+    catching = true;
+    readLog(gameId, token, state.lastSeq).then((missed) => missed.forEach(addEvent), () => refreshSoon())
+      .finally(() => { catching = false; });
   };
   const addEvent = (ev: Schemas["Event"]) => {
     const taken = state.takeEvent(ev);
     if (taken === "gap") {
       // Something was missed: read it from the log rather than guess.
-      readLog(gameId, token, state.lastSeq).then((missed) => missed.forEach(addEvent), () => refreshSoon());
+      catchUp();
       return;
     }
     if (taken === "old") return;
@@ -132,19 +150,23 @@ export async function showTable(gameId: string): Promise<() => void> {
       render();
     },
   });
-  mount(...table.parts());
+  mount(...table.parts(chat.element));
   table.appendLog(state.log, state.view);
   document.body.dataset.lastSeq = String(state.lastSeq);
   render();
+  chat.take(said, true);
   const ticker = window.setInterval(() => table.tick(), 1000);
 
   if (!state.over) {
-    closeStream = openStream(gameId, state.view.you !== null ? token : undefined, EVENT_TYPES, {
+    const listed = (types.find((t) => t.id === state.view.type) as { events?: string[] } | undefined)?.events ?? [];
+    closeStream = openStream(gameId, state.view.you !== null ? token : undefined,
+                             [...new Set([...EVENT_TYPES, ...listed])], {
       after: () => state.lastSeq,
+      chatAfter: () => chat.last,
       over: () => state.over,
       event: addEvent,
       view: applyView,
-      chat: () => undefined,
+      chat: (entry) => chat.take([entry]),
       liveness: (live, why) => table.showLiveness(live, why),
     });
   } else table.showLiveness("over");

@@ -4,6 +4,7 @@
 import type { Action, GameEvent, GameView, Schemas } from "../client";
 import { actionLabel, eventText, type Names } from "../describe";
 import { announce, h, when } from "../dom";
+import { actionLabels, sentenceOf } from "../layout";
 import type { TableState } from "./state";
 import type { Liveness } from "./stream";
 
@@ -53,12 +54,15 @@ export class TableView {
               readonly on: TableHandlers) {}
 
   /** The page's elements, in their order. */
-  parts(): HTMLElement[] {
+  parts(chat: HTMLElement): HTMLElement[] {
     return [h("div", { class: "table-head" }, this.heading, this.live), this.status, this.invite,
-      this.seats, this.board, this.error, this.actions, this.logBox,
+      this.seats, this.board, this.error, this.actions,
+      h("div", { class: "side" }, this.logBox, chat),
       h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, "Replay"), " ",
         this.tableActions),
-      this.note];
+      this.note,
+      linkBox("watch-link", "Anyone may watch with this link (no seat, no hidden card)",
+        `${location.origin}${location.pathname}#/games/${this.gameId}`)];
   }
 
   render(state: TableState): void {
@@ -73,7 +77,8 @@ export class TableView {
       ? h("p", { class: "board" }, "The cards are dealt when every seat is taken.")
       : state.board.draw(view, names, view.you !== null && !state.busy ? this.on.pick : null));
     this.drawActions(state);
-    this.invite.replaceChildren(view.status === "open" ? inviteBox(this.gameId) : "");
+    this.invite.replaceChildren(view.status === "open" ? linkBox("invite-link", "Invite someone with this link",
+      `${location.origin}${location.pathname}#/join/${this.gameId}`) : "");
     this.tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
       type: "button", "data-table-action": a.name, onclick: () => this.on.tableAction(a) },
       a.name === "leave" && a.body?.level ? `Leave (a ${a.body.level} bot plays on)`
@@ -90,8 +95,10 @@ export class TableView {
       return;
     }
     const chosen = state.picked ? state.using(state.picked) : [];
+    const labels = actionLabels(state.view);
+    const label = (a: Action) => labels?.[legal.indexOf(a)]?.text ?? actionLabel(a);
     const button = (a: Action) => h("button", { type: "button", class: `action ${chosen.includes(a) ? "chosen" : ""}`,
-      "data-action": JSON.stringify(a), disabled: state.busy, onclick: () => this.on.act(a) }, actionLabel(a));
+      "data-action": JSON.stringify(a), disabled: state.busy, onclick: () => this.on.act(a) }, label(a));
     this.actions.replaceChildren(
       h("h2", {}, "Your move"),
       chosen.length > 1 ? h("div", { class: "choice", role: "group", "aria-label": "choose" },
@@ -137,7 +144,12 @@ function seatItem(view: GameView, s: GameView["seats"][number], names: Names): H
 }
 
 function logItem(ev: GameEvent, names: Names): HTMLElement {
-  return h("li", { "data-seq": ev.seq }, h("span", { class: "seq" }, ev.seq), " ", eventText(ev, names));
+  return h("li", { "data-seq": ev.seq }, h("span", { class: "seq" }, ev.seq), " ", describeEvent(ev, names));
+}
+
+/** An event in words: the API's sentence, else the page's own. */
+export function describeEvent(ev: GameEvent, names: Names): string {
+  return sentenceOf(ev) ?? eventText(ev, names);
 }
 
 function statusLine(view: GameView, names: Names): string {
@@ -151,11 +163,11 @@ function statusLine(view: GameView, names: Names): string {
   return `Waiting for ${view.to_act.map(names).join(" and ")}.`;
 }
 
-function inviteBox(gameId: string): HTMLElement {
-  const link = `${location.origin}${location.pathname}#/join/${gameId}`;
-  const input = h("input", { id: "invite-link", readonly: true, value: link }) as HTMLInputElement;
-  return h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite someone with this link"),
-    input, h("button", { type: "button", onclick: () => {
+/** A link to copy and send. */
+function linkBox(id: string, what: string, link: string): HTMLElement {
+  const input = h("input", { id, readonly: true, value: link }) as HTMLInputElement;
+  return h("div", { class: "invite" }, h("label", { for: id }, what),
+    input, h("button", { type: "button", "aria-label": `copy: ${what}`, onclick: () => {
       input.select();
       void navigator.clipboard?.writeText(link).then(() => announce("Link copied."));
     } }, "Copy"));

@@ -2,7 +2,7 @@
 // has read it, and what the player is doing (a thing picked on the table, a move on its
 // way). No DOM here: the rendering reads it, the stream and the moves change it.
 import type { Action, GameEvent, GameView } from "../client";
-import type { GameBoard } from "../games/board";
+import { usesOf, type GameBoard } from "../games/board";
 
 export type EventTaken = "added" | "old" | "gap";
 
@@ -29,7 +29,8 @@ export class TableState {
 
   /** The legal actions that use the thing with this key. */
   using(key: string): Action[] {
-    return this.legal.filter((a) => this.board.involves(a).includes(key));
+    const uses = usesOf(this.view, this.board);
+    return this.legal.filter((_a, i) => uses[i].includes(key));
   }
 
   /** Takes a view unless it is older than the one held; says whether it became the

@@ -5,8 +5,9 @@ import { api, bearer, failure, type GameEvent, type GameView, type Schemas } fro
 export type Liveness = "connecting" | "live" | "reconnecting" | "offline" | "over";
 
 export interface StreamHandlers {
-  /** The seq to resume after. */
+  /** The seq to resume after, and the chat entry. */
   after(): number;
+  chatAfter(): number;
   /** True once the game is over: no reconnection then. */
   over(): boolean;
   event(ev: GameEvent): void;
@@ -28,7 +29,7 @@ export function openStream(gameId: string, token: string | undefined, eventTypes
 
   const connect = async () => {
     if (closed) return;
-    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&views=true`;
+    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&messages_after=${on.chatAfter()}&views=true`;
     if (token) {
       const ticket = await api.POST("/games/{game_id}/events/stream/tickets", {
         params: { path: { game_id: gameId } }, headers: bearer(token) }).catch(() => null);
