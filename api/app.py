@@ -8,13 +8,15 @@ from them; it reads no environment and builds no client. The composition root
 
 from __future__ import annotations
 
+import hmac
 import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from types import FunctionType, MethodType
 from typing import Any
 
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, Response, request
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -101,7 +103,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
-               log_requests: bool = True,
+               log_requests: bool = True, metrics: MetricsWiring | None = None,
                notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
@@ -113,7 +115,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
     within `body_timeout_s`; every answer carries the request's id (`X-Request-ID`) and,
-    with `log_requests`, leaves a line in the log; `notify` wires the notifications'
+    with `log_requests`, leaves a line in the log; `metrics` (None: not counted) counts
+    each request and serves `/metrics` to its token; `notify` wires the notifications'
     routes (preferences, e-mail links, Web Push subscriptions; None: not served).
     `config` adds to Flask's (e.g.
     TESTING)."""
@@ -183,10 +186,45 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     # The whole body first, within a deadline: a slow client cannot hold a connection.
     app.wsgi_app = BodyDeadline(app.wsgi_app, body_timeout_s,  # type: ignore[method-assign]
                                 max_bytes=app.config["MAX_CONTENT_LENGTH"])
+    sink = None
+    if metrics is not None:
+        from api.metrics import RequestMetrics
+
+        sink = RequestMetrics()
+        if metrics.token:
+            app.add_url_rule("/metrics", "metrics", _metrics_view(metrics))
     # Outermost: whatever answers below, the answer has the request's id.
     app.wsgi_app = Observed(app.wsgi_app,  # type: ignore[method-assign]
-                            log_requests=log_requests)
+                            log_requests=log_requests, sink=sink)
     return app
+
+
+@dataclass(frozen=True)
+class MetricsWiring:
+    """The metrics of the web app: the bearer token `/metrics` asks for (None: it is not
+    served) and what a scrape reads from Redis (`api.metrics.StateCollector`'s reader)."""
+
+    token: str | None
+    state: Callable[[], Any] | None = None
+
+
+def _metrics_view(wiring: MetricsWiring) -> Callable[[], Response]:
+    from api.metrics import StateCollector, scrape
+
+    expected = f"Bearer {wiring.token}".encode()
+    state = StateCollector(wiring.state) if wiring.state is not None else None
+
+    def view() -> Response:
+        given = request.headers.get("Authorization", "").encode()
+        if not hmac.compare_digest(given, expected):
+            raise errors.ApiError(401, "invalid_authorization",
+                                  "the metrics need `Authorization: Bearer <METRICS_TOKEN>`",
+                                  headers={"WWW-Authenticate": "Bearer"})
+        body, content_type = scrape(state)
+        return Response(body, content_type=content_type,
+                        headers={"Cache-Control": "no-store"})
+
+    return view
 
 
 def _swagger_assets() -> Blueprint:

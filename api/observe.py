@@ -46,6 +46,8 @@ class RequestInfo:
     method: str
     route: str = UNMATCHED
     game_id: str | None = None
+    sink: RequestSink | None = None
+    landed: Callable[[], None] | None = None  # the in-flight count's decrement
 
 
 current: ContextVar[RequestInfo | None] = ContextVar("donkeypost_request", default=None)
@@ -69,7 +71,11 @@ def accepted_id(value: str | None) -> str:
 
 
 class RequestSink(Protocol):
-    """Where a finished request's figures go (the metrics)."""
+    """Where a request's figures go (the metrics): `routed` once its route is known (the
+    request is in flight; it returns what to call when it is no longer), `observe_request`
+    when it is done."""
+
+    def routed(self, route: str) -> Callable[[], None]: ...
 
     def observe_request(self, method: str, route: str, status: int,
                         duration_s: float) -> None: ...
@@ -93,6 +99,8 @@ def note_route(rule: Any, view_args: dict[str, Any] | None) -> None:
     if info is None:
         return
     info.route = route_template(rule.rule)
+    if info.sink is not None:
+        info.landed = info.sink.routed(info.route)
     if view_args:
         game = view_args.get("game_id")
         if isinstance(game, str):
@@ -113,7 +121,7 @@ class Observed:
                  ) -> Iterable[bytes]:
         started = time.perf_counter()
         info = RequestInfo(accepted_id(environ.get("HTTP_X_REQUEST_ID")),
-                           environ.get("REQUEST_METHOD", ""))
+                           environ.get("REQUEST_METHOD", ""), sink=self.sink)
         token = current.set(info)
         status = [0]
         header = (HEADER, info.request_id)
@@ -129,6 +137,8 @@ class Observed:
             body = self.app(environ, start) if beyond is None else \
                 _refuse(beyond, info.request_id, start)
         except BaseException:
+            if info.landed is not None:
+                info.landed()
             current.reset(token)
             raise
         return _Finishing(body, lambda: self._finish(info, status[0], started, token))
@@ -136,6 +146,8 @@ class Observed:
     def _finish(self, info: RequestInfo, status: int, started: float, token: Any) -> None:
         duration = time.perf_counter() - started
         try:
+            if info.landed is not None:
+                info.landed()
             if self.sink is not None:
                 self.sink.observe_request(info.method, info.route, status, duration)
             if self.log_requests and requests_log.isEnabledFor(logging.INFO):

@@ -78,3 +78,14 @@ class JsonErrorsWorker(GeventWorker):  # type: ignore[misc]
             util.write_nonblock(client, json_error(status, reason, code, str(exc)))
         except Exception:  # the client went away: nothing to answer
             self.log.debug("Failed to send error message.")
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """gunicorn's hook (this module is also its `--config`): a worker that stopped leaves
+    the live gauges of the metrics (its requests in flight)."""
+    import os
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

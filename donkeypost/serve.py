@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -33,7 +34,7 @@ from donkeypost import logs
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
-from donkeypost.web_servers import WebServer, missing, web_command
+from donkeypost.web_servers import MULTIPROC_ENV, WebServer, missing, web_command
 from workers.hooks import GAME_QUEUES, NOTIFICATIONS
 
 log = logging.getLogger(__name__)
@@ -107,10 +108,23 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     return 0
 
 
+def metrics_folder(data_dir: Path) -> Path:
+    """The multiprocess metrics' folder of a `serve`, emptied."""
+    folder = data_dir / "metrics"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
 def children(options: ServeOptions, redis_url: str | None,
              embedded: EmbeddedRedis | None) -> list[Child]:
     """(`redis_url` None: the children read `REDIS_CLUSTER_URL` from the environment.)"""
     env = {**os.environ, **({"REDIS_URL": redis_url} if redis_url else {})}
+    if MULTIPROC_ENV not in env:
+        # Every child counts its metrics into files here, which a scrape adds up; emptied
+        # at each start (the counters start again from zero, as Prometheus expects).
+        env[MULTIPROC_ENV] = str(metrics_folder(options.data_dir))
     out: list[Child] = []
     if embedded is not None:
         out.append(Child("redis", embedded.argv, stage=0, ready=embedded.ready))

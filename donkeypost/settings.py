@@ -43,6 +43,12 @@ Variable → setting (default):
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the web processes and the workers (`INFO`)
 - `LOG_FORMAT` → `log_format`: `text` (a line of text per record) or `json` (a JSON
   object per line: `donkeypost.logs`) (`text`)
+- `METRICS` → `metrics`: `on` or `off`, the Prometheus metrics counted (on); with
+  `PROMETHEUS_MULTIPROC_DIR` (an empty folder, the same for every process of a host) the
+  web processes and workers count into files there that a scrape adds up (`api.metrics`;
+  `donkeypost serve` sets it)
+- `METRICS_TOKEN` → `metrics_token`: `GET /metrics` answers only with
+  `Authorization: Bearer <METRICS_TOKEN>` (unset: `/metrics` is not served)
 - `LOG_REQUESTS` → `log_requests`: `on` or `off`, a line per request answered, with its id,
   route, status, duration and game (on)
 - `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
@@ -137,6 +143,8 @@ class Settings:
     log_level: str = "INFO"
     log_format: LogFormat = "text"
     log_requests: bool = True
+    metrics: bool = True
+    metrics_token: str | None = None
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
@@ -241,6 +249,8 @@ class Settings:
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
             log_format=read("LOG_FORMAT", _log_format, default.log_format),
             log_requests=read("LOG_REQUESTS", _switch, default.log_requests),
+            metrics=read("METRICS", _switch, default.metrics),
+            metrics_token=read("METRICS_TOKEN", str, None),
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
