@@ -15,13 +15,12 @@ further). The log line stays gunicorn's own warning.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from gunicorn import util
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.ggevent import GeventWorker
-
-from api.observe import new_request_id
 
 # What gunicorn refuses, as (status, reason, code); anything else it reports is a 400.
 _REFUSALS: tuple[tuple[type[BaseException], int, str, str], ...] = (
@@ -55,7 +54,8 @@ def refusal(exc: BaseException) -> tuple[int, str, str]:
 
 def json_error(status: int, reason: str, code: str, detail: str) -> bytes:
     """A whole HTTP/1.1 answer (head and body) in the shared error shape."""
-    request_id = new_request_id()
+    request_id = os.urandom(12).hex()  # as `api.observe` makes one (not imported here:
+    # the server's own process loads this class, and must not import the app before gevent)
     body = json.dumps({"code": code, "status": status,
                        "message": _MESSAGES.get(code, detail or reason),
                        "request_id": request_id}).encode()
@@ -79,13 +79,3 @@ class JsonErrorsWorker(GeventWorker):  # type: ignore[misc]
         except Exception:  # the client went away: nothing to answer
             self.log.debug("Failed to send error message.")
 
-
-def child_exit(server: Any, worker: Any) -> None:
-    """gunicorn's hook (this module is also its `--config`): a worker that stopped leaves
-    the live gauges of the metrics (its requests in flight)."""
-    import os
-
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from prometheus_client import multiprocess
-
-        multiprocess.mark_process_dead(worker.pid)

@@ -89,6 +89,10 @@ def serve(settings: Settings, options: ServeOptions) -> int:
         redis_url = embedded.url
         print(f"embedded Redis: data in {embedded.data_dir} (append-only file, appendfsync "
               f"{options.appendfsync})", flush=True)
+    if not os.environ.get(MULTIPROC_ENV):
+        # Every child counts its metrics into files here, which a scrape adds up; emptied
+        # at each start (the counters start again from zero, as Prometheus expects).
+        os.environ[MULTIPROC_ENV] = str(metrics_folder(options.data_dir))
     supervisor = Supervisor(children(options, redis_url, embedded))
     stopping = _stop_on_signals()
     try:
@@ -121,10 +125,6 @@ def children(options: ServeOptions, redis_url: str | None,
              embedded: EmbeddedRedis | None) -> list[Child]:
     """(`redis_url` None: the children read `REDIS_CLUSTER_URL` from the environment.)"""
     env = {**os.environ, **({"REDIS_URL": redis_url} if redis_url else {})}
-    if MULTIPROC_ENV not in env:
-        # Every child counts its metrics into files here, which a scrape adds up; emptied
-        # at each start (the counters start again from zero, as Prometheus expects).
-        env[MULTIPROC_ENV] = str(metrics_folder(options.data_dir))
     out: list[Child] = []
     if embedded is not None:
         out.append(Child("redis", embedded.argv, stage=0, ready=embedded.ready))

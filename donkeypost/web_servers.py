@@ -29,7 +29,7 @@ RESPAWN_S = 1  # granian: the pause before a dead worker is replaced
 # gunicorn's gevent worker, with what gunicorn refuses itself answered in the error shape.
 GUNICORN_WORKER = "donkeypost.gunicorn_worker.JsonErrorsWorker"
 # Its hooks (`child_exit`: a dead worker's live gauges leave the metrics).
-GUNICORN_CONFIG = "python:donkeypost.gunicorn_worker"
+GUNICORN_CONFIG = "python:donkeypost.gunicorn_config"
 # The multiprocess metrics' folder (prometheus_client's variable; `api.metrics`).
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
