@@ -20,12 +20,16 @@ class NewPlayerSchema(ma.Schema):
                                                   "(NFKC) and combining marks after a "
                                                   "letter",
                                    "pattern": name_pattern()})
+    bot = fields.Boolean(load_default=False, metadata={
+        "description": "a bot account: a program that plays its games from its event "
+                       "stream, shown as a bot at tables and on leaderboards"})
 
 
 class PlayerKeySchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     key = fields.String(required=True, metadata={
         "description": "the player key, shown once: send it as `Authorization: Bearer …`"})
 
@@ -44,6 +48,7 @@ class ProfileSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     games = fields.List(fields.Nested(StandingSchema), required=True,
                         metadata={"description": "per game type played"})
 
@@ -62,6 +67,8 @@ class InboxSeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     player = fields.String(allow_none=True)
     taken = fields.Boolean(required=True)
+    bot_account = fields.Boolean(required=True, metadata={"description": "held by a bot "
+                                                                         "account"})
 
 
 class RatingChangeSchema(ma.Schema):
@@ -95,6 +102,8 @@ class InboxEntrySchema(ma.Schema):
 class LeaderboardPlayerSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(allow_none=True)
+    bot = fields.Boolean(required=True, metadata={
+        "description": "a bot account (a program), rated among the players but marked"})
 
 
 class LeaderboardEntrySchema(ma.Schema):
