@@ -4,6 +4,13 @@
     app = web_app(components)                     # the Flask app (`donkeypost.wsgi`)
     worker = rq_worker(components, queues)        # an RQ worker (`donkeypost worker`)
 
+The games are the installed ones (`domain.registry.installed`: every distribution's
+`donkeypost.games` entry points), loaded once here, when the process starts: a game that
+cannot be loaded, or two games with one id, stop it (`GameLoadError`, one line naming the
+game). Everything that needs the games is handed them from here: the service
+(`service.games`, which the API, its OpenAPI document, the jobs and the bots read), the RQ
+hooks. Tests and benchmarks may pass their own registry (`games=`).
+
 Every process builds its own, once, when it starts (a gunicorn worker when it imports
 `donkeypost.wsgi`, `donkeypost worker` before its loop); nothing is built at import and
 nothing is kept in a module. The pieces below never build their collaborators: the API is
@@ -37,7 +44,6 @@ from rq import Queue
 
 from api.app import create_app
 from api.rate_limits import CounterStorage
-from domain import registry
 from domain.connection import (
     RedisClient,
     cluster_nodes,
@@ -45,7 +51,7 @@ from domain.connection import (
     connect,
     connect_cluster,
 )
-from domain.game import Game
+from domain.registry import GameRegistry, installed
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
     RedisEventStore,
@@ -74,22 +80,23 @@ class Components:
     settings: Settings
     store_redis: RedisClient  # the games' Redis, or Redis Cluster
     queue_redis: redis.Redis  # the queues' and timers' Redis
-    games: Mapping[str, Game[Any, Any]]  # the game registry, loaded when the process starts
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
 
 
-def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
-              clock: Clock = time.time) -> Components:
+def bootstrap(settings: Settings, *, hooks: Hooks | None = None, clock: Clock = time.time,
+              games: GameRegistry | None = None) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
-    RQ and webhook hooks); `clock` is the service's and the hooks' time."""
+    RQ and webhook hooks); `clock` is the service's and the hooks' time; `games` the games
+    it plays (default: the installed ones, loaded now)."""
+    if games is None:
+        games = installed()  # now: a game that cannot be loaded stops the process at once
     store_redis = store_client(settings)
     queue_redis = connect(settings.queue_url, settings.redis_max_connections,
                           client_name=QUEUE_CLIENT)
-    # Loaded now, so that a game that cannot be imported stops the process as it starts.
-    games = registry.games()
-    rq_hooks = RqHooks(queue_redis, clock=clock, timers_in_appends=timers_in_appends(settings))
+    rq_hooks = RqHooks(queue_redis, games, clock=clock,
+                       timers_in_appends=timers_in_appends(settings))
     webhook_store = RedisWebhookStore(store_redis)
     if hooks is None:
         hooks = FanOutHooks([
@@ -97,8 +104,8 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
             WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
         ])
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
-                      games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock, settings))
+                      rq_hooks=rq_hooks, webhook_store=webhook_store,
+                      service=game_service(store_redis, games, hooks, clock, settings))
 
 
 def timers_in_appends(settings: Settings) -> bool:
@@ -115,14 +122,15 @@ def store_client(settings: Settings) -> RedisClient:
                    client_name=STORE_CLIENT)
 
 
-def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
+def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, clock: Clock,
                  settings: Settings | None = None) -> GameService:
-    """The service on the games' Redis (its one constructor call in the project): the
-    games, the players and the ratings. (`settings`: the replicas an append waits for.)"""
+    """The service on the games' Redis (its one constructor call in the project) playing
+    `games`: the games, the players and the ratings. (`settings`: the replicas an append
+    waits for.)"""
     settings = settings or Settings()
     store = RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
                             wait_timeout_ms=settings.wait_timeout_ms)
-    return GameService(store=store, hooks=hooks, clock=clock,
+    return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis))
 

@@ -48,9 +48,9 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.registry import GameRegistry
 from domain.store.port import TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
@@ -115,11 +115,14 @@ class RebuildCounts:
 class RqHooks:
     """The hooks of the workers' queues on `connection`. With `timers_in_appends` (the
     queues' Redis is the games' Redis, one server: the timers' set is in the store's
-    database) the timer changes of a move are handed to its append (`timer_changes`)."""
+    database) the timer changes of a move are handed to its append (`timer_changes`).
+    `games`: the games whose tables it plans for (their deadlines and bot turns)."""
 
-    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time,
+    def __init__(self, connection: redis.Redis, games: GameRegistry,
+                 clock: Callable[[], float] = time.time,
                  timers_in_appends: bool = False) -> None:
         self.redis = connection
+        self.games = games
         self.clock = clock
         self.timers_in_appends = timers_in_appends
         self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
@@ -147,7 +150,7 @@ class RqHooks:
         else:
             # The append dropped and armed the timers; the duties it did not arm were
             # due when they were planned: they are queued now, as they would have been.
-            game = registry.get_game(table.type)
+            game = self.games.game(table.type)
             due_now = [duty for duty in duties(table, game) if duty.job_id not in timers.arm]
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
@@ -172,7 +175,7 @@ class RqHooks:
         """The table's duties: those due now, and those due later (timers)."""
         now = self.clock()
         due_now, later = [], []
-        for duty in duties(table, registry.get_game(table.type)):
+        for duty in duties(table, self.games.game(table.type)):
             (due_now if duty.due <= now else later).append(duty)
         return due_now, later
 
@@ -274,7 +277,7 @@ class RqHooks:
         planned: list[Duty] = []
         for table in tables:
             counts.tables += 1
-            planned.extend(duties(table, registry.get_game(table.type)))
+            planned.extend(duties(table, self.games.game(table.type)))
         if not planned:
             return counts
         counts.duties = len(planned)

@@ -13,7 +13,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import registry
 from domain.bots.levels import LEVELS
 from domain.errors import BadOptions
 from domain.events import Event, event
@@ -37,7 +36,7 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
            rematch_of: str | None = None) -> Table:
     """The new game. `game_id` is given by a rematch, whose creators may race: the first
     append wins and the others get VersionConflict (the seed kept is the first one too)."""
-    game = registry.get_game(game_type)
+    game = deps.games.game(game_type)
     check_player_count(game, len(seats))
     for seat in seats:
         if seat.get("kind") == "bot" and seat.get("level", "basic") not in BOT_LEVELS:
