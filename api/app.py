@@ -30,6 +30,8 @@ from api.routes import (
     chat,
     games,
     health,
+    notifications,
+    player_events,
     players,
     ratings,
     stream,
@@ -93,6 +95,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
+               notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
@@ -102,7 +105,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
     counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
-    within `body_timeout_s`. `config` adds to Flask's (e.g. TESTING)."""
+    within `body_timeout_s`; `notify` wires the notifications' routes (preferences, e-mail
+    links, Web Push subscriptions; None: not served). `config` adds to Flask's (e.g.
+    TESTING)."""
     app = DonkeyFlask("donkeypost")
     if trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
@@ -135,7 +140,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                                                  stale_after_s))
     api.register_blueprint(types.make_blueprint(service.games))
     # One hub per process: long-polls and event streams wait on it, not on Redis.
-    hub = EventHub(service.store)
+    hub = EventHub(service.store, players=service.players,
+                   presence=notify.store.mark_present if notify is not None else None)
     # It hears this process's appends first: its streams take the new events without
     # reading them back, while the other hooks' round trips go on.
     others = service.deps.hooks
@@ -146,9 +152,14 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
-    api.register_blueprint(stream.make_blueprint(service, hub, StreamTickets(health_redis),
+    tickets = StreamTickets(health_redis)
+    api.register_blueprint(stream.make_blueprint(service, hub, tickets,
                                                  sse_keepalive_s, sse_max_s))
     api.register_blueprint(webhooks.make_blueprint(service, webhook_store, webhook_targets))
+    api.register_blueprint(player_events.make_blueprint(service, hub, tickets,
+                                                        sse_keepalive_s, sse_max_s))
+    if notify is not None:
+        api.register_blueprint(notifications.make_blueprint(service, notify))
     app.register_blueprint(_swagger_assets())
     app.register_blueprint(web_table.make_blueprint())
     if rate_limits is not None:

@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
+from domain.clocks import KINDS as TIME_CONTROL_KINDS
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.players.names import TABLE_NAME_LENGTH
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
@@ -30,6 +31,29 @@ class SeatSpecSchema(ma.Schema):
                                                     "them (only they may take it)"})
 
 
+MAX_CLOCK_S = 90 * 24 * 3600
+
+
+class TimeControlSchema(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(TIME_CONTROL_KINDS), metadata={
+        "description": "`per_move`: `deadline_s` for every move; `correspondence`: a bank "
+                       "of `bank_s` per seat that runs only while the game waits for that "
+                       "seat, plus `increment_s` each time its turn passes (never above "
+                       "`bank_s`); `none`: no clock"})
+    deadline_s = fields.Float(validate=validate.Range(min=1, max=MAX_CLOCK_S), metadata={
+        "description": "per_move: seconds per move (else the request's `deadline_s`)"})
+    bank_s = fields.Float(validate=validate.Range(min=1, max=MAX_CLOCK_S), metadata={
+        "description": "correspondence: each seat's bank, and its cap (e.g. 259200, three "
+                       "days)"})
+    increment_s = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_CLOCK_S),
+                               metadata={"description": "correspondence: added to a seat's "
+                                                        "bank each time its turn passes "
+                                                        "(e.g. 86400, a day)"})
+    vacation = fields.Boolean(load_default=True, metadata={
+        "description": "correspondence: the players' vacations stop their clocks here "
+                       "(POST /players/me/vacation)"})
+
+
 class CreateGameSchema(ma.Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=64),
                          metadata={"description": "a game type id"})
@@ -45,8 +69,19 @@ class CreateGameSchema(ma.Schema):
                         metadata={"description": "one entry per player, in seat order"})
     deadline_s = fields.Float(allow_none=True, load_default=DEFAULT_DEADLINE_S,
                               validate=validate.Range(min=1, max=90 * 24 * 3600),
-                              metadata={"description": "seconds per move; null = no deadline"})
-    on_timeout = fields.String(load_default="autoplay", validate=validate.OneOf(TIMEOUT_POLICIES))
+                              metadata={"description": "seconds per move; null = no deadline "
+                                                       "(used when `time_control` is not "
+                                                       "given)"})
+    time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True,
+                                 metadata={"description": "the game's clock; absent: a "
+                                                          "deadline per move of `deadline_s`"})
+    on_timeout = fields.String(load_default="autoplay", validate=validate.OneOf(TIMEOUT_POLICIES),
+                               metadata={"description": "when a seat's time runs out: "
+                                                        "`autoplay` (the basic bot plays "
+                                                        "the move; two in a row and the "
+                                                        "seat is away) or `away` (the seat "
+                                                        "is away at once: the bot plays it "
+                                                        "until its owner acts)"})
     bot_delay_s = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600),
                                metadata={"description": "wait before a bot moves"})
 
@@ -126,6 +161,12 @@ class SeatViewSchema(ma.Schema):
     played_by = fields.String(allow_none=True, metadata={
         "description": "the level of the bot that plays it since its player resigned or "
                        "left (null: its player plays it)"})
+    time_left = fields.Float(allow_none=True, metadata={
+        "description": "correspondence: seconds left on the seat's bank at `server_time` "
+                       "(it runs while `deadline` is set); null: no bank"})
+    vacation_until = fields.Float(allow_none=True, metadata={
+        "description": "the seat's player is on vacation until then (epoch seconds): its "
+                       "clock is stopped"})
 
 
 class TableActionSchema(ma.Schema):
@@ -151,7 +192,8 @@ class GameViewSchema(ma.Schema):
     you = fields.Integer(allow_none=True, metadata={"description": "your seat, null = spectator"})
     to_act = fields.List(fields.Integer(), required=True)
     deadline_s = fields.Float(allow_none=True)
-    on_timeout = fields.String()
+    time_control = fields.Nested(TimeControlSchema, metadata={"description": "the clock"})
+    on_timeout = fields.String(validate=validate.OneOf(TIMEOUT_POLICIES))
     seed_hash = fields.String(required=True, metadata={"description": "sha256 of the seed"})
     seed = fields.String(allow_none=True, metadata={"description": "revealed at the end"})
     created_at = fields.Float()

@@ -45,13 +45,24 @@ class SeatCreated(TypedDict):
     rematch_seat: NotRequired[int]
 
 
+class TimeControlCreated(TypedDict):
+    """A correspondence time control (`domain.clocks`): a bank per seat, its increment
+    each time the seat's turn passes, and whether vacations stop the clocks."""
+
+    kind: Literal["correspondence"]
+    bank_s: float
+    increment_s: float
+    vacation: bool
+
+
 class GameCreated(TypedDict):
     id: str
     type: str
     options: dict[str, OptionValue]
     seats: list[SeatCreated]
     deadline_s: float | None
-    on_timeout: Literal["autoplay"]
+    on_timeout: Literal["autoplay", "away"]
+    time_control: NotRequired[TimeControlCreated]  # a correspondence clock
     bot_delay_s: float
     seed_hash: str
     created_by: NotRequired[str]  # the player who created it
@@ -72,6 +83,16 @@ class OneSeat(TypedDict):
     seat: int
 
 
+class TimedOut(TypedDict):
+    seat: int
+    away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
+
+
+class VacationStarted(TypedDict):
+    seat: int
+    until: float  # the seat's clock is stopped until then (epoch seconds)
+
+
 class SeatLeft(TypedDict):
     seat: int
     level: Literal["random", "basic", "strong"]  # the bot that plays it from now on
@@ -86,7 +107,7 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_created": EventShape(GameCreated),
     "player_joined": EventShape(PlayerJoined),
     "game_started": EventShape(Empty),
-    "turn_timed_out": EventShape(OneSeat),
+    "turn_timed_out": EventShape(TimedOut),
     "seat_returned": EventShape(OneSeat),
     "game_finished": EventShape(GameFinished),
     "game_cancelled": EventShape(Empty),
@@ -96,4 +117,6 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "abort_voted": EventShape(OneSeat),
     "abort_vote_withdrawn": EventShape(OneSeat),
     "game_aborted": EventShape(Empty),
+    "vacation_started": EventShape(VacationStarted),
+    "vacation_ended": EventShape(OneSeat),
 }

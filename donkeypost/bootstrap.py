@@ -33,6 +33,7 @@ With `REDIS_CLUSTER_URL` the games' client is a Redis Cluster client (at most
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,10 +41,12 @@ from typing import Any
 
 import redis
 from flask import Flask
+from py_vapid import Vapid02
 from rq import Queue
 
 from api.app import create_app
 from api.rate_limits import CounterStorage
+from api.routes.notifications import NotifyWiring
 from domain.connection import (
     RedisClient,
     cluster_nodes,
@@ -51,6 +54,7 @@ from domain.connection import (
     connect,
     connect_cluster,
 )
+from domain.notify.mail import Links
 from domain.registry import GameRegistry, installed
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
@@ -60,10 +64,13 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
+from workers.notify import MailServer, Notifier
+from workers.push import PushSender, public_key, vapid_key
 from workers.runner import GameWorker, RedisWatch, make_worker
 from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
@@ -71,6 +78,46 @@ from workers.webhooks import WebhookHooks
 Clock = Callable[[], float]
 # The names a process's two clients give their connections (`CLIENT LIST` tells them apart).
 STORE_CLIENT, QUEUE_CLIENT = "donkeypost-games", "donkeypost-queues"
+
+
+@dataclass
+class Notifications:
+    """The notifications' parts of a process: their store, the secrets (read from Redis
+    when first needed: kept there unless configured), the senders."""
+
+    settings: Settings
+    store: RedisNotifyStore
+
+    @functools.cached_property
+    def link_secret(self) -> bytes:
+        configured = self.settings.notify_secret
+        return configured.encode() if configured else self.store.link_secret()
+
+    @functools.cached_property
+    def vapid(self) -> Vapid02 | None:
+        if not self.settings.notify_push:
+            return None
+        return vapid_key(self.store, self.settings.vapid_private_key)
+
+    def vapid_public_key(self) -> str | None:
+        return public_key(self.vapid) if self.vapid is not None else None
+
+    def wiring(self) -> NotifyWiring:
+        return NotifyWiring(store=self.store, link_secret=lambda: self.link_secret,
+                            vapid_public_key=self.vapid_public_key,
+                            targets=self.settings.webhook_targets,
+                            email_on=self.settings.smtp_url is not None)
+
+    def notifier(self, service: GameService, clock: Clock = time.time) -> Notifier:
+        settings = self.settings
+        links = Links(settings.public_url)
+        mail = MailServer(settings.smtp_url, settings.smtp_from,
+                          settings.webhook_targets) if settings.smtp_url else None
+        push = PushSender(self.store, lambda: self.vapid, settings.vapid_subject, links,
+                          settings.webhook_targets) if settings.notify_push else None
+        return Notifier(service=service, store=self.store, links=links,
+                        link_secret=lambda: self.link_secret, mail=mail, push=push,
+                        clock=clock, lease_s=settings.notify_lease_s)
 
 
 @dataclass(frozen=True)
@@ -83,6 +130,7 @@ class Components:
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
+    notifications: Notifications
 
 
 def bootstrap(settings: Settings, *, hooks: Hooks | None = None, clock: Clock = time.time,
@@ -105,7 +153,8 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None, clock: Clock = 
         ])
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, games, hooks, clock, settings))
+                      service=game_service(store_redis, games, hooks, clock, settings),
+                      notifications=Notifications(settings, RedisNotifyStore(store_redis)))
 
 
 def timers_in_appends(settings: Settings) -> bool:
@@ -150,7 +199,8 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
-                      body_timeout_s=settings.body_timeout_s, config=config)
+                      body_timeout_s=settings.body_timeout_s,
+                      notify=components.notifications.wiring(), config=config)
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:
@@ -172,7 +222,8 @@ def job_context(components: Components) -> JobContext:
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
         connect_timeout_s=settings.webhook_connect_timeout_s),
-        retention=settings.retention)
+        retention=settings.retention,
+        notifier=components.notifications.notifier(components.service))
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

@@ -9,7 +9,8 @@ Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
   the queues of deadlines, quick bots, searching bots and ratings, in that order of
   priority;
-- `notifier`: the webhook worker, apart so that a slow receiver never holds up a bot turn.
+- `notifier`: the webhook worker and the notifier (players' e-mail and Web Push, and the
+  `deadline_soon` warnings), apart so that a slow receiver never holds up a bot turn.
 
 A port that another process listens on is refused before anything starts: gunicorn's web
 workers bind with SO_REUSEPORT (the kernel then spreads connections over them evenly),

@@ -58,6 +58,23 @@ Variable → setting (default):
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
+- `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
+  `smtp+starttls://` or `smtps://`, with `user:password@` if it needs them (none: no
+  e-mail); `SMTP_FROM` → `smtp_from`, their sender (`donkeypost <noreply@localhost>`)
+- `PUBLIC_URL` → `public_url`, the server's address as players reach it, for the links in
+  e-mails and pushes (`http://127.0.0.1:8000`)
+- `NOTIFY_SECRET` → `notify_secret`, signs the e-mails' links (none: one is made on first
+  start and kept in Redis)
+- `VAPID_PRIVATE_KEY` → `vapid_private_key`, the Web Push key (PEM; none: one is made on
+  first start and kept in Redis); `VAPID_SUBJECT` → `vapid_subject`, the contact push
+  services see (`mailto:` or `https:`; `mailto:admin@localhost`)
+- `NOTIFY_PUSH` → `notify_push`: `on` or `off`, Web Push (on)
+- `NOTIFY_LEASE_S` → `notify_lease_s`: a notifier that dies mid-round leaves its players
+  to another after this long (120)
+
+Mail servers and push endpoints get the webhook targets' checks (`WEBHOOK_ALLOWED_NETWORKS`
+lets them be on other networks).
+
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
 
@@ -123,6 +140,14 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    smtp_url: str | None = None
+    smtp_from: str = "donkeypost <noreply@localhost>"
+    public_url: str = "http://127.0.0.1:8000"
+    notify_secret: str | None = None
+    vapid_private_key: str | None = None
+    vapid_subject: str = "mailto:admin@localhost"
+    notify_push: bool = True
+    notify_lease_s: float = 120.0
 
     def __post_init__(self) -> None:
         if self.redis_cluster_url is None:
@@ -218,6 +243,14 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            smtp_url=read("SMTP_URL", _smtp_url, None),
+            smtp_from=read("SMTP_FROM", str, default.smtp_from),
+            public_url=read("PUBLIC_URL", _public_url, default.public_url),
+            notify_secret=read("NOTIFY_SECRET", str, None),
+            vapid_private_key=read("VAPID_PRIVATE_KEY", str, None),
+            vapid_subject=read("VAPID_SUBJECT", str, default.vapid_subject),
+            notify_push=read("NOTIFY_PUSH", _on_off, default.notify_push),
+            notify_lease_s=read("NOTIFY_LEASE_S", _positive(float), default.notify_lease_s),
         )
 
 
@@ -277,6 +310,26 @@ def _rate_limits(env: Mapping[str, str]) -> RateLimits:
                 raise SettingsError(f"{name}={value!r} is not valid: {err}") from None
             limits[rule] = value
     return RateLimits(enabled=switch not in ("off", "false", "0"), limits=limits)
+
+
+def _smtp_url(raw: str) -> str:
+    scheme, _, rest = raw.partition("://")
+    if scheme not in ("smtp", "smtp+starttls", "smtps") or not rest:
+        raise ValueError("smtp://, smtp+starttls:// or smtps://[user:password@]host[:port]")
+    return raw
+
+
+def _public_url(raw: str) -> str:
+    scheme, _, host = raw.partition("://")
+    if scheme not in ("http", "https") or not host:
+        raise ValueError("an http(s) URL, e.g. https://donkeypost.example")
+    return raw.rstrip("/")
+
+
+def _on_off(raw: str) -> bool:
+    if raw.lower() not in ("on", "off", "true", "false", "1", "0"):
+        raise ValueError("on or off")
+    return raw.lower() in ("on", "true", "1")
 
 
 def _count(raw: str) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy
@@ -21,6 +22,9 @@ from domain.store import WebhookStore
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.receivers import ReceiverBackoff
 from domain.webhooks.targets import TargetPolicy
+
+if TYPE_CHECKING:
+    from workers.notify import Notifier
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,9 @@ class JobContext:
     service: GameService  # its hooks follow a job's move like any other (bots, deadlines, …)
     webhooks: WebhookDelivery
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)  # what sweeps delete
+    # Turns players' streams into e-mail and Web Push (`workers.notify`), in the workers
+    # serving the notifications queue; None: not here.
+    notifier: Notifier | None = None
 
 
 _current: ContextVar[JobContext] = ContextVar("donkeypost_job_context")

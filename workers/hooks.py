@@ -41,6 +41,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -50,6 +51,8 @@ from rq.registry import ScheduledJobRegistry
 
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.game import Game
+from domain.players.notes import soon_due
 from domain.registry import GameRegistry
 from domain.store.port import TimerChanges
 from domain.table import Table
@@ -69,6 +72,7 @@ JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "strong": (STRONG_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
+    "soon": (NOTIFICATIONS, jobs.deadline_soon),
 }
 TIMERS = "donkeypost:timers"
 JOB_TIMEOUT_S = 120  # a strong bot thinks about a second; anything near this is stuck
@@ -93,15 +97,40 @@ def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
     """The timers armed at the version before `new_events`: the game has moved on since.
     (Those of seats still waiting are armed again, due at the same moment.)"""
     before = new_events[0].seq - 1 if new_events else table.version
-    if before <= 0 or (table.deadline_s is None and table.bot_delay_s <= 0):
+    if before <= 0 or (not table.has_clock and table.bot_delay_s <= 0):
         return []
     kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
     stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
                   0.0).job_id for seat, kind in enumerate(kinds)]
+    # The warnings of the players' seats (`warnings`) of that version too.
+    stale += [Duty("soon", table.id, before, seat, 0.0).job_id
+              for seat, s in enumerate(table.seats) if s.player is not None]
     # A seat given up to a bot in this append waited for its player before it.
     stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
               for seat, s in enumerate(table.seats) if s.played_by is not None]
     return stale
+
+
+def warnings(table: Table, planned: Sequence[Duty], now: float) -> list[Duty]:
+    """A `soon` duty for each deadline of a player's seat whose warning is still ahead
+    (at `domain.players.notes.SOON_AT` of the time to move): it tells the player's stream
+    `deadline_soon`. A warning whose moment has passed is not planned again, so a version
+    that follows it (another seat moved) does not repeat it."""
+    out: list[Duty] = []
+    for duty in planned:
+        if duty.kind != "deadline" or table.seats[duty.seat].player is None:
+            continue
+        due = soon_due(table, duty.seat)
+        if due is not None and due > now:
+            out.append(Duty("soon", duty.game_id, duty.version, duty.seat, due))
+    return out
+
+
+def planned_duties(table: Table, game: Game[Any, Any], now: float) -> list[Duty]:
+    """The duties of `table`, a table of `game` (`workers.plan.duties`), and the warnings
+    of its deadlines."""
+    found = duties(table, game)
+    return found + warnings(table, found, now)
 
 
 @dataclass
@@ -150,8 +179,9 @@ class RqHooks:
         else:
             # The append dropped and armed the timers; the duties it did not arm were
             # due when they were planned: they are queued now, as they would have been.
-            game = self.games.game(table.type)
-            due_now = [duty for duty in duties(table, game) if duty.job_id not in timers.arm]
+            due_now = [duty for duty in planned_duties(table, self.games.game(table.type),
+                                                       self.clock())
+                       if duty.job_id not in timers.arm]
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
             any(s.player is not None for s in table.seats)
@@ -175,7 +205,7 @@ class RqHooks:
         """The table's duties: those due now, and those due later (timers)."""
         now = self.clock()
         due_now, later = [], []
-        for duty in duties(table, self.games.game(table.type)):
+        for duty in planned_duties(table, self.games.game(table.type), now):
             (due_now if duty.due <= now else later).append(duty)
         return due_now, later
 
@@ -275,9 +305,10 @@ class RqHooks:
         other is dropped."""
         counts = RebuildCounts()
         planned: list[Duty] = []
+        now = self.clock()
         for table in tables:
             counts.tables += 1
-            planned.extend(duties(table, self.games.game(table.type)))
+            planned.extend(planned_duties(table, self.games.game(table.type), now))
         if not planned:
             return counts
         counts.duties = len(planned)

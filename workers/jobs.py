@@ -26,6 +26,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.game import Game
+from domain.players import notes
 from domain.table import Table, to_act
 from workers import context
 
@@ -53,6 +54,23 @@ def deadline_passed(game_id: str, version: int, seat: int) -> str:
 def away_turn(game_id: str, version: int, seat: int) -> str:
     """A seat marked away (it missed deadlines in a row) is played at once."""
     return _act_for(game_id, version, seat, by="away")
+
+
+def deadline_soon(game_id: str, version: int, seat: int) -> str:
+    """Tell the player of the seat that most of their time to move has gone
+    (`deadline_soon` in their stream), if the game still waits for them at `version`."""
+    service = context.current().service
+    try:
+        table, _ = service.load(game_id)
+    except UnknownGame:
+        return "unknown_game"
+    if table.version != version:
+        return "superseded"
+    note = notes.deadline_soon(table, seat, service.clock())
+    if note is None:
+        return "not_waiting"
+    service.players.place([], [note])
+    return "told"
 
 
 def rate_game(game_id: str) -> str:

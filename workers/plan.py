@@ -21,8 +21,9 @@ from typing import Any, Literal, cast
 from domain.game import Game
 from domain.table import Table, to_act
 
-DutyKind = Literal["bot", "strong", "away", "deadline"]
-KINDS: tuple[DutyKind, ...] = ("bot", "strong", "away", "deadline")
+DutyKind = Literal["bot", "strong", "away", "deadline", "soon"]
+# `soon`: warn a player that 80 % of their time to move has gone (`workers.hooks`).
+KINDS: tuple[DutyKind, ...] = ("bot", "strong", "away", "deadline", "soon")
 SEARCHING_LEVELS = frozenset({"strong"})  # bot levels whose move takes their budget
 
 

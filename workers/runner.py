@@ -47,7 +47,7 @@ from rq.job import Job
 from domain.service.retention import sweep_unstarted
 from workers import heartbeats
 from workers.context import JobContext, running
-from workers.hooks import QUEUES, RqHooks
+from workers.hooks import NOTIFICATIONS, QUEUES, RqHooks
 
 log = logging.getLogger(__name__)
 
@@ -115,19 +115,33 @@ class GameWorker(SimpleWorker):
     def work(self, burst: bool = False, **kwargs: Any) -> bool:
         # The pump moves scheduled jobs; RQ's scheduler process is not started.
         kwargs.pop("with_scheduler", None)
-        pump = None
+        pump = notifier = None
+        notifies = self.job_context.notifier is not None and \
+            NOTIFICATIONS in self.queue_names()
         if burst:  # what is due now, once (a burst's rebuild enqueues the games' due jobs)
             self.rq_hooks.release_scheduled(self.queue_names())
         else:
             self._stop_pump.clear()
             pump = threading.Thread(target=self._pump, name="timer-pump", daemon=True)
             pump.start()
+            if notifies:  # players' streams into e-mail and Web Push (`workers.notify`)
+                assert self.job_context.notifier is not None
+                notifier = threading.Thread(target=self.job_context.notifier.run,
+                                            args=(self._stop_pump,), name="notifier",
+                                            daemon=True)
+                notifier.start()
         try:
-            return bool(super().work(burst=burst, **kwargs))
+            done = bool(super().work(burst=burst, **kwargs))
+            if burst and notifies:
+                assert self.job_context.notifier is not None
+                while self.job_context.notifier.run_once():
+                    pass
+            return done
         finally:
             self._stop_pump.set()
-            if pump is not None:
-                pump.join(timeout=5)
+            for thread in (pump, notifier):
+                if thread is not None:
+                    thread.join(timeout=5)
 
     def _pump(self) -> None:
         next_beat = 0.0

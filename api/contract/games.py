@@ -207,7 +207,7 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     fields = schemas.CreateGameSchema._declared_fields
     convert = api.ma_plugin.converter.field2property
     common = {name: without_default(convert(fields[name]))
-              for name in ("deadline_s", "on_timeout", "bot_delay_s")}
+              for name in ("deadline_s", "time_control", "on_timeout", "bot_delay_s")}
     seat_fields = schemas.SeatSpecSchema._declared_fields
     out: dict[str, dict[str, Any]] = {"SeatSpec": {
         "type": "object", "additionalProperties": False, "required": ["kind"],

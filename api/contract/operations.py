@@ -139,10 +139,19 @@ OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
-                  "NewMessage": schemas.NewMessageSchema}
+                  "NewMessage": schemas.NewMessageSchema,
+                  "SetNotifications": player_schemas.NotificationsSchema,
+                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema}
 REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
                     "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
-                    "NewMessage": {"text": "good game!"}}
+                    "NewMessage": {"text": "good game!"},
+                    "SetNotifications": {"channels": ["email"], "digest_hours": 12,
+                                      "quiet_hours": {"start": "22:00", "end": "08:00"},
+                                      "time_zone": "Europe/Berlin",
+                                      "email": "ann@example.org"},
+                    "NewPushSubscription": {
+                        "endpoint": "https://push.example.net/send/abc123",
+                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}}
 
 
 def register_components(api: Api, example_game: Game[Any, Any]) -> None:
@@ -245,10 +254,13 @@ class ContractBlueprint(PagedBlueprint):
             confirmed.set_etag(etag)
             raise NotModified(response=confirmed)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, json_bodies_only: bool = True, **kwargs: Any) -> None:
+        """`json_bodies_only=False`: the blueprint's routes take other bodies too (a
+        form posted from an e-mail's link)."""
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_contract_doc)
-        self.before_request(_json_bodies_only)
+        if json_bodies_only:
+            self.before_request(_json_bodies_only)
 
     def operation(self, operation_id: str, *, security: list[dict[str, list[str]]] = PUBLIC,
                   failures: Sequence[Failure] = (), parameters: Sequence[str] = (),

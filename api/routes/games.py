@@ -55,10 +55,10 @@ from domain.service import GameService, table_view
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
                              "bad_donkey_deck", "not_enough_cards", "unknown_player",
-                             "bad_name"),
+                             "bad_name", "bad_time_control"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
-              "game_aborted", "seat_resigned", "seat_left")
+              "game_aborted", "seat_resigned", "seat_left", "out_of_time")
 NOT_MODIFIED = "not modified since the `ETag` in If-None-Match"
 IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
 
@@ -128,7 +128,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
-                                   bot_delay_s=body["bot_delay_s"], by=by)
+                                   bot_delay_s=body["bot_delay_s"], by=by,
+                                   time_control=body["time_control"])
             return {**service.view(table, table.seat_of(by.id) if by else None),
                     "creator_token": service.issue_creator_token(table.id)}
 

@@ -109,12 +109,17 @@ class GameService:
                seats: Sequence[Mapping[str, Any]],
                deadline_s: float | None = DEFAULT_DEADLINE_S,
                on_timeout: str = "autoplay", bot_delay_s: float = 0.0,
-               by: Player | None = None) -> Table:
-        """A new game; seats may say `me` (seats `by`, a player) or `invite` (a name)."""
+               by: Player | None = None,
+               time_control: Mapping[str, Any] | None = None) -> Table:
+        """A new game; seats may say `me` (seats `by`, a player) or `invite` (a name).
+        `time_control` (`domain.clocks.time_control`; None: a deadline per move of
+        `deadline_s`, or none)."""
+        deadline_s, clock = creating.resolve_time_control(time_control, deadline_s)
         resolved = lobby.seats_for(self.deps, seats, by)
         return creating.create(self.deps, game_type, options, resolved,
                                deadline_s=deadline_s, on_timeout=on_timeout,
-                               bot_delay_s=bot_delay_s, created_by=by.id if by else None)
+                               bot_delay_s=bot_delay_s, created_by=by.id if by else None,
+                               clock=clock)
 
     def join(self, game_id: str, name: str | None, player: Player | None = None,
              idempotency_key: str | None = None) -> tuple[int, str | None, Table]:

@@ -22,6 +22,14 @@ rating script and each player's inbox writes stay in one slot):
 - `player:{id}:inbox:<bucket>` sorted set game id -> position (`domain.players.inbox`)
 - `player:{id}:ratings` hash game type -> standing (rating, deviation, volatility, games, wins)
 - `player:{id}:rated`   hash game id -> what that game did to the rating (rated once)
+- `player:{id}:events`  stream: the player's own events (`domain.players.notes`), bounded
+- `player:{id}:ticket:<sha256>` a player stream ticket until it is used (SET EX, GETDEL)
+- `player:{id}:notify`  hash: notification preferences, e-mail address (and one waiting
+  for its confirmation), the notifier's place in the stream (`domain.store.redis_notify`)
+- `player:{id}:push`    hash subscription id -> a Web Push subscription
+- `player:{id}:present` sorted set game id (or `*`: the player's own stream) -> until when
+  an event stream of the player's is open on it
+- `player:{id}:moved`   sorted set game id -> when the player last moved in it
 
 The listing indexes (`games:*`, sorted sets scored by creation time; `games:free*`, the open
 games with a seat anyone may take) live outside any game's slot and are written after the
@@ -157,6 +165,47 @@ def rating_changes(player_id: str) -> str:
     return _player(player_id, "rated")
 
 
+def player_events(player_id: str) -> str:
+    return _player(player_id, "events")
+
+
+def player_ticket(player_id: str, digest: str) -> str:
+    return _player(player_id, f"ticket:{digest}")
+
+
+def player_notice(player_id: str) -> str:
+    """Not a key: what a player's stream publishes on APPENDED ("<this> 0") when it grows,
+    in place of a game id (no game id starts with "@")."""
+    return f"@{player_id}"
+
+
+# The players whose stream the notifier should look at (sorted set player id -> when).
+NOTIFY_DUE = "notify:due"
+NOTIFY_SECRET = "notify:secret"  # signs the e-mails' links, unless NOTIFY_SECRET is set
+VAPID_KEY = "notify:vapid"  # the Web Push key pair (PEM), unless VAPID_PRIVATE_KEY is set
+
+
+def player_notify(player_id: str) -> str:
+    return _player(player_id, "notify")
+
+
+def push_subscriptions(player_id: str) -> str:
+    return _player(player_id, "push")
+
+
+def player_present(player_id: str) -> str:
+    return _player(player_id, "present")
+
+
+def player_moved(player_id: str) -> str:
+    return _player(player_id, "moved")
+
+
+def of_player_notifications(player_id: str) -> list[str]:
+    """What a player's notifications keep (their address, subscriptions, stream): erasing
+    a player deletes these."""
+    return [player_notify(player_id), push_subscriptions(player_id),
+            player_present(player_id), player_moved(player_id), player_events(player_id)]
 PLAYER_NAMES = "players:names"
 RATINGS_AWAITED = "ratings:awaited"
 

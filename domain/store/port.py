@@ -18,6 +18,7 @@ import msgspec
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.inbox import InboxMove
+from domain.players.notes import PlayerEntry, PlayerNote
 from domain.players.records import Player
 from domain.ratings.standing import RatingChange, Standing
 from domain.webhooks.deliveries import Delivery
@@ -38,6 +39,7 @@ DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
 CHAT_PAGE = 200  # chat entries read at once
 RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
+PLAYER_EVENTS_KEPT = 1000  # a player's stream keeps about this many of its latest entries
 
 
 class Stored(msgspec.Struct, frozen=True):
@@ -320,9 +322,22 @@ class PlayerStore(Protocol):
         """Replace the player's key hash; False for an unknown player."""
         ...
 
-    def place(self, moves: Sequence[InboxMove]) -> None:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
         """Move games within players' inboxes: each game leaves the player's other
-        buckets and goes to its new position (or out, for None)."""
+        buckets and goes to its new position (or out, for None); add `notes` to their
+        players' streams (each bounded to about PLAYER_EVENTS_KEPT entries, its growth
+        published, and the player due for the notifier now); and note when each player
+        of `moved` (player, game, when) last moved in that game: in the same round trip."""
+        ...
+
+    def player_events(self, player_id: str, after: str = "0-0",
+                      count: int = 100) -> list[PlayerEntry]:
+        """The entries of the player's stream after id `after`, oldest first."""
+        ...
+
+    def last_player_event(self, player_id: str) -> str:
+        """The id of the stream's last entry ("0-0": none yet)."""
         ...
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,

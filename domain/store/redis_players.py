@@ -15,8 +15,9 @@ import redis
 
 import domain.store.keys as keys
 from domain.players.inbox import BUCKETS, InboxMove
+from domain.players.notes import PlayerEntry, PlayerNote, encode_note
 from domain.players.records import Player
-from domain.store.port import InboxPage
+from domain.store.port import PLAYER_EVENTS_KEPT, InboxPage
 
 # Replace the key hash of a player who exists.
 _SET_KEY = """
@@ -26,6 +27,7 @@ return 1
 """
 # Redis takes LIMIT offsets up to 2^63 - 1; a larger page number is past any end anyway.
 _MAX_OFFSET = 2**53
+MOVED_KEPT_S = 3600.0  # when a player last moved in a game, kept this long
 
 
 class RedisPlayerStore:
@@ -64,8 +66,9 @@ class RedisPlayerStore:
     def set_key_hash(self, player_id: str, key_hash: str) -> bool:
         return bool(self._set_key(keys=[keys.player(player_id)], args=[key_hash]))
 
-    def place(self, moves: Sequence[InboxMove]) -> None:
-        if not moves:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
+        if not moves and not notes and not moved:
             return
         pipe = self.redis.pipeline(transaction=False)
         for move in moves:
@@ -75,7 +78,28 @@ class RedisPlayerStore:
             if move.position is not None:
                 pipe.zadd(keys.inbox(move.player_id, move.position.bucket),
                           {move.game_id: move.position.score})
+        for player_id, game_id, at in moved:
+            pipe.zadd(keys.player_moved(player_id), {game_id: at})
+            pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", at - MOVED_KEPT_S)
+        due: dict[str, float] = {}
+        for note in notes:
+            pipe.xadd(keys.player_events(note.player), {"e": encode_note(note)},
+                      maxlen=PLAYER_EVENTS_KEPT, approximate=True)
+            due.setdefault(note.player, note.at)
+        for player_id in due:
+            pipe.publish(keys.APPENDED, f"{keys.player_notice(player_id)} 0")
+        if due:  # (LT: an earlier look wins over one planned for later)
+            pipe.zadd(keys.NOTIFY_DUE, due, lt=True)
         pipe.execute()
+
+    def player_events(self, player_id: str, after: str = "0-0",
+                      count: int = 100) -> list[PlayerEntry]:
+        found = self.redis.xrange(keys.player_events(player_id), f"({after}", "+", count=count)
+        return [PlayerEntry(i.decode(), fields[b"e"]) for i, fields in found]
+
+    def last_player_event(self, player_id: str) -> str:
+        last = self.redis.xrevrange(keys.player_events(player_id), count=1)
+        return last[0][0].decode() if last else "0-0"
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),
