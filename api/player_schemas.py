@@ -14,12 +14,16 @@ class NewPlayerSchema(ma.Schema):
                          metadata={"description": f"{MIN_LENGTH} to {MAX_LENGTH} letters, "
                                                   "digits, spaces or -_.' of one script; "
                                                   "unique whatever its case"})
+    bot = fields.Boolean(load_default=False, metadata={
+        "description": "a bot account: a program that plays its games from its event "
+                       "stream, shown as a bot at tables and on leaderboards"})
 
 
 class PlayerKeySchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     key = fields.String(required=True, metadata={
         "description": "the player key, shown once: send it as `Authorization: Bearer …`"})
 
@@ -38,6 +42,7 @@ class ProfileSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     games = fields.List(fields.Nested(StandingSchema), required=True,
                         metadata={"description": "per game type played"})
 
@@ -56,6 +61,8 @@ class InboxSeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     player = fields.String(allow_none=True)
     taken = fields.Boolean(required=True)
+    bot_account = fields.Boolean(required=True, metadata={"description": "held by a bot "
+                                                                         "account"})
 
 
 class RatingChangeSchema(ma.Schema):
@@ -89,6 +96,8 @@ class InboxEntrySchema(ma.Schema):
 class LeaderboardPlayerSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(allow_none=True)
+    bot = fields.Boolean(required=True, metadata={
+        "description": "a bot account (a program), rated among the players but marked"})
 
 
 class LeaderboardEntrySchema(ma.Schema):

@@ -125,11 +125,13 @@ def deadline_soon(table: Table, seat: int, at: float) -> PlayerNote | None:
                       data={"seat": seat, "version": table.version, "deadline": deadline})
 
 
-def soon_due(table: Table, seat: int) -> float | None:
-    """When seat `seat` is warned, at this version: after SOON_AT of its time to move."""
-    if table.deadline_s is None or seat not in table.waiting_since:
+def soon_due(table: Table, seat: int, deadline: float) -> float | None:
+    """When seat `seat`, whose deadline is `deadline`, is warned: after SOON_AT of its
+    time to move (whatever clock set the deadline)."""
+    since = table.waiting_since.get(seat)
+    if since is None or deadline <= since:
         return None
-    return table.waiting_since[seat] + SOON_AT * table.deadline_s
+    return since + SOON_AT * (deadline - since)
 
 
 def chat_notes(table: Table, entries: Sequence[ChatEntry]) -> list[PlayerNote]:

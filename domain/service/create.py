@@ -72,7 +72,8 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
         seed_hash=commitment(seed), **links,
     )
     joined: list[Event] = [event("player_joined", seat=i, name=s["player"].name,
-                                 player=s["player"].id)
+                                 player=s["player"].id,
+                                 **({"bot": True} if s["player"].bot else {}))
                            for i, s in enumerate(seats) if s.get("player") is not None]
     batch = Batch()
     table = fold(None, game, [created, *joined], batch, deps.clock)

@@ -153,8 +153,8 @@ class GameService:
     def messages(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
         return chat.read(self.deps, game_id, after, limit)
 
-    def register_player(self, name: str) -> tuple[Player, str]:
-        return players.register(self.deps, name)
+    def register_player(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        return players.register(self.deps, name, bot)
 
     def authenticate(self, key: str) -> Player:
         return players.authenticate(self.deps, key)

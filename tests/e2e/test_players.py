@@ -50,6 +50,7 @@ def test_a_player_key_is_shown_once_and_works_on_every_game_of_theirs(api):
     assert ann["key"].startswith("pk.") and ann["name"] == "Ann"
     profile = api.http.get(f"/players/{ann['id']}").get_json()
     assert profile == {"id": ann["id"], "name": "Ann", "created_at": ann["created_at"],
+                       "bot": False,
                        "games": []}
     assert "key" not in api.http.get("/players/me", headers=api.auth(ann["key"])).get_json()
     r = api.http.post("/players", json={"name": "ＡＮＮ"})

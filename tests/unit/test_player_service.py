@@ -87,7 +87,7 @@ def test_names_are_unique_whatever_their_case_or_form(service):
 def test_the_profile_is_public_and_unknown_players_are_404(service):
     ann, _ = _player(service, "Ann")
     assert service.profile(ann.id) == {"id": ann.id, "name": "Ann", "created_at": 1000.0,
-                                       "games": []}
+                                       "bot": False, "games": []}
     with pytest.raises(UnknownPlayer):
         service.profile("nobody")
 
