@@ -238,7 +238,7 @@ def _metrics(components: Components) -> MetricsWiring | None:
     from donkeypost.metrics_wiring import state_reader
 
     return MetricsWiring(token=settings.metrics_token, state=state_reader(
-        components.store_redis, components.queue_redis, sorted(components.games)))
+        components.store_redis, components.queue_redis, sorted(components.service.games)))
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:
