@@ -27,12 +27,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from domain import registry
 from domain.bots.kit import Budget
 from domain.bots.levels import LEVELS
 from domain.bots.match import Match, play_matches
 from domain.ratings.calibration import ANCHOR_LEVEL, calibrate
 from domain.ratings.standing import Standing
+from domain.registry import installed
 
 # A table of the size people usually play each game at (else the game's smallest).
 USUAL_PLAYERS = {"ochs-und-esel": 4, "crazy-donkey": 4, "trash": 2, "canyon-donkeys": 4}
@@ -95,8 +95,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         console.print(f"[red]levels: two or more of {', '.join(LEVELS)}, with "
                       f"{ANCHOR_LEVEL} (the anchor)")
         return 2
-    game_ids = args.games_of or sorted(registry.games())
-    missing = [g for g in game_ids if g not in registry.games()]
+    games = installed()
+    game_ids = args.games_of or sorted(games)
+    missing = [g for g in game_ids if g not in games]
     if missing:
         console.print(f"[red]unknown game type(s): {', '.join(missing)}")
         return 2
@@ -120,7 +121,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     out: dict[str, dict[str, Any]] = {}
     runs: dict[str, str] = {}
     for game_id in game_ids:
-        game = registry.get_game(game_id)
+        game = games.game(game_id)
         players = args.players or USUAL_PLAYERS.get(game_id, game.min_players)
         players = max(game.min_players, min(game.max_players, players))
         seated = seatings(levels, players, args.games)
@@ -129,7 +130,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                       MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                       console=console) as progress:
             task = progress.add_task(f"{game_id}, {players} seats", total=len(seated))
-            matches = play_matches(game_id, seated, f"calibrate:{game_id}:{args.seed}",
+            matches = play_matches(game, seated, f"calibrate:{game_id}:{args.seed}",
                                    options, budgets, args.jobs,
                                    lambda _m, t=task: progress.advance(t))
         standings = calibrate((m.levels, m.places) for m in matches)

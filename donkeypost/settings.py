@@ -40,7 +40,17 @@ Variable → setting (default):
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
-- `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `DONKEYPOST_LOG_LEVEL` → `log_level` of the web processes and the workers (`INFO`)
+- `LOG_FORMAT` → `log_format`: `text` (a line of text per record) or `json` (a JSON
+  object per line: `donkeypost.logs`) (`text`)
+- `METRICS` → `metrics`: `on` or `off`, the Prometheus metrics counted (on); with
+  `PROMETHEUS_MULTIPROC_DIR` (an empty folder, the same for every process of a host) the
+  web processes and workers count into files there that a scrape adds up (`api.metrics`;
+  `donkeypost serve` sets it)
+- `METRICS_TOKEN` → `metrics_token`: `GET /metrics` answers only with
+  `Authorization: Bearer <METRICS_TOKEN>` (unset: `/metrics` is not served)
+- `LOG_REQUESTS` → `log_requests`: `on` or `off`, a line per request answered, with its id,
+  route, status, duration and game (on)
 - `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
   connection is closed (10)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
@@ -60,6 +70,12 @@ Variable → setting (default):
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
+- `DONKEYPOST_ARCHIVE_AFTER_S` → `archive_after_s`, a game that is over is archived this
+  long after its end (3600; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
+  a process keeps expanded (100000)
+- `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
+  measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
   `smtp+starttls://` or `smtps://`, with `user:password@` if it needs them (none: no
   e-mail); `SMTP_FROM` → `smtp_from`, their sender (`donkeypost <noreply@localhost>`)
@@ -94,6 +110,7 @@ from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
+from donkeypost.logs import LOG_FORMATS, LogFormat
 from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
 from workers.heartbeats import QUEUE_WAIT_LIMIT_S, STALE_AFTER_S
@@ -132,6 +149,10 @@ class Settings:
     sweep_s: int = 60
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
+    log_format: LogFormat = "text"
+    log_requests: bool = True
+    metrics: bool = True
+    metrics_token: str | None = None
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
@@ -143,6 +164,9 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    archive_after_s: float = 3600.0
+    archive_cache_events: int = 100_000
+    memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
     public_url: str = "http://127.0.0.1:8000"
@@ -235,6 +259,10 @@ class Settings:
                                      default.retention.unstarted_ttl_s),
                 batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
+            log_format=read("LOG_FORMAT", _log_format, default.log_format),
+            log_requests=read("LOG_REQUESTS", _switch, default.log_requests),
+            metrics=read("METRICS", _switch, default.metrics),
+            metrics_token=read("METRICS_TOKEN", str, None),
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
@@ -248,6 +276,12 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            archive_after_s=read("DONKEYPOST_ARCHIVE_AFTER_S", _not_negative,
+                                 default.archive_after_s),
+            archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
+                                      default.archive_cache_events),
+            memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
+                                  default.memory_budget_mb),
             smtp_url=read("SMTP_URL", _smtp_url, None),
             smtp_from=read("SMTP_FROM", str, default.smtp_from),
             public_url=read("PUBLIC_URL", _public_url, default.public_url),
@@ -257,6 +291,13 @@ class Settings:
             notify_push=read("NOTIFY_PUSH", _on_off, default.notify_push),
             notify_lease_s=read("NOTIFY_LEASE_S", _positive(float), default.notify_lease_s),
         )
+
+
+def _not_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
 
 
 def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:
@@ -277,6 +318,22 @@ def _worker_kinds(raw: str) -> tuple[str, ...]:
         raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
                          "or none")
     return kinds
+
+
+def _log_format(raw: str) -> LogFormat:
+    for choice in LOG_FORMATS:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(LOG_FORMATS)}")
+
+
+def _switch(raw: str) -> bool:
+    value = raw.lower()
+    if value in ("on", "true", "1", "yes"):
+        return True
+    if value in ("off", "false", "0", "no"):
+        return False
+    raise ValueError("on or off")
 
 
 def _appendfsync(raw: str) -> AppendFsync:

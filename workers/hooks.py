@@ -41,6 +41,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -48,10 +49,11 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.game import Game
 from domain.players.notes import soon_due
+from domain.registry import GameRegistry
 from domain.store.port import TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
@@ -70,8 +72,11 @@ QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
 # (`workers.runner.GameWorker.reorder_queues`), so none starves the others.
 SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS, ANALYSIS)
 # A worker serves them in this order, the quick ones first; a game worker all but the
-# notifications, a quick worker (`donkeypost serve` starts one) only the quick ones.
-GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES)
+# notifications (the archive last), a quick worker (`donkeypost serve` starts one) only
+# the quick ones.
+# Finished games made into archive records, when nothing else waits.
+ARCHIVE = "archive"
+GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES, ARCHIVE)
 QUEUES = (*GAME_QUEUES, NOTIFICATIONS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
@@ -109,6 +114,10 @@ def analysis_job_id(game_id: str) -> str:
     return f"analysis-{game_id}"
 
 
+def archive_job_id(game_id: str) -> str:
+    return f"archive-{game_id}"
+
+
 def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
     """The timers armed at the version before `new_events`: the game has moved on since.
     (Those of seats still waiting are armed again, due at the same moment.)"""
@@ -144,9 +153,10 @@ def warnings(table: Table, planned: Sequence[Duty], now: float) -> list[Duty]:
     return out
 
 
-def planned_duties(table: Table, now: float) -> list[Duty]:
-    """The table's duties (`workers.plan.duties`) and the warnings of its deadlines."""
-    found = duties(table, registry.get_game(table.type))
+def planned_duties(table: Table, game: Game[Any, Any], now: float) -> list[Duty]:
+    """The duties of `table`, a table of `game` (`workers.plan.duties`), and the warnings
+    of its deadlines."""
+    found = duties(table, game)
     return found + warnings(table, found, now)
 
 
@@ -161,11 +171,14 @@ class RebuildCounts:
 class RqHooks:
     """The hooks of the workers' queues on `connection`. With `timers_in_appends` (the
     queues' Redis is the games' Redis, one server: the timers' set is in the store's
-    database) the timer changes of a move are handed to its append (`timer_changes`)."""
+    database) the timer changes of a move are handed to its append (`timer_changes`).
+    `games`: the games whose tables it plans for (their deadlines and bot turns)."""
 
-    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time,
+    def __init__(self, connection: redis.Redis, games: GameRegistry,
+                 clock: Callable[[], float] = time.time,
                  timers_in_appends: bool = False) -> None:
         self.redis = connection
+        self.games = games
         self.clock = clock
         self.timers_in_appends = timers_in_appends
         self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
@@ -193,7 +206,8 @@ class RqHooks:
         else:
             # The append dropped and armed the timers; the duties it did not arm were
             # due when they were planned: they are queued now, as they would have been.
-            due_now = [duty for duty in planned_duties(table, self.clock())
+            due_now = [duty for duty in planned_duties(table, self.games.game(table.type),
+                                                       self.clock())
                        if duty.job_id not in timers.arm]
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
@@ -218,7 +232,7 @@ class RqHooks:
         """The table's duties: those due now, and those due later (timers)."""
         now = self.clock()
         due_now, later = [], []
-        for duty in planned_duties(table, now):
+        for duty in planned_duties(table, self.games.game(table.type), now):
             (due_now if duty.due <= now else later).append(duty)
         return due_now, later
 
@@ -248,6 +262,37 @@ class RqHooks:
             timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
             retry=RETRY, description=f"rate {game_id}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_archives(self, game_ids: Sequence[str], running_is_lost: bool = False) -> int:
+        """Queue the archiving of games that are over (`workers.jobs.archive_game`) whose
+        job is not waiting in the queue or running (with `running_is_lost`, a worker
+        starting, likely after a crash: waiting); returns how many were queued.
+        Archiving twice archives once."""
+        if not game_ids:
+            return 0
+        queue = self.queues[ARCHIVE]
+        read = self.redis.pipeline(transaction=False)
+        read.lrange(queue.key, 0, -1)
+        for game_id in game_ids:
+            read.hget(Job.key_for(archive_job_id(game_id)), "status")
+        waiting, *found = read.execute()
+        # A job marked queued but in no queue was taken by a worker that died before it
+        # marked the job started: nobody would ever run it.
+        waiting = {raw.decode() for raw in waiting}
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if not (status == b"queued" and archive_job_id(g) in waiting)
+                and not (status == b"started" and not running_is_lost)]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                job = queue.create_job(
+                    jobs.archive_game, args=(game_id,), job_id=archive_job_id(game_id),
+                    timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                    failure_ttl=FAILURE_TTL_S, retry=RETRY,
+                    description=f"archive {game_id}")
+                queue.enqueue_job(job, pipeline=write)
+            write.execute()
+        return len(lost)
 
     def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
         """Queue the rating of games whose job is not waiting or running (it was lost, or
@@ -345,7 +390,7 @@ class RqHooks:
         now = self.clock()
         for table in tables:
             counts.tables += 1
-            planned.extend(planned_duties(table, now))
+            planned.extend(planned_duties(table, self.games.game(table.type), now))
         if not planned:
             return counts
         counts.duties = len(planned)

@@ -18,7 +18,8 @@ from typing import Any
 import msgspec
 from rq import get_current_job
 
-from domain import bots, registry
+from domain import bots
+from domain.archive import archiving
 from domain.bots.analysis import AnalysisBudget
 from domain.errors import (
     GameNotStarted,
@@ -107,6 +108,15 @@ def analyse_game(game_id: str) -> str:
         return "unknown_game"
 
 
+def archive_game(game_id: str) -> str:
+    """A game that is over becomes its archive record (`domain.archive.archiving`): what
+    happened (`archived`, `already`, `moved`, `refused`, …)."""
+    current = context.current()
+    if current.archives is None:
+        return "no_archives"
+    return archiving.archive_game(current.archives, current.service.games, game_id)
+
+
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     service = context.current().service
     try:
@@ -114,7 +124,7 @@ def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     except UnknownGame:
         log.warning("%s job for unknown game %s dropped", by, game_id)
         return "unknown_game"
-    game = registry.get_game(table.type)
+    game = service.games.game(table.type)
     reason = _stale(table, game, version, seat, by, service.clock())
     if reason is not None:
         log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, reason)

@@ -58,6 +58,7 @@ PUMP_EVERY_S = 0.25
 # A finished game's rating job is queued by the hooks after its append; the sweep queues
 # it again only when it is still awaited this long after the end (the job was lost).
 RATING_GRACE_S = 60.0
+ARCHIVE_BATCH = 1000  # games queued for their archive per sweep, at most
 REDIS_POLL_S = 0.25  # how often a worker waiting for Redis asks again
 RESTART_PAUSE_S = 1.0  # between a worker that quit and the next (a bug must not spin)
 # What Redis being away (killed, restarting, loading its data) looks like to a client.
@@ -202,9 +203,10 @@ class GameWorker(SimpleWorker):
         if self.rebuilt and not self.connection.set(
                 SWEEP_LOCK, self.name, nx=True, ex=max(1, int(self.maintenance_interval) - 1)):
             return
+        starting = not self.rebuilt
         try:
             counts = self.rq_hooks.rebuild(self.job_context.service.active_games(),
-                                           running_is_lost=not self.rebuilt)
+                                           running_is_lost=starting)
         except REDIS_DOWN:
             raise  # RQ's loop: the worker waits for Redis (`work_through_outages`)
         except Exception:
@@ -223,6 +225,26 @@ class GameWorker(SimpleWorker):
             return
         if ratings:
             log.info("queued %s awaited ratings again", ratings)
+        self.queue_archives(starting)
+
+    def queue_archives(self, starting: bool = False) -> None:
+        """Queue the archiving of the games over for `archive_after_s` (a bounded number
+        per sweep, the oldest first); a worker starting queues again those whose job is
+        marked running (its worker is presumed dead: archiving twice archives once)."""
+        context = self.job_context
+        if context.archives is None:
+            return
+        try:
+            due = context.archives.due_archives(
+                time.time() - context.archive_after_s, ARCHIVE_BATCH)
+            queued = self.rq_hooks.enqueue_archives(due, running_is_lost=starting)
+        except REDIS_DOWN:
+            raise
+        except Exception:
+            log.exception("queuing the archives due failed; the next sweep retries")
+            return
+        if queued:
+            log.info("queued %s games to archive", queued)
 
     def sweep_unstarted(self) -> None:
         """Delete the games nobody started in time (`domain.service.retention`), a

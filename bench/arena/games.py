@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.bots.kit import Budget
 from domain.bots.match import Match, play_match, play_matches
-from domain.registry import get_game
+from domain.game import Game
 
 
 @dataclass
@@ -36,14 +36,15 @@ def seating(levels: Sequence[str], number: int) -> list[str]:
 Budgets = Mapping[str, Budget]
 
 
-def play_game(game_id: str, levels: Sequence[str], number: int, seed: int = 0,
+def play_game(game: Game[Any, Any], levels: Sequence[str], number: int, seed: int = 0,
               options: dict[str, Any] | None = None, budgets: Budgets | None = None,
               max_moves: int = 100_000) -> GameRecord:
-    """Play arena game `number` to its end (`domain.bots.match`); the seating rotates with
-    `number`; `budgets`: the searching levels' budgets (else the deployment's)."""
+    """Play arena game `number` of `game` to its end (`domain.bots.match`); the seating
+    rotates with `number`; `budgets`: the searching levels' budgets (else the
+    deployment's)."""
     seats = seating(levels, number)
-    return _record(number, play_match(get_game(game_id), seats, series(game_id, seed), number,
-                                      options, budgets, max_moves))
+    return _record(number, play_match(game, seats, series(game.id, seed), number, options,
+                                      budgets, max_moves))
 
 
 def series(game_id: str, seed: int) -> str:
@@ -57,7 +58,7 @@ def _record(number: int, m: Match) -> GameRecord:
                       moves=m.moves, seconds=m.seconds, move_times=m.move_times)
 
 
-def run_arena(game_id: str, levels: Sequence[str], games: int, seed: int = 0,
+def run_arena(game: Game[Any, Any], levels: Sequence[str], games: int, seed: int = 0,
               options: dict[str, Any] | None = None, budgets: Budgets | None = None,
               jobs: int = 1,
               on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
@@ -70,6 +71,6 @@ def run_arena(game_id: str, levels: Sequence[str], games: int, seed: int = 0,
             on_game(_record(done, m))
         done += 1
 
-    matches = play_matches(game_id, [seating(levels, i) for i in range(games)],
-                           series(game_id, seed), options, budgets, jobs, seen)
+    matches = play_matches(game, [seating(levels, i) for i in range(games)],
+                           series(game.id, seed), options, budgets, jobs, seen)
     return [_record(i, m) for i, m in enumerate(matches)]

@@ -16,7 +16,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import registry
 from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
 from domain.bots.observation import observe
@@ -79,14 +78,14 @@ def play_match(game: Game[Any, Any], levels: Sequence[str], name: str, number: i
                  seconds=time.perf_counter() - started, move_times=times)
 
 
-def play_matches(game_id: str, seatings: Sequence[Sequence[str]], name: str,
+def play_matches(game: Game[Any, Any], seatings: Sequence[Sequence[str]], name: str,
                  options: Mapping[str, Any] | None = None,
                  budgets: Mapping[str, Budget] | None = None, jobs: int = 1,
                  on_match: Callable[[Match], None] | None = None) -> list[Match]:
     """Games `0 .. len(seatings) - 1` of the series `name`, game `i` seated by
     `seatings[i]`, in `jobs` processes; in order of their numbers (`on_match` sees each
     as it ends, in that order)."""
-    work = [(game_id, list(levels), name, number, dict(options or {}), dict(budgets or {}))
+    work = [(game, list(levels), name, number, dict(options or {}), dict(budgets or {}))
             for number, levels in enumerate(seatings)]
     out: list[Match] = []
     with contextlib.ExitStack() as stack:
@@ -101,8 +100,7 @@ def play_matches(game_id: str, seatings: Sequence[Sequence[str]], name: str,
     return out
 
 
-def _match_job(job: tuple[str, list[str], str, int, dict[str, Any],
+def _match_job(job: tuple[Game[Any, Any], list[str], str, int, dict[str, Any],
                           dict[str, Budget]]) -> Match:
-    game_id, levels, name, number, options, budgets = job
-    return play_match(registry.get_game(game_id), levels, name, number, options or None,
-                      budgets)
+    game, levels, name, number, options, budgets = job
+    return play_match(game, levels, name, number, options or None, budgets)

@@ -16,7 +16,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from domain import registry
 from domain.bots.analysis import AnalysisBudget, analyse
 from domain.errors import GameNotFinished
 from domain.service.deps import Deps
@@ -51,7 +50,7 @@ def analyse_game(deps: Deps, game_id: str, budget: AnalysisBudget,
         if not chunk:
             break
         events += chunk
-    game = registry.get_game(table.type)
+    game = deps.games.game(table.type)
     # The samples' randomness: any, but the same for a game, so a rerun says the same.
     document = analyse(game, events, budget, random.Random(game_id), time.process_time,
                        on_progress)

@@ -8,9 +8,9 @@ import random
 import msgspec
 import pytest
 
-from domain import registry
 from domain.bots import analysis, choose_action, observe
 from domain.bots.analysis import AnalysisBudget, analyse, decisions
+from domain.registry import installed
 from domain.service import GameService
 from domain.store.memory import MemoryEventStore
 from domain.table import to_act
@@ -24,11 +24,11 @@ GAMES = [("ochs-und-esel", {"rounds": 1}, 3), ("ochs-und-esel", {"rounds": 1,
 def _played(game_type: str, options: dict, players: int, seed: int = 1):
     """A game of a random seat and basic ones, through the service (so its log is the
     stored one, table events and all); the actions taken, with their seat and version."""
-    service = GameService(MemoryEventStore())
+    service = GameService(MemoryEventStore(), installed())
     table = service.create(game_type, options, [{"kind": "human"}] * players, deadline_s=None)
     for i in range(players):
         service.join(table.id, f"p{i}")
-    game = registry.get_game(game_type)
+    game = installed().game(game_type)
     rng = random.Random(seed)
     taken = []
     while True:
