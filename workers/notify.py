@@ -32,6 +32,7 @@ mail server before each connection.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import smtplib
@@ -40,6 +41,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from typing import Any
@@ -59,8 +61,9 @@ from workers.push import PushSender
 
 log = logging.getLogger(__name__)
 
+THREADS = 8  # players of a batch looked at at once (their rounds wait on the network)
 LEASE_S = 120.0  # a round takes a few seconds at most (a mail server's timeouts)
-BATCH = 10
+BATCH = 32
 LOOK_EVERY_S = 0.25
 ENTRIES_PER_ROUND = 500
 TURNS_LISTED = 20
@@ -90,15 +93,15 @@ class MailServer:
         parts = urlsplit(self.url)
         host, port = parts.hostname or "", parts.port or SMTP_PORTS[parts.scheme]
         self._check(host, port)
-        context = ssl.create_default_context()
         client: smtplib.SMTP
         if parts.scheme == "smtps":
-            client = smtplib.SMTP_SSL(host, port, timeout=self.timeout_s, context=context)
+            client = smtplib.SMTP_SSL(host, port, timeout=self.timeout_s,
+                                      context=_tls_context())
         else:
             client = smtplib.SMTP(host, port, timeout=self.timeout_s)
         with client:
             if parts.scheme == "smtp+starttls":
-                client.starttls(context=context)
+                client.starttls(context=_tls_context())
             if parts.username:
                 client.login(unquote(parts.username), unquote(parts.password or ""))
             client.send_message(message)
@@ -115,6 +118,12 @@ class MailServer:
                 raise TargetRefused(f"the mail server may not be called: {refusal}")
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # Loading the CA bundle takes tens of milliseconds: once per process.
+    return ssl.create_default_context()
+
+
 @dataclass
 class Notifier:
     """One process's notifier (see the module). `mail` None: e-mail is off (no
@@ -128,22 +137,38 @@ class Notifier:
     push: PushSender | None = None
     clock: Callable[[], float] = time.time
     lease_s: float = LEASE_S
+    threads: int = THREADS
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock: threading.Lock = field(default_factory=threading.Lock)
     sent: dict[str, int] = field(default_factory=lambda: {"email": 0, "push": 0,
                                                           "confirm": 0})
 
     def run_once(self, limit: int = BATCH) -> int:
-        """One batch of due players; how many were looked at."""
+        """One batch of due players, `threads` at a time; how many were looked at."""
         players, lease = self.store.claim(self.clock(), self.lease_s, limit)
-        for player_id in players:
-            next_look: float | None = None
-            try:
-                next_look = self.round(player_id)
-            except Exception:
-                log.exception("notifying player %s failed; trying again in a minute",
-                              player_id)
-                next_look = self.clock() + self.lease_s
-            self.store.release(player_id, lease, next_look)
+        if len(players) > 1 and self.threads > 1:
+            with self._pool_lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.threads,
+                                                    thread_name_prefix="notifier")
+            list(self._pool.map(lambda p: self._one(p, lease), players))
+        else:
+            for player_id in players:
+                self._one(player_id, lease)
         return len(players)
+
+    def _count(self, what: str, n: int = 1) -> None:
+        with self._pool_lock:
+            self.sent[what] += n
+
+    def _one(self, player_id: str, lease: float) -> None:
+        next_look: float | None = None
+        try:
+            next_look = self.round(player_id)
+        except Exception:
+            log.exception("notifying player %s failed; trying again later", player_id)
+            next_look = self.clock() + self.lease_s
+        self.store.release(player_id, lease, next_look)
 
     def run(self, stop: threading.Event) -> None:
         """Batches until `stop` is set, resting `LOOK_EVERY_S` when nobody was due."""
@@ -180,7 +205,7 @@ class Notifier:
         if planned.push:
             assert self.push is not None
             for entry in planned.push:
-                self.sent["push"] += self.push.send_to_player(player_id, entry)
+                self._count("push", self.push.send_to_player(player_id, entry))
         if state.push_after != planned.state.push_after:
             state = msgspec.structs.replace(state, push_after=planned.state.push_after)
             self.store.save_state(player_id, state)
@@ -223,7 +248,7 @@ class Notifier:
             wait = min(MAIL_RETRY_FIRST_S * 4 ** (failures - 1), MAIL_RETRY_MAX_S)
             log.info("e-mail to player %s failed (%s): again in %.0f s", player_id, err, wait)
             return False, now + wait
-        self.sent["email"] += 1
+        self._count("email")
         return True, None
 
     def _confirm(self, player_id: str, address: str, now: float) -> None:
@@ -239,7 +264,7 @@ class Notifier:
             log.info("the confirmation e-mail to player %s failed (%s)", player_id, err)
             return
         self.store.confirmation_sent(player_id)
-        self.sent["confirm"] += 1
+        self._count("confirm")
 
     def _turns(self, player_id: str) -> list[mail.TurnLine]:
         """The games where it is the player's turn, soonest deadline first."""
