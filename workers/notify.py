@@ -47,16 +47,26 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import httpx
 import msgspec
 
 from domain.notify import mail
-from domain.notify.digest import RECENT_MOVE_S, Round, earliest, plan_round
+from domain.notify.digest import (
+    RECENT_MOVE_S,
+    NotifyState,
+    Round,
+    earliest,
+    plan_round,
+)
 from domain.notify.links import CONFIRM, CONFIRM_TTL_S, UNSUBSCRIBE, UNSUBSCRIBE_TTL_S, make_token
 from domain.players import inbox
+from domain.players.notes import entry_order as order
 from domain.service import GameService
 from domain.service.loading import stored_envelope
-from domain.store.redis_notify import RedisNotifyStore
+from domain.store.redis_notify import PlayerHook, RedisNotifyStore
+from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetPolicy, TargetRefused
+from workers import webhook_sender
 from workers.push import PushSender
 
 log = logging.getLogger(__name__)
@@ -138,10 +148,13 @@ class Notifier:
     clock: Callable[[], float] = time.time
     lease_s: float = LEASE_S
     threads: int = THREADS
+    hook_targets: TargetPolicy = field(default_factory=TargetPolicy)
+    hook_timeout_s: float = 5.0
+    _hook_client: httpx.Client = field(default_factory=webhook_sender.new_client)
     _pool: ThreadPoolExecutor | None = None
     _pool_lock: threading.Lock = field(default_factory=threading.Lock)
     sent: dict[str, int] = field(default_factory=lambda: {"email": 0, "push": 0,
-                                                          "confirm": 0})
+                                                          "confirm": 0, "hook": 0})
 
     def run_once(self, limit: int = BATCH) -> int:
         """One batch of due players, `threads` at a time; how many were looked at."""
@@ -202,6 +215,15 @@ class Notifier:
                              email_ready=record.email is not None and self.mail is not None,
                              push_ready=presence.subscriptions > 0 and self.push is not None)
         state = record.state
+        if presence.hooks or state.hooks:
+            state, retry = self._hooks(player_id, presence.hooks, entries, state, now,
+                                       earliest(record.state))
+            self.store.save_state(player_id, state)
+            planned = msgspec.structs.replace(planned, state=msgspec.structs.replace(
+                planned.state, hooks=state.hooks, hook_failures=state.hook_failures))
+            if retry is not None:
+                planned = msgspec.structs.replace(planned, next_look=min(
+                    retry, planned.next_look or retry))
         if planned.push:
             assert self.push is not None
             for entry in planned.push:
@@ -225,6 +247,59 @@ class Notifier:
         if len(entries) >= ENTRIES_PER_ROUND:
             return now  # more to read
         return next_look
+
+    def _hooks(self, player_id: str, hooks: list[PlayerHook], entries: list[dict[str, Any]],
+               state: NotifyState, now: float, start: str
+               ) -> tuple[NotifyState, float | None]:
+        """Each player-level webhook gets the entries after its place, one delivery each,
+        in order, signed as game webhooks are; a failure stops that hook there until a
+        retry (backoff as e-mail's; after `MAIL_ATTEMPTS` the entry is passed over).
+        `start`: where this round's `entries` began (a new hook's place until it has one)."""
+        places: dict[str, str] = {}
+        failures: dict[str, int] = {}
+        retry: float | None = None
+        for hook in hooks:
+            place = state.hooks.get(hook.id)
+            failed = state.hook_failures.get(hook.id, 0)
+            for entry in entries:
+                if place is not None and order(entry["id"]) <= order(place):
+                    continue
+                if place is None and entry["at"] < hook.created_at:
+                    place = entry["id"]  # (a new hook starts with what followed it)
+                    continue
+                if entry["type"] in hook.kinds and not self._deliver(player_id, hook, entry,
+                                                                     now):
+                    failed += 1
+                    if failed < MAIL_ATTEMPTS:
+                        wait = min(MAIL_RETRY_FIRST_S * 4 ** (failed - 1), MAIL_RETRY_MAX_S)
+                        retry = min(retry or now + wait, now + wait)
+                        break
+                    log.warning("player webhook %s gave up on entry %s after %s attempts",
+                                hook.id, entry["id"], failed)
+                failed = 0
+                place = entry["id"]
+            places[hook.id] = place if place is not None else start  # (where `entries` began)
+            if failed:
+                failures[hook.id] = failed
+        return msgspec.structs.replace(state, hooks=places, hook_failures=failures), retry
+
+    def _deliver(self, player_id: str, hook: PlayerHook, entry: dict[str, Any],
+                 now: float) -> bool:
+        delivery_id = f"pdl_{hook.id[-8:]}_{entry['id']}"  # the same for every attempt
+        body = msgspec.json.encode({"id": delivery_id, "type": entry["type"],
+                                    "player": player_id, "hook": hook.id, "entry": entry})
+        try:
+            target = self.hook_targets.check(hook.url)
+        except TargetRefused as err:
+            log.info("player webhook %s refused: %s", hook.id, err.message)
+            return False
+        answer = webhook_sender.post(target, body, delivery_headers(
+            hook.secret, delivery_id, entry["type"], body, now), self.hook_timeout_s,
+            client=self._hook_client)
+        ok = answer.status_code is not None and 200 <= answer.status_code < 300
+        if ok:
+            self._count("hook")
+        return ok
 
     def _email(self, player_id: str, address: str, planned: Round,
                now: float) -> tuple[bool, float | None]:
