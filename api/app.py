@@ -93,6 +93,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                sse_keepalive_s: float, sse_max_s: float,
                worker_beats: health.WorkerBeats | None = None,
                required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
+               queue_waits: health.QueueWaits | None = None,
+               queue_wait_limit_s: float = 60.0,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -101,7 +103,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
     read by `worker_beats` (the kinds in `required_workers` must have beaten within
-    `stale_after_s`); `webhook_store` keeps the webhook registrations; `webhook_targets`
+    `stale_after_s`) and the queues' waits read by `queue_waits` (late past
+    `queue_wait_limit_s`); `webhook_store` keeps the webhook registrations; `webhook_targets`
     says which URLs webhooks may be registered for; event streams send a keep-alive comment
     every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
     counted per client address, which `trusted_proxies` proxies in front may have
@@ -137,8 +140,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
     register_contract(api, registry.games())
-    api.register_blueprint(health.make_blueprint(health_redis, worker_beats, required_workers,
-                                                 stale_after_s))
+    api.register_blueprint(health.make_blueprint(
+        health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
+        queue_wait_limit_s=queue_wait_limit_s))
     api.register_blueprint(types.make_blueprint())
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,

@@ -302,12 +302,24 @@ class WorkerHealthSchema(ma.Schema):
         "description": "whether /healthz answers 503 without it"})
 
 
+class QueueHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok, or late (its oldest job has waited longer than the limit)"})
+    waiting = fields.Integer(required=True, metadata={"description": "jobs in the queue"})
+    oldest_wait_s = fields.Float(required=True, allow_none=True, metadata={
+        "description": "how long the oldest job has waited (null: the queue is empty)"})
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
     redis = fields.String(required=True, metadata={"description": "ok or unavailable"})
     workers = fields.Dict(keys=fields.String(), values=fields.Nested(WorkerHealthSchema),
                           required=True, metadata={"description": "by kind of worker"})
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueHealthSchema),
+                         required=True, metadata={
+                             "description": "by queue (empty when the queues' Redis does "
+                                            "not answer)"})
 
 
 class LiveSchema(ma.Schema):

@@ -39,7 +39,7 @@ class SeatCreated(TypedDict):
     for whoever held seat `rematch_seat` of the game this one is the rematch of."""
 
     kind: Literal["human", "bot"]
-    level: NotRequired[Literal["random", "basic", "strong"]]
+    level: NotRequired[Literal["random", "basic", "strong", "expert"]]
     invited: NotRequired[str]
     name: NotRequired[str]
     rematch_seat: NotRequired[int]
@@ -96,7 +96,7 @@ class VacationStarted(TypedDict):
 
 class SeatLeft(TypedDict):
     seat: int
-    level: Literal["random", "basic", "strong"]  # the bot that plays it from now on
+    level: Literal["random", "basic", "strong", "expert"]  # the bot that plays it from now on
 
 
 class GameFinished(TypedDict):

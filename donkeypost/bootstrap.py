@@ -41,6 +41,7 @@ from api.app import create_app
 from api.rate_limits import CounterStorage
 from api.routes.notifications import NotifyWiring
 from domain import registry
+from domain.archive.reading import ArchivedGames
 from domain.connection import (
     RedisClient,
     cluster_nodes,
@@ -58,6 +59,8 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.port import ArchiveStore
+from domain.store.redis_archive import RedisArchiveStore
 from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
@@ -127,6 +130,7 @@ class Components:
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
+    archives: ArchiveStore  # the finished games' archive records (`domain.archive`)
     notifications: Notifications
 
 
@@ -146,9 +150,11 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
             rq_hooks,
             WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
         ])
+    archives = RedisArchiveStore(store_redis)
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock, settings),
+                      service=game_service(store_redis, hooks, clock, settings, archives),
+                      archives=archives,
                       notifications=Notifications(settings, RedisNotifyStore(store_redis)))
 
 
@@ -167,12 +173,17 @@ def store_client(settings: Settings) -> RedisClient:
 
 
 def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
-                 settings: Settings | None = None) -> GameService:
+                 settings: Settings | None = None,
+                 archives: ArchiveStore | None = None) -> GameService:
     """The service on the games' Redis (its one constructor call in the project): the
-    games, the players and the ratings. (`settings`: the replicas an append waits for.)"""
+    games (archived ones read through their expansion), the players and the ratings.
+    (`settings`: the replicas an append waits for, the archives' cache.)"""
     settings = settings or Settings()
-    store = RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
-                            wait_timeout_ms=settings.wait_timeout_ms)
+    store = ArchivedGames(
+        RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
+                        wait_timeout_ms=settings.wait_timeout_ms),
+        archives or RedisArchiveStore(store_redis), registry.games(),
+        cache_events=settings.archive_cache_events)
     return GameService(store=store, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis))
@@ -189,6 +200,8 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       worker_beats=lambda: heartbeats.last_beats(queue_redis),
                       required_workers=settings.health_workers,
                       stale_after_s=settings.health_stale_s,
+                      queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
+                      queue_wait_limit_s=settings.health_queue_wait_s,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
@@ -216,7 +229,8 @@ def job_context(components: Components) -> JobContext:
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
         connect_timeout_s=settings.webhook_connect_timeout_s),
-        retention=settings.retention,
+        retention=settings.retention, archives=components.archives,
+        archive_after_s=settings.archive_after_s,
         notifier=components.notifications.notifier(components.service))
 
 

@@ -7,8 +7,10 @@ Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
   workers, or granian; `donkeypost.web_servers`), which itself replaces a web worker that
   dies; the supervisor restarts the server;
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
-  the queues of deadlines, quick bots, searching bots and ratings, in that order of
-  priority;
+  the quick queues (deadlines, ratings, quick bots) first, then the searching bots'
+  (strong and expert, taking turns);
+- `quick`: one worker on the quick queues only: however many searches keep the `bots-N`
+  busy, a deadline, a rating or a quick bot's turn never waits for one to end;
 - `notifier`: the webhook worker and the notifier (players' e-mail and Web Push, and the
   `deadline_soon` warnings), apart so that a slow receiver never holds up a bot turn.
 
@@ -33,7 +35,7 @@ from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
 from donkeypost.web_servers import WebServer, missing, web_command
-from workers.hooks import GAME_QUEUES, NOTIFICATIONS
+from workers.hooks import GAME_QUEUES, NOTIFICATIONS, QUICK_QUEUES
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,7 @@ def children(options: ServeOptions, redis_url: str | None,
     worker = [sys.executable, "-m", "donkeypost.cli", "worker", "--queues"]
     out.extend(Child(f"bots-{n}", [*worker, ",".join(GAME_QUEUES)], env=env, stage=1)
                for n in range(1, options.bot_workers + 1))
+    out.append(Child("quick", [*worker, ",".join(QUICK_QUEUES)], env=env, stage=1))
     out.append(Child("notifier", [*worker, NOTIFICATIONS], env=env, stage=1))
     return out
 

@@ -47,6 +47,8 @@ Variable → setting (default):
   comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
   stale (30)
+- `DONKEYPOST_HEALTH_QUEUE_WAIT_S` → `health_queue_wait_s`, a queue whose oldest job has
+  waited longer than this is late, and `/healthz` answers 503 (60)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
@@ -58,6 +60,12 @@ Variable → setting (default):
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
 
+- `DONKEYPOST_ARCHIVE_AFTER_S` → `archive_after_s`, a game that is over is archived this
+  long after its end (3600; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
+  a process keeps expanded (100000)
+- `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
+  measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
   `smtp+starttls://` or `smtps://`, with `user:password@` if it needs them (none: no
   e-mail); `SMTP_FROM` → `smtp_from`, their sender (`donkeypost <noreply@localhost>`)
@@ -94,7 +102,7 @@ from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
 from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
-from workers.heartbeats import STALE_AFTER_S
+from workers.heartbeats import QUEUE_WAIT_LIMIT_S, STALE_AFTER_S
 
 T = TypeVar("T")
 
@@ -133,6 +141,7 @@ class Settings:
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
+    health_queue_wait_s: float = QUEUE_WAIT_LIMIT_S
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
@@ -140,6 +149,9 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    archive_after_s: float = 3600.0
+    archive_cache_events: int = 100_000
+    memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
     public_url: str = "http://127.0.0.1:8000"
@@ -235,6 +247,8 @@ class Settings:
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
+            health_queue_wait_s=read("DONKEYPOST_HEALTH_QUEUE_WAIT_S", _positive(float),
+                                     default.health_queue_wait_s),
             body_timeout_s=read("BODY_TIMEOUT_S", _positive(float), default.body_timeout_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
@@ -243,6 +257,12 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            archive_after_s=read("DONKEYPOST_ARCHIVE_AFTER_S", _not_negative,
+                                 default.archive_after_s),
+            archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
+                                      default.archive_cache_events),
+            memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
+                                  default.memory_budget_mb),
             smtp_url=read("SMTP_URL", _smtp_url, None),
             smtp_from=read("SMTP_FROM", str, default.smtp_from),
             public_url=read("PUBLIC_URL", _public_url, default.public_url),
@@ -252,6 +272,13 @@ class Settings:
             notify_push=read("NOTIFY_PUSH", _on_off, default.notify_push),
             notify_lease_s=read("NOTIFY_LEASE_S", _positive(float), default.notify_lease_s),
         )
+
+
+def _not_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
 
 
 def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:

@@ -60,20 +60,32 @@ from workers.plan import Duty, duties, seat_duty
 
 log = logging.getLogger(__name__)
 
-BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
+BOTS = "bots"  # quick bots' turns (milliseconds)
+STRONG_BOTS, EXPERT_BOTS = "strong-bots", "expert-bots"  # searching bots' turns (seconds)
 DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
-# A worker serves them in this order; a game worker all but the notifications.
-QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS, NOTIFICATIONS)
-GAME_QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS)
+# The quick queues: jobs of milliseconds, which nothing slow may hold up.
+QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
+# The searches, each up to its level's budget; a worker alternates between them
+# (`workers.runner.GameWorker.reorder_queues`), so neither starves the other.
+SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS)
+# A worker serves them in this order, the quick ones first; a game worker all but the
+# notifications (the archive last), a quick worker (`donkeypost serve` starts one) only
+# the quick ones.
+# Finished games made into archive records, when nothing else waits.
+ARCHIVE = "archive"
+GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES, ARCHIVE)
+QUEUES = (*GAME_QUEUES, NOTIFICATIONS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
     "strong": (STRONG_BOTS, jobs.bot_turn),
+    "expert": (EXPERT_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
     "soon": (NOTIFICATIONS, jobs.deadline_soon),
 }
 TIMERS = "donkeypost:timers"
-JOB_TIMEOUT_S = 120  # a strong bot thinks about a second; anything near this is stuck
+JOB_TIMEOUT_S = 120  # a strong bot thinks about a second, an expert a few; anything near
+# this is stuck
 RESULT_TTL_S = 600  # what a job did stays readable (`rq info`, tests) for ten minutes
 FAILURE_TTL_S = 7 * 24 * 3600
 # A job whose worker died mid-run is found by RQ's registry cleanup and run again.
@@ -89,6 +101,10 @@ return due
 
 def rating_job_id(game_id: str) -> str:
     return f"rate-{game_id}"
+
+
+def archive_job_id(game_id: str) -> str:
+    return f"archive-{game_id}"
 
 
 def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
@@ -230,6 +246,37 @@ class RqHooks:
             timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
             retry=RETRY, description=f"rate {game_id}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_archives(self, game_ids: Sequence[str], running_is_lost: bool = False) -> int:
+        """Queue the archiving of games that are over (`workers.jobs.archive_game`) whose
+        job is not waiting in the queue or running (with `running_is_lost`, a worker
+        starting, likely after a crash: waiting); returns how many were queued.
+        Archiving twice archives once."""
+        if not game_ids:
+            return 0
+        queue = self.queues[ARCHIVE]
+        read = self.redis.pipeline(transaction=False)
+        read.lrange(queue.key, 0, -1)
+        for game_id in game_ids:
+            read.hget(Job.key_for(archive_job_id(game_id)), "status")
+        waiting, *found = read.execute()
+        # A job marked queued but in no queue was taken by a worker that died before it
+        # marked the job started: nobody would ever run it.
+        waiting = {raw.decode() for raw in waiting}
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if not (status == b"queued" and archive_job_id(g) in waiting)
+                and not (status == b"started" and not running_is_lost)]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                job = queue.create_job(
+                    jobs.archive_game, args=(game_id,), job_id=archive_job_id(game_id),
+                    timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                    failure_ttl=FAILURE_TTL_S, retry=RETRY,
+                    description=f"archive {game_id}")
+                queue.enqueue_job(job, pipeline=write)
+            write.execute()
+        return len(lost)
 
     def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
         """Queue the rating of games whose job is not waiting or running (it was lost, or

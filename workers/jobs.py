@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from domain import bots, registry
+from domain.archive import archiving
 from domain.errors import (
     GameNotStarted,
     GameOver,
@@ -81,6 +82,15 @@ def rate_game(game_id: str) -> str:
     except UnknownGame:
         log.warning("rating job for unknown game %s dropped", game_id)
         return "unknown_game"
+
+
+def archive_game(game_id: str) -> str:
+    """A game that is over becomes its archive record (`domain.archive.archiving`): what
+    happened (`archived`, `already`, `moved`, `refused`, …)."""
+    current = context.current()
+    if current.archives is None:
+        return "no_archives"
+    return archiving.archive_game(current.archives, registry.games(), game_id)
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:

@@ -47,7 +47,7 @@ from rq.job import Job
 from domain.service.retention import sweep_unstarted
 from workers import heartbeats
 from workers.context import JobContext, running
-from workers.hooks import NOTIFICATIONS, QUEUES, RqHooks
+from workers.hooks import NOTIFICATIONS, QUEUES, SEARCH_QUEUES, RqHooks
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,7 @@ PUMP_EVERY_S = 0.25
 # A finished game's rating job is queued by the hooks after its append; the sweep queues
 # it again only when it is still awaited this long after the end (the job was lost).
 RATING_GRACE_S = 60.0
+ARCHIVE_BATCH = 1000  # games queued for their archive per sweep, at most
 REDIS_POLL_S = 0.25  # how often a worker waiting for Redis asks again
 RESTART_PAUSE_S = 1.0  # between a worker that quit and the next (a bug must not spin)
 # What Redis being away (killed, restarting, loading its data) looks like to a client.
@@ -103,6 +104,21 @@ class GameWorker(SimpleWorker):
         self.rebuilt = False
         self.stop_asked = False
         self._stop_pump = threading.Event()
+
+    def reorder_queues(self, reference_queue: Queue) -> None:
+        """After a job of `reference_queue` (RQ's hook for a worker's dequeue order): a
+        search queue just served goes behind the other search queues, so that strong and
+        expert searches take turns and neither starves the other; every other queue keeps
+        its place (the quick ones in front: they are never behind a queued search)."""
+        if reference_queue.name not in SEARCH_QUEUES:
+            return
+        order = list(self._ordered_queues)
+        spots = [i for i, q in enumerate(order) if q.name in SEARCH_QUEUES]
+        searches = [order[i] for i in spots]
+        searches.sort(key=lambda q: q.name == reference_queue.name)  # stable: served last
+        for i, queue in zip(spots, searches, strict=True):
+            order[i] = queue
+        self._ordered_queues = order
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         with running(self.job_context):
@@ -187,9 +203,10 @@ class GameWorker(SimpleWorker):
         if self.rebuilt and not self.connection.set(
                 SWEEP_LOCK, self.name, nx=True, ex=max(1, int(self.maintenance_interval) - 1)):
             return
+        starting = not self.rebuilt
         try:
             counts = self.rq_hooks.rebuild(self.job_context.service.active_games(),
-                                           running_is_lost=not self.rebuilt)
+                                           running_is_lost=starting)
         except REDIS_DOWN:
             raise  # RQ's loop: the worker waits for Redis (`work_through_outages`)
         except Exception:
@@ -208,6 +225,26 @@ class GameWorker(SimpleWorker):
             return
         if ratings:
             log.info("queued %s awaited ratings again", ratings)
+        self.queue_archives(starting)
+
+    def queue_archives(self, starting: bool = False) -> None:
+        """Queue the archiving of the games over for `archive_after_s` (a bounded number
+        per sweep, the oldest first); a worker starting queues again those whose job is
+        marked running (its worker is presumed dead: archiving twice archives once)."""
+        context = self.job_context
+        if context.archives is None:
+            return
+        try:
+            due = context.archives.due_archives(
+                time.time() - context.archive_after_s, ARCHIVE_BATCH)
+            queued = self.rq_hooks.enqueue_archives(due, running_is_lost=starting)
+        except REDIS_DOWN:
+            raise
+        except Exception:
+            log.exception("queuing the archives due failed; the next sweep retries")
+            return
+        if queued:
+            log.info("queued %s games to archive", queued)
 
     def sweep_unstarted(self) -> None:
         """Delete the games nobody started in time (`domain.service.retention`), a

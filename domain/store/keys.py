@@ -15,6 +15,8 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
 - `game:{id}:chat`    stream of the table chat's entries, `0-<n>` (`domain.store.redis_chat`)
 - `game:{id}:chat:text` hash n -> message n's text, until the message is hidden
+- `game:{id}:archive` a finished game's archive record (`domain.archive`), in place of its
+  stream, snapshot, checkpoints, tokens, seed and creator
 
 Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
 rating script and each player's inbox writes stay in one slot):
@@ -36,7 +38,8 @@ The listing indexes (`games:*`, sorted sets scored by creation time; `games:free
 games with a seat anyone may take) live outside any game's slot and are written after the
 append; so are the other indexes of many players: `players:names` (hash name key -> player
 id), `ratings:board:<type>` (sorted set player id or bot -> rating) and `ratings:awaited`
-(sorted set game id -> when it finished, until it is rated). The queues' keys (RQ's, and
+(sorted set game id -> when it finished, until it is rated), `archive:due` and
+`archive:refused` (`domain.archive`). The queues' keys (RQ's, and
 the workers' `donkeypost:*` timers and sweep lock) belong to the workers, on the queues'
 Redis.
 
@@ -106,11 +109,21 @@ def chat_texts(game_id: str) -> str:
     return _game(game_id, "chat:text")
 
 
+def archive(game_id: str) -> str:
+    return _game(game_id, "archive")
+
+
+def archived_away(game_id: str) -> list[str]:
+    """The keys an archive record replaces (the stream first)."""
+    return [events(game_id), snapshot(game_id), checkpoints(game_id), tokens(game_id),
+            secret(game_id), creator(game_id)]
+
+
 def of_game(game_id: str) -> list[str]:
     """The game's keys of the event store besides its stream (not its idempotency
     records, which expire, nor its webhooks')."""
     return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
-            creator(game_id), chat(game_id), chat_texts(game_id)]
+            creator(game_id), chat(game_id), chat_texts(game_id), archive(game_id)]
 
 
 def webhook_receiver(receiver_key: str) -> str:
@@ -213,6 +226,10 @@ def of_player_notifications(player_id: str) -> list[str]:
             player_present(player_id), player_moved(player_id), player_events(player_id),
             player_hooks(player_id)]
 PLAYER_NAMES = "players:names"
+# Games over (finished, aborted, cancelled) -> when they ended, until archived; and those
+# whose archive was refused (game id -> why), kept whole.
+ARCHIVE_DUE = "archive:due"
+ARCHIVE_REFUSED = "archive:refused"
 RATINGS_AWAITED = "ratings:awaited"
 
 

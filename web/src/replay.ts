@@ -3,6 +3,7 @@
 // a finished game's log is verified here, in the browser.
 import { api, bearer, unwrap, type GameView } from "./client";
 import { h, mount } from "./dom";
+import { t } from "./i18n";
 import { boardFor } from "./games";
 import { credentialFor } from "./store";
 import { readLog } from "./table/log";
@@ -31,7 +32,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
       params: { path: { game_id: gameId, seq } }, headers: bearer(token) })) as GameView;
     if (wanted !== seq) return; // a later step was asked meanwhile
     at.textContent = `Event ${seq} of ${last}: ${describeEvent(ev, seatNames(state))}`;
-    board.replaceChildren(state.game === null ? "" : boardFor(state.type).draw(state, seatNames(state), null));
+    board.replaceChildren(h("h2", { class: "visually-hidden" }, t("The table")), state.game === null ? "" : boardFor(state.type).draw(state, { names: seatNames(state), pick: null, log: events.slice(0, seq) }));
     document.body.dataset.replaySeq = String(seq);
   };
   const step = (seq: number) => void show(Math.min(Math.max(seq, 1), last));

@@ -3,6 +3,7 @@
 // Texts are only ever set as text (never as markup).
 import { api, bearer, failure, unwrap, type GameView, type Schemas } from "../client";
 import { announce, h } from "../dom";
+import { t } from "../i18n";
 
 type Entry = Schemas["ChatEntry"];
 export const MAX_TEXT = 500; // as the API bounds a message
@@ -23,7 +24,10 @@ export async function readChat(gameId: string, after = 0): Promise<Entry[]> {
 export class ChatPanel {
   last = 0; // every entry up to this number is on the page (the stream resumes after it)
   private readonly seen = new Set<number>();
-  private readonly list = h("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-labelledby": "chat-h" });
+  private readonly list = h("ol", { id: "chat-log", class: "chat-log" });
+  // (scrolled with the keyboard too; new messages are said by the page's live region)
+  private readonly scroller = h("div", { class: "chat-scroll", tabindex: 0, role: "region",
+                                         "aria-label": t("messages") }, this.list);
   private readonly text = h("textarea", { id: "chat-text", rows: 2, maxlength: MAX_TEXT,
                                           "aria-describedby": "chat-error" }) as HTMLTextAreaElement;
   private readonly error = h("p", { class: "error", id: "chat-error", role: "alert" });
@@ -31,7 +35,7 @@ export class ChatPanel {
     h("label", { for: "chat-text" }, "Say something"), this.text, this.error,
     h("button", { type: "submit" }, "Send")) as HTMLFormElement;
   readonly element = h("section", { id: "chat", class: "chat", "aria-labelledby": "chat-h" },
-    h("h2", { id: "chat-h" }, "Chat"), this.list);
+    h("h2", { id: "chat-h" }, t("Chat")), this.scroller);
   private view: GameView | null = null;
 
   /** `token` writes (a seat's); `creator(view)` is the credential that hides, if any. */
@@ -68,7 +72,7 @@ export class ChatPanel {
       if (!quietly && entry.text && entry.seat !== this.view?.you) announce(`${entry.name ?? "Someone"} says: ${entry.text}`);
     }
     while (this.list.children.length > SHOWN) this.list.firstElementChild?.remove();
-    this.list.scrollTop = this.list.scrollHeight;
+    this.scroller.scrollTop = this.scroller.scrollHeight;
     document.body.dataset.chatLast = String(this.last);
   }
 

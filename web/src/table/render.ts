@@ -4,6 +4,7 @@
 import type { Action, GameEvent, GameView, Schemas } from "../client";
 import { actionLabel, eventText, type Names } from "../describe";
 import { announce, h, when } from "../dom";
+import { t } from "../i18n";
 import { actionLabels, sentenceOf } from "../layout";
 import type { TableState } from "./state";
 import type { Liveness } from "./stream";
@@ -44,7 +45,7 @@ export class TableView {
   readonly actions = h("section", { id: "actions", class: "actions", "aria-label": "your moves" });
   readonly seats = h("ul", { class: "seats", id: "seats", "aria-label": "seats" });
   readonly logList = h("ol", { class: "log", id: "log", "aria-label": "moves so far" });
-  readonly logBox = h("section", { class: "log-box", "aria-labelledby": "log-h" },
+  readonly logBox = h("section", { class: "log-box", "aria-labelledby": "log-h", tabindex: 0 },
     h("h2", { id: "log-h" }, "Moves"), this.logList);
   readonly invite = h("div", { id: "invite" });
   readonly tableActions = h("span", { class: "table-actions" });
@@ -73,9 +74,9 @@ export class TableView {
     document.title = `${title} · donkeypost`;
     this.status.replaceChildren(statusLine(view, names));
     this.seats.replaceChildren(...view.seats.map((s) => seatItem(view, s, names)));
-    this.board.replaceChildren(view.game === null
+    this.board.replaceChildren(h("h2", { class: "visually-hidden" }, t("The table")), view.game === null
       ? h("p", { class: "board" }, "The cards are dealt when every seat is taken.")
-      : state.board.draw(view, names, view.you !== null && !state.busy ? this.on.pick : null));
+      : state.board.draw(view, { names, pick: view.you !== null && !state.busy ? this.on.pick : null, log: state.log }));
     this.drawActions(state);
     this.invite.replaceChildren(view.status === "open" ? linkBox("invite-link", "Invite someone with this link",
       `${location.origin}${location.pathname}#/join/${this.gameId}`) : "");
