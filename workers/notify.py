@@ -16,13 +16,16 @@ Procfile's `notifier`) takes due players in small batches with a lease
 4. the player back in the schedule for the next look (the end of the quiet hours or of
    the digest window, a retry), unless a new entry made them due meanwhile.
 
-Exactly once: a channel's place moves only once its messages are sent, and a worker that
-dies mid-round leaves its lease to expire (`NOTIFY_LEASE_S`, 120 s by default), after
-which another worker takes the player again from the saved places. A worker killed after
-the mail server accepted a message and before the place is saved (one Redis write later)
-would send it again, with the same Message-ID. An e-mail that fails is tried again with backoff
-(`MAIL_RETRY_FIRST_S` × 4^n, at most `MAIL_RETRY_MAX_S`), `MAIL_ATTEMPTS` times, then
-passed over.
+Exactly once: an e-mail's place in the stream is saved while the message is with the
+mail server but for its final line (`MailServer.send`: a server given no end discards
+the message), and the final line is written right after; a push's place once it is sent.
+A worker that dies mid-round leaves its lease to expire (`NOTIFY_LEASE_S`, 120 s by
+default), after which another worker takes the player again from the saved places: a
+message cut short before its place was saved is sent again, one whose place was saved
+is not. (Only a death in the microseconds between that write and the final line would
+lose an e-mail; a push whose service took it just before a death goes twice.) An
+e-mail that fails is tried again with backoff (`MAIL_RETRY_FIRST_S` × 4^n, at most
+`MAIL_RETRY_MAX_S`), `MAIL_ATTEMPTS` times, then passed over.
 
 Mail servers and push services get the webhook targets' checks (`TargetPolicy`: public
 addresses only, unless the operator allows other networks): a push subscription's
@@ -35,6 +38,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
+import re
 import smtplib
 import socket
 import ssl
@@ -44,6 +48,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -99,7 +104,14 @@ class MailServer:
         if parts.scheme not in SMTP_PORTS or not parts.hostname:
             raise ValueError("use smtp://, smtp+starttls:// or smtps://host[:port]")
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage,
+             before_the_end: Callable[[], None] | None = None) -> None:
+        """Send `message`. `before_the_end` is called once the whole message but its
+        final line (the lone dot that ends SMTP's DATA) is with the server: what the
+        sender records then is true unless it dies in the next few microseconds, before
+        that line is written (a server given no end discards the message). Recording
+        after the server's answer instead would leave a round trip in which a death
+        sends the message twice."""
         parts = urlsplit(self.url)
         host, port = parts.hostname or "", parts.port or SMTP_PORTS[parts.scheme]
         self._check(host, port)
@@ -114,7 +126,8 @@ class MailServer:
                 client.starttls(context=_tls_context())
             if parts.username:
                 client.login(unquote(parts.username), unquote(parts.password or ""))
-            client.send_message(message)
+            client.ehlo_or_helo_if_needed()
+            _data(client, message, before_the_end)
 
     def _check(self, host: str, port: int) -> None:
         """Every address of the mail server must be one the policy lets us call."""
@@ -126,6 +139,37 @@ class MailServer:
             refusal = self.targets.refusal(ipaddress.ip_address(info[4][0]))
             if refusal is not None:
                 raise TargetRefused(f"the mail server may not be called: {refusal}")
+
+
+def _data(client: smtplib.SMTP, message: EmailMessage,
+          before_the_end: Callable[[], None] | None) -> None:
+    """MAIL, RCPT and DATA (RFC 5321) by hand, so that `before_the_end` runs before the
+    final dot. The messages are 7-bit (`domain.notify.mail`): no 8BITMIME needed."""
+    sender = parseaddr(str(message["From"]))[1]
+    recipients = [address for _name, address in getaddresses([str(message["To"])])]
+    code, answer = client.mail(sender)
+    if code != 250:
+        raise smtplib.SMTPSenderRefused(code, answer, sender)
+    for recipient in recipients:
+        code, answer = client.rcpt(recipient)
+        if code not in (250, 251):
+            raise smtplib.SMTPRecipientsRefused({recipient: (code, answer)})
+    client.putcmd("data")
+    code, answer = client.getreply()
+    if code != 354:
+        raise smtplib.SMTPDataError(code, answer)
+    del message["Bcc"]
+    raw = message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
+    raw = re.sub(rb"(?m)^\.", b"..", raw)  # dot-stuffing
+    if not raw.endswith(b"\r\n"):
+        raw += b"\r\n"
+    client.send(raw)
+    if before_the_end is not None:
+        before_the_end()
+    client.send(b".\r\n")
+    code, answer = client.getreply()
+    if code != 250:
+        raise smtplib.SMTPDataError(code, answer)
 
 
 @functools.cache
@@ -234,10 +278,12 @@ class Notifier:
         next_look = planned.next_look
         if planned.email:
             assert record.email is not None
-            sent, retry = self._email(player_id, record.email, planned, now)
+            done = msgspec.structs.replace(planned.state, email_failures=0)
+            sent, retry = self._email(player_id, record.email, planned, now,
+                                      lambda: self.store.save_state(player_id, done))
             if sent or retry is None:
-                state = msgspec.structs.replace(planned.state, email_failures=0)
-            else:
+                state = done
+            else:  # (the place saved before the end, if it was, is taken back)
                 state = msgspec.structs.replace(state, email_failures=state.email_failures + 1)
                 next_look = retry
             self.store.save_state(player_id, state)
@@ -301,9 +347,10 @@ class Notifier:
             self._count("hook")
         return ok
 
-    def _email(self, player_id: str, address: str, planned: Round,
-               now: float) -> tuple[bool, float | None]:
-        """Send the round's e-mail: (sent, when to try again; None: give up)."""
+    def _email(self, player_id: str, address: str, planned: Round, now: float,
+               commit: Callable[[], None]) -> tuple[bool, float | None]:
+        """Send the round's e-mail, `commit` run before its end (`MailServer.send`): (sent,
+        when to try again; None: give up)."""
         assert self.mail is not None and planned.email is not None
         player = self.service.players.player(player_id)
         name = player.name if player is not None else "player"
@@ -313,7 +360,7 @@ class Notifier:
                               planned.email, self.links, token,
                               f"digest-{player_id}-{planned.email[0]['id']}", now)
         try:
-            self.mail.send(message)
+            self.mail.send(message, commit)
         except (OSError, smtplib.SMTPException, TargetRefused) as err:
             failures = self.store.record(player_id).state.email_failures + 1
             if failures >= MAIL_ATTEMPTS:
