@@ -17,9 +17,10 @@ process and note when each message arrived.
 Reported: the time from a move's acknowledgement to its player's e-mail and push (p50,
 p99, max; an e-mail only for the first move that reached a player in the window: the
 others wait for the window, by design), the e-mails each reached player got in the
-window (goal: exactly one), the notifier's CPU per message sent, and a move's CPU in this
-process with and without the player's stream (moves in other games, interleaved one by
-one so that the machine's drift hits both alike).
+window (goal: exactly one), the notifier's CPU per message sent, and, before the notifier
+has anything to do, a move's CPU in this thread with and without the player's stream
+(`2 × --moves` other games, one with and one without in turn, so that the machine's
+drift hits both alike).
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ from domain import registry
 from domain.notify.digest import NotifyState
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences
-from domain.players import notes
 from domain.service import NoHooks
 from domain.service import create as creating
 from domain.service import inbox as inbox_service
@@ -106,6 +106,10 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
                 [{"kind": "human", "player": p} for p in seated], deadline_s=None))
         out["games"] = len(tables)
         out["setup_games_s"] = round(time.perf_counter() - started, 1)
+        # A move's CPU with and without the player's stream, while nothing else runs (before
+        # anyone's preferences: what these moves note is passed over below).
+        rng.shuffle(tables)
+        out.update(_cpu_ab(service, tables[:2 * moves]))
         # Everyone: e-mail and push, a confirmed address, a subscription; from now on.
         started = time.perf_counter()
         prefs = Preferences(channels=("email", "push"), kinds=("my_turn",),
@@ -135,30 +139,48 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(3.0)  # started, its rebuild done, idle
-            out.update(_moves(service, tables, rng, moves, rate, box, pusher, address,
-                              endpoint_of, notifier.pid))
+            out.update(_moves(service, tables[2 * moves:3 * moves], moves, rate, box, pusher,
+                              address, endpoint_of, notifier.pid))
         finally:
             notifier.terminate()
             notifier.wait(timeout=30)
     return out
 
 
-def _moves(service: Any, tables: list[Any], rng: random.Random, moves: int, rate: float,
-           box: Any, pusher: Any, address: dict[str, str], endpoint_of: dict[str, str],
+def _move(service: Any, table: Any) -> tuple[float, Any, float]:
+    """One legal move of the seat to act: when it was acknowledged, the table after it and
+    the CPU this thread spent on it (the stand-ins run in other threads)."""
+    game = registry.get_game(GAME)
+    seat = min(to_act(table, game))
+    action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
+    cpu = time.thread_time()
+    after = service.act(table.id, seat, action).table
+    return time.time(), after, time.thread_time() - cpu
+
+
+def _cpu_ab(service: Any, tables: list[Any]) -> dict[str, Any]:
+    """A move's CPU with the player's stream (its notes and moves written with the inbox)
+    and without (the notes switched off), one game each in turn."""
+    on: list[float] = []
+    off: list[float] = []
+    real = (inbox_service.notes.after_append, inbox_service.notes.movers)
+    for n, table in enumerate(tables):
+        if n % 2:
+            inbox_service.notes.after_append = lambda *a: []  # type: ignore[assignment]
+            inbox_service.notes.movers = lambda *a: []  # type: ignore[assignment]
+        try:
+            (off if n % 2 else on).append(_move(service, table)[2] * 1000)
+        finally:
+            inbox_service.notes.after_append, inbox_service.notes.movers = real
+    return {"move_cpu_ms_with_stream": _ms(on), "move_cpu_ms_without": _ms(off),
+            "move_cpu_ms_mean_with_without": [round(sum(on) / len(on), 3),
+                                              round(sum(off) / len(off), 3)]}
+
+
+def _moves(service: Any, told: list[Any], moves: int, rate: float, box: Any, pusher: Any,
+           address: dict[str, str], endpoint_of: dict[str, str],
            notifier_pid: int) -> dict[str, Any]:
     game = registry.get_game(GAME)
-    picked = rng.sample(tables, min(len(tables), 2 * moves))
-    told, quiet = picked[:moves], picked[moves:]  # with the player's stream; without
-
-    def move(table: Any) -> tuple[float, Any, float]:
-        seat = min(to_act(table, game))
-        action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
-        cpu = time.thread_time()  # (this thread: the stand-ins run in others)
-        after = service.act(table.id, seat, action).table
-        return time.time(), after, time.thread_time() - cpu
-
-    cpu_on: list[float] = []
-    cpu_off: list[float] = []
     acks: list[tuple[str, str, float]] = []  # (player told, game, acknowledged at)
     cpu_before = _cpu_s(notifier_pid)
     started = time.monotonic()
@@ -166,20 +188,11 @@ def _moves(service: Any, tables: list[Any], rng: random.Random, moves: int, rate
         wait = started + n / rate - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        at, after, cpu = move(table)
-        cpu_on.append(cpu * 1000)
+        at, after, _cpu = _move(service, table)
         for seat in sorted(to_act(after, game)):
             player = after.seats[seat].player
             if player is not None:
                 acks.append((player, after.id, at))
-        if n < len(quiet):  # the same move without the player's stream
-            real = (inbox_service.notes.after_append, inbox_service.notes.movers)
-            inbox_service.notes.after_append = lambda *a: []  # type: ignore[assignment]
-            inbox_service.notes.movers = lambda *a: []  # type: ignore[assignment]
-            try:
-                cpu_off.append(move(quiet[n])[2] * 1000)
-            finally:
-                inbox_service.notes.after_append, inbox_service.notes.movers = real
     moved_s = time.monotonic() - started
     reached = {player for player, _g, _a in acks}
     deadline = time.monotonic() + 180
@@ -216,7 +229,6 @@ def _moves(service: Any, tables: list[Any], rng: random.Random, moves: int, rate
             per_player.get(p, 0) for p in reached).items())),
         "notifier_cpu_s": round(cpu_used, 2),
         "notifier_cpu_ms_per_message": round(cpu_used * 1000 / sent, 3) if sent else None,
-        "move_cpu_ms_with_stream": _ms(cpu_on), "move_cpu_ms_without": _ms(cpu_off),
     }
 
 
@@ -240,6 +252,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-_ = notes  # (the module whose functions the quiet moves switch off, through the service)

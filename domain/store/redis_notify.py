@@ -58,6 +58,9 @@ return 1
 """
 
 
+MOVED_KEPT_S = 3600.0  # when a player last moved in a game: older ones are dropped
+
+
 class PushSubscription(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     endpoint: str
@@ -162,11 +165,12 @@ class RedisNotifyStore:
     def presence(self, player_id: str, now: float) -> Presence:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zremrangebyscore(keys.player_present(player_id), "-inf", now)
+        pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", now - MOVED_KEPT_S)
         pipe.zrange(keys.player_present(player_id), 0, -1, withscores=True)
         pipe.zrange(keys.player_moved(player_id), 0, -1, withscores=True)
         pipe.hlen(keys.push_subscriptions(player_id))
         pipe.hvals(keys.player_hooks(player_id))
-        _, present, moved, subscriptions, hooks = pipe.execute()
+        _, _, present, moved, subscriptions, hooks = pipe.execute()
         return Presence({g.decode(): s for g, s in present},
                         {g.decode(): s for g, s in moved}, int(subscriptions),
                         sorted((msgspec.json.decode(raw, type=PlayerHook) for raw in hooks),
