@@ -6,14 +6,20 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.players.inbox import BUCKETS
-from domain.players.names import MAX_LENGTH, MIN_LENGTH
+from domain.players.names import MAX_LENGTH, MIN_LENGTH, name_pattern
 
 
 class NewPlayerSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=4 * MAX_LENGTH),
+    name = fields.String(required=True, validate=validate.Length(min=MIN_LENGTH,
+                                                                 max=MAX_LENGTH),
                          metadata={"description": f"{MIN_LENGTH} to {MAX_LENGTH} letters, "
                                                   "digits, spaces or -_.' of one script; "
-                                                  "unique whatever its case"})
+                                                  "unique whatever its case. The pattern "
+                                                  "is a name as it is kept; the service "
+                                                  "also takes other Unicode forms of one "
+                                                  "(NFKC) and combining marks after a "
+                                                  "letter",
+                                   "pattern": name_pattern()})
     bot = fields.Boolean(load_default=False, metadata={
         "description": "a bot account: a program that plays its games from its event "
                        "stream, shown as a bot at tables and on leaderboards"})

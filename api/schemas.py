@@ -10,7 +10,8 @@ from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
-from domain.players.names import TABLE_NAME_LENGTH
+from domain.players.names import MIN_LENGTH as MIN_NAME_LENGTH
+from domain.players.names import TABLE_NAME_LENGTH, name_pattern, table_name_pattern
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
@@ -26,9 +27,10 @@ class SeatSpecSchema(ma.Schema):
                           metadata={"description": "bot level (bots only)"})
     me = fields.Boolean(load_default=False, metadata={
         "description": "a human seat for the creating player (needs their player key)"})
-    invite = fields.String(validate=validate.Length(min=1, max=4 * MAX_NAME_LENGTH),
+    invite = fields.String(validate=validate.Length(min=MIN_NAME_LENGTH, max=MAX_NAME_LENGTH),
                            metadata={"description": "a player's name: the seat is kept for "
-                                                    "them (only they may take it)"})
+                                                    "them (only they may take it)",
+                                     "pattern": name_pattern()})
 
 
 MAX_CLOCK_S = 90 * 24 * 3600
@@ -88,9 +90,10 @@ class CreateGameSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     name = fields.String(validate=validate.Length(min=1, max=TABLE_NAME_LENGTH), metadata={
-        "description": "your name at this table (without a player key; with one, your "
-                       "player's name is used): printable text, no control or format "
-                       "characters"})
+        "description": "your name at this table (needed without a player key; with one, "
+                       "your player's name is used): printable text, no control or format "
+                       "characters, single spaces inside",
+        "pattern": table_name_pattern()})
 
 
 class LeaveSchema(ma.Schema):
@@ -310,6 +313,19 @@ class QueueHealthSchema(ma.Schema):
         "description": "how long the oldest job has waited (null: the queue is empty)"})
 
 
+class MemoryHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok; warning from 80 % of the budget; over once past it (then "
+                       "/healthz answers 503); unknown without a budget (none set and no "
+                       "maxmemory) or when Redis does not answer"})
+    used_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the games' Redis memory in use (`used_memory`; a cluster's masters "
+                       "summed)"})
+    budget_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "DONKEYPOST_MEMORY_BUDGET_MB, else Redis's maxmemory"})
+    used_fraction = fields.Float(required=True, allow_none=True)
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
@@ -320,6 +336,8 @@ class HealthSchema(ma.Schema):
                          required=True, metadata={
                              "description": "by queue (empty when the queues' Redis does "
                                             "not answer)"})
+    memory = fields.Nested(MemoryHealthSchema, required=True, metadata={
+        "description": "the games' store's memory against its budget"})
 
 
 class LiveSchema(ma.Schema):

@@ -37,7 +37,7 @@ from flask import Flask
 from py_vapid import Vapid02
 from rq import Queue
 
-from api.app import create_app
+from api.app import MetricsWiring, create_app
 from api.rate_limits import CounterStorage
 from api.routes.notifications import NotifyWiring
 from domain import registry
@@ -150,6 +150,11 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
             rq_hooks,
             WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
         ])
+    if settings.metrics:
+        from donkeypost.metrics_wiring import MetricsHooks
+
+        hooks = FanOutHooks([*(hooks.hooks if isinstance(hooks, FanOutHooks) else [hooks]),
+                             MetricsHooks()])
     archives = RedisArchiveStore(store_redis)
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
@@ -179,9 +184,13 @@ def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
     games (archived ones read through their expansion), the players and the ratings.
     (`settings`: the replicas an append waits for, the archives' cache.)"""
     settings = settings or Settings()
+    store_class = RedisEventStore
+    if settings.metrics:
+        from donkeypost.metrics_wiring import TimedEventStore
+        store_class = TimedEventStore
     store = ArchivedGames(
-        RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
-                        wait_timeout_ms=settings.wait_timeout_ms),
+        store_class(store_redis, wait_replicas=settings.wait_replicas,
+                    wait_timeout_ms=settings.wait_timeout_ms),
         archives or RedisArchiveStore(store_redis), registry.games(),
         cache_events=settings.archive_cache_events)
     return GameService(store=store, hooks=hooks, clock=clock,
@@ -202,12 +211,28 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       stale_after_s=settings.health_stale_s,
                       queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
                       queue_wait_limit_s=settings.health_queue_wait_s,
+                      memory=components.archives.used_memory,
+                      memory_budget=int(settings.memory_budget_mb * 2**20)
+                      if settings.memory_budget_mb else None,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
                       body_timeout_s=settings.body_timeout_s,
+                      log_requests=settings.log_requests,
+                      metrics=_metrics(components),
                       notify=components.notifications.wiring(), config=config)
+
+
+def _metrics(components: Components) -> MetricsWiring | None:
+    """The web app's metrics: None when off; `/metrics` served only with a token."""
+    settings = components.settings
+    if not settings.metrics:
+        return None
+    from donkeypost.metrics_wiring import state_reader
+
+    return MetricsWiring(token=settings.metrics_token, state=state_reader(
+        components.store_redis, components.queue_redis, sorted(components.games)))
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:

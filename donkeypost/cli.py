@@ -17,12 +17,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from domain.archive.reading import ArchivedGames
+from donkeypost import logs
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
 from donkeypost.web_servers import WEB_SERVERS
 from workers.hooks import QUEUES
+
+if TYPE_CHECKING:
+    from donkeypost.bootstrap import Components
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 Command = Callable[[argparse.Namespace], int]
@@ -77,6 +82,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.add_argument("--all", action="store_true",
                     help="sweep again until nothing is left (default: one bounded sweep)")
     commands["gc"] = cmd_gc
+
+    export = sub.add_parser("export", help="write every game (archived or not) to a backup "
+                                           "file (docs/archive.md); progress on stderr")
+    export.add_argument("--output", "-o", default="-",
+                        help="the file to write (default: stdout)")
+    export.add_argument("--since", type=_when,
+                        help="only the games changed since then (a Unix time, or an ISO "
+                             "date/time in UTC: 2026-11-27 or 2026-11-27T12:00)")
+    commands["export"] = cmd_export
+
+    load = sub.add_parser("import", help="load a backup file's games into the store (those "
+                                         "it does not hold: nothing is duplicated)")
+    load.add_argument("input", help="the backup file (- for stdin)")
+    commands["import"] = cmd_import
+
+    archive = sub.add_parser("archive", help="note every game that is over and not archived "
+                                             "as due for its archive (the workers archive "
+                                             "them); --now archives them here")
+    archive.add_argument("--now", action="store_true",
+                         help="archive them in this process, with progress on stderr")
+    archive.add_argument("--refused", action="store_true",
+                         help="list the games whose archive was refused, and why")
+    commands["archive"] = cmd_archive
 
     spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
     spec.add_argument("--check", action="store_true", help="fail if the file is out of date")
@@ -167,7 +195,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
-    setup_logging(settings.log_level)
+    logs.configure(settings.log_level, settings.log_format, "worker")
+    setup_logging(settings.log_level)  # (the handler above, with RQ's outage lines quieter)
     components = bootstrap(settings)
     if args.burst:
         rq_worker(components, queues).work(burst=True, logging_level=settings.log_level)
@@ -203,6 +232,128 @@ def cmd_gc(args: argparse.Namespace) -> int:
         if not args.all or swept.looked_at < policy.batch or swept.deleted == 0:
             break
     print(f"{total} games deleted")
+    return 0
+
+
+def _when(raw: str) -> float:
+    """A time for `--since`: Unix seconds, or an ISO date or date-time (UTC unless it
+    says otherwise)."""
+    from datetime import UTC, datetime
+
+    try:
+        return float(raw)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a time: {raw!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+class _Progress:
+    """`what: n/total` on stderr, at most every second and at the end."""
+
+    def __init__(self, what: str) -> None:
+        import time
+
+        self.what = what
+        self.clock = time.monotonic
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last >= 1.0 or (total and done == total):
+            self.last = now
+            of = f"/{total}" if total else ""
+            print(f"{self.what}: {done}{of} games", file=sys.stderr, flush=True)
+
+
+def _archived_games(settings: Settings) -> tuple[ArchivedGames, Components]:
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap
+
+    components = bootstrap(settings, hooks=NoHooks())
+    reading = components.service.store
+    assert isinstance(reading, ArchivedGames)
+    return reading, components
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from domain.archive.backup import export
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, _components = _archived_games(settings)
+    progress = _Progress("exported")
+    if args.output == "-":
+        written = export(reading, sys.stdout.buffer, args.since, progress)
+        sys.stdout.buffer.flush()
+    else:
+        with open(args.output, "wb") as out:
+            written = export(reading, out, args.since, progress)
+    print(f"{written} games written", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from domain import registry
+    from domain.archive.backup import BackupError, load
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, _components = _archived_games(settings)
+    try:
+        if args.input == "-":
+            loaded = load(reading, sys.stdin.buffer, registry.games(), _Progress("read"))
+        else:
+            with open(args.input, "rb") as lines:
+                loaded = load(reading, lines, registry.games(), _Progress("read"))
+    except (BackupError, OSError) as err:
+        print(f"donkeypost import: {err}", file=sys.stderr)
+        return 1
+    print(f"{loaded.games} games loaded, {loaded.present} already in the store (left as "
+          "they were)", file=sys.stderr)
+    return 0
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    import time
+
+    from domain import registry
+    from domain.archive.archiving import OVER, archive_game
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, components = _archived_games(settings)
+    archives = components.archives
+    if args.refused:
+        for game_id, why in sorted(archives.refused_archives().items()):
+            print(f"{game_id}\t{why}")
+        return 0
+    noted = 0
+    for status in OVER:
+        for game_id in reading.scan_ids(status):
+            if archives.archived(game_id) is None:
+                archives.archive_due(game_id, 0.0)
+                noted += 1
+    print(f"{noted} games over and not archived noted as due", file=sys.stderr)
+    if not args.now:
+        return 0
+    due = archives.due_archives(time.time(), 10**9)
+    outcomes: dict[str, int] = {}
+    progress = _Progress("archived")
+    for n, game_id in enumerate(due, 1):
+        outcome = archive_game(archives, registry.games(), game_id)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        progress(n, len(due))
+    print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items())) or "nothing to do",
+          file=sys.stderr)
     return 0
 
 

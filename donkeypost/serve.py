@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -31,10 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from donkeypost import logs
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
-from donkeypost.web_servers import WebServer, missing, web_command
+from donkeypost.web_servers import MULTIPROC_ENV, WebServer, missing, web_command
 from workers.hooks import GAME_QUEUES, NOTIFICATIONS, QUICK_QUEUES
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ def options_from(settings: Settings, *, host: str | None = None, port: int | Non
 
 def serve(settings: Settings, options: ServeOptions) -> int:
     """Run the service until SIGINT, SIGTERM or SIGHUP; the exit code."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s serve %(levelname)s %(message)s")
+    logs.configure("INFO", settings.log_format, "serve")
     unavailable = missing(options.web_server)
     if unavailable:
         print(f"donkeypost: {unavailable}", file=sys.stderr)
@@ -89,6 +91,10 @@ def serve(settings: Settings, options: ServeOptions) -> int:
         redis_url = embedded.url
         print(f"embedded Redis: data in {embedded.data_dir} (append-only file, appendfsync "
               f"{options.appendfsync})", flush=True)
+    if not os.environ.get(MULTIPROC_ENV):
+        # Every child counts its metrics into files here, which a scrape adds up; emptied
+        # at each start (the counters start again from zero, as Prometheus expects).
+        os.environ[MULTIPROC_ENV] = str(metrics_folder(options.data_dir))
     supervisor = Supervisor(children(options, redis_url, embedded))
     stopping = _stop_on_signals()
     try:
@@ -106,6 +112,15 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     supervisor.stop()
     print("stopped", flush=True)
     return 0
+
+
+def metrics_folder(data_dir: Path) -> Path:
+    """The multiprocess metrics' folder of a `serve`, emptied."""
+    folder = data_dir / "metrics"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
 
 
 def children(options: ServeOptions, redis_url: str | None,

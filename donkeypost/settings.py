@@ -40,7 +40,17 @@ Variable → setting (default):
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
-- `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `DONKEYPOST_LOG_LEVEL` → `log_level` of the web processes and the workers (`INFO`)
+- `LOG_FORMAT` → `log_format`: `text` (a line of text per record) or `json` (a JSON
+  object per line: `donkeypost.logs`) (`text`)
+- `METRICS` → `metrics`: `on` or `off`, the Prometheus metrics counted (on); with
+  `PROMETHEUS_MULTIPROC_DIR` (an empty folder, the same for every process of a host) the
+  web processes and workers count into files there that a scrape adds up (`api.metrics`;
+  `donkeypost serve` sets it)
+- `METRICS_TOKEN` → `metrics_token`: `GET /metrics` answers only with
+  `Authorization: Bearer <METRICS_TOKEN>` (unset: `/metrics` is not served)
+- `LOG_REQUESTS` → `log_requests`: `on` or `off`, a line per request answered, with its id,
+  route, status, duration and game (on)
 - `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
   connection is closed (10)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
@@ -100,6 +110,7 @@ from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
+from donkeypost.logs import LOG_FORMATS, LogFormat
 from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
 from workers.heartbeats import QUEUE_WAIT_LIMIT_S, STALE_AFTER_S
@@ -138,6 +149,10 @@ class Settings:
     sweep_s: int = 60
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
+    log_format: LogFormat = "text"
+    log_requests: bool = True
+    metrics: bool = True
+    metrics_token: str | None = None
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
@@ -244,6 +259,10 @@ class Settings:
                                      default.retention.unstarted_ttl_s),
                 batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
+            log_format=read("LOG_FORMAT", _log_format, default.log_format),
+            log_requests=read("LOG_REQUESTS", _switch, default.log_requests),
+            metrics=read("METRICS", _switch, default.metrics),
+            metrics_token=read("METRICS_TOKEN", str, None),
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
@@ -299,6 +318,22 @@ def _worker_kinds(raw: str) -> tuple[str, ...]:
         raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
                          "or none")
     return kinds
+
+
+def _log_format(raw: str) -> LogFormat:
+    for choice in LOG_FORMATS:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(LOG_FORMATS)}")
+
+
+def _switch(raw: str) -> bool:
+    value = raw.lower()
+    if value in ("on", "true", "1", "yes"):
+        return True
+    if value in ("off", "false", "0", "no"):
+        return False
+    raise ValueError("on or off")
 
 
 def _appendfsync(raw: str) -> AppendFsync:

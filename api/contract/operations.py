@@ -231,6 +231,7 @@ class Operation:
     body: str | None
     responses: Mapping[int, str | dict[str, Any]]
     links: Mapping[int, Mapping[str, dict[str, Any]]]
+    rules: tuple[dict[str, Any], ...] = ()
 
 
 class JsonParser(FlaskParser):
@@ -269,13 +270,15 @@ class ContractBlueprint(PagedBlueprint):
                   failures: Sequence[Failure] = (), parameters: Sequence[str] = (),
                   headers: Mapping[int, Sequence[str]] | None = None, body: str | None = None,
                   responses: Mapping[int, str | dict[str, Any]] | None = None,
-                  links: Mapping[int, Mapping[str, dict[str, Any]]] | None = None
-                  ) -> Callable[[Any], Any]:
+                  links: Mapping[int, Mapping[str, dict[str, Any]]] | None = None,
+                  rules: Sequence[dict[str, Any]] = ()) -> Callable[[Any], Any]:
         """Document an operation: `body` names the request body's schema component;
         `responses` gives the schema (a component's name, or a schema) of answers the
         marshmallow schema does not describe; `parameters` and `headers` name header
         components; `failures` lists every error status; `links` say which operations
-        an answer leads to (OpenAPI links: what a client, or a stateful test, does next)."""
+        an answer leads to (OpenAPI links: what a client, or a stateful test, does next);
+        `rules` are the rules across fields that a schema cannot say (`x-rules`: each with
+        the `code` that refuses it, its `status` and a `rule` in words)."""
         failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
         # Rate limits (api.rate_limits) cover every request with a token (refused tokens
         # are counted) and the operations that take a body.
@@ -286,7 +289,7 @@ class ContractBlueprint(PagedBlueprint):
             failures += (STORE_UNAVAILABLE,)
         op = Operation(operation_id, security, failures, tuple(parameters),
                        {s: tuple(h) for s, h in (headers or {}).items()}, body,
-                       dict(responses or {}), dict(links or {}))
+                       dict(responses or {}), dict(links or {}), tuple(rules))
 
         def decorator(func: Any) -> Any:
             func._apidoc = {**getattr(func, "_apidoc", {}), "contract": op}
@@ -320,6 +323,8 @@ class ContractBlueprint(PagedBlueprint):
             answer["content"] = {"application/json": {"schema": schema}}
         for status, named in op.links.items():
             responses.setdefault(status, {"description": ""})["links"] = dict(named)
+        if op.rules:
+            doc["x-rules"] = list(op.rules)
         for status, names in op.headers.items():
             responses.setdefault(status, {"description": ""}).setdefault("headers", {}).update(
                 {HEADER_NAMES[name]: name for name in names})

@@ -55,8 +55,8 @@ from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
-                             "bad_name", "bad_time_control"),
+                             "bad_donkey_deck", "not_enough_cards", "bad_name",
+                             "bad_time_control"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
               "game_aborted", "seat_resigned", "seat_left", "out_of_time")
@@ -94,6 +94,9 @@ def _if_match_hint() -> int | None:
         return None
 
 
+NAME_OR_KEY = "name_or_key_required"
+
+
 def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     blp = ContractBlueprint("games", __name__, url_prefix="/games",
                             description="Create, join and play games; read their logs")
@@ -109,7 +112,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY, Failure(
+                           404, ("unknown_player",), "no player has the name invited")],
                        links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
                                                    "streamEvents", "exportLog", "cancelGame")
@@ -191,7 +195,11 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                                    "does not take"),
                            Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
                                    "no free seat (those left may be kept for invited "
-                                   "players), you sit here already, or it was cancelled")],
+                                   "players), you sit here already, or it was cancelled"),
+                           Failure(401, (NAME_OR_KEY,), "neither a player key nor a `name`: "
+                                   "who is joining?")],
+                       rules=[{"code": NAME_OR_KEY, "status": 401,
+                               "rule": "a join without a player key needs a `name`"}],
                        links={201: {
                            **game_link("joinGame", "$response.body#/game/id"),
                            **game_link("listEvents", "$response.body#/game/id"),
@@ -209,11 +217,13 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
             Without a credential: the next seat open to anyone, under `name`, with a new
             seat token. With a player key: the seat you are invited to, else the next open
-            one, as that player (no token: your key is your credential here)."""
+            one, as that player (no token: your key is your credential here). One of the
+            two is needed: a join with neither is refused (401 `name_or_key_required`)."""
             player = optional_player(service)
             if player is None and not body.get("name"):
-                raise ApiError(422, "validation_error", "a name is needed without a player "
-                                                       "key", errors={"name": ["required"]})
+                raise ApiError(401, NAME_OR_KEY, "who is joining? send a `name` for this "
+                                                 "table, or your player key",
+                               headers={"WWW-Authenticate": "Bearer"})
             seat, token, table = service.join(game_id, body.get("name"), player,
                                               _idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}

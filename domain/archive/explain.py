@@ -20,6 +20,7 @@ byte (`check`): otherwise the game is not archived (`NotArchivable`) and keeps i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,7 +151,8 @@ def explain(stored: StoredGame, games: Games) -> Record:
         steps += 1
     return Record(seed=seed, version=len(events), steps=steps, special=special,
                   choices=digits.number(), times=times, tokens=dict(stored.tokens),
-                  creator=stored.creator)
+                  creator=stored.creator, chosen=len(digits.pairs),
+                  entropy_bits=sum(math.log2(radix) for _digit, radix in digits.pairs))
 
 
 @dataclass

@@ -144,7 +144,7 @@ def test_an_invitation_only_the_invitee_can_take(api):
     r = api.http.post("/games", json={"type": "high-card", "seats": [
         {"kind": "human", "invite": "nobody here"}, {"kind": "human"}]},
         headers=api.auth(ann["key"]))
-    assert r.status_code == 422 and r.get_json()["code"] == "unknown_player"
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_player"
 
 
 def test_the_lobby_lists_open_seats_and_the_creator_may_cancel(api):

@@ -140,3 +140,33 @@ def test_the_archive_costs_a_fraction_of_the_game(redis_url, redis_client, game_
     assert after * 20 < before
     assert len(redis_client.get(keys.archive(table.id))) <= table.version + 200
     assert viewers(table)  # (the kit's viewers: spectator and seats)
+
+
+def test_healthz_measures_the_stores_memory_against_its_budget(redis_url, redis_client):
+    used = int(redis_client.info("memory")["used_memory"])
+
+    def health(budget_mb: float | None) -> tuple[int, dict]:
+        app = web_app(bootstrap(settings(redis_url, memory_budget_mb=budget_mb),
+                                hooks=NoHooks()))
+        answer = app.test_client().get("/healthz")
+        return answer.status_code, answer.get_json()
+
+    status, body = health(used * 10 / 2**20)
+    assert status == 200 and body["memory"]["status"] == "ok", body
+    assert 0.05 < body["memory"]["used_fraction"] < 0.2
+    assert body["memory"]["budget_bytes"] == int(used * 10)
+    used = body["memory"]["used_bytes"]  # (with this process's connections and scripts)
+    status, body = health(used / 0.9 / 2**20)
+    assert status == 200 and body["memory"]["status"] == "warning"
+    status, body = health(used * 0.5 / 2**20)
+    assert status == 503 and body["memory"]["status"] == "over"
+    redis_client.config_set("maxmemory", used * 4)
+    try:
+        status, body = health(None)
+        assert body["memory"]["status"] == "ok" and body["memory"]["budget_bytes"] == used * 4
+    finally:
+        redis_client.config_set("maxmemory", 0)
+    status, body = health(None)
+    assert status == 200 and body["memory"] == {
+        "status": "unknown", "used_bytes": body["memory"]["used_bytes"],
+        "budget_bytes": None, "used_fraction": None}

@@ -119,5 +119,5 @@ def test_serve_says_where_it_listens_and_stops_quickly_leaving_nothing(tmp_path)
     assert not any(alive(pid) for pid in serve.seen)
     assert not (serve.data / "redis.sock").exists()
     assert sorted(p.name for p in serve.data.iterdir()) == [
-        "appendonly.aof", "redis.conf", "redis.log"]
+        "appendonly.aof", "metrics", "redis.conf", "redis.log"]
     assert redis_temp_folders(serve.data) == set()

@@ -131,7 +131,7 @@ def test_seats_of_players_are_checked(service):
     ann, _ = _player(service, "Ann")
     with pytest.raises(BadCredentials):
         service.create("high-card", None, [{"kind": "human", "me": True}] * 2)
-    with pytest.raises(BadOptions, match="no player named") as err:
+    with pytest.raises(UnknownPlayer, match="no player named") as err:
         service.create("high-card", None, [{"kind": "human", "invite": "nobody"}] * 2, by=ann)
     assert err.value.code == "unknown_player"
     with pytest.raises(BadOptions, match="at most once"):
