@@ -43,7 +43,6 @@ from api.routes import (
     webhooks,
 )
 from api.stream_tickets import StreamTickets
-from domain import registry
 from domain.connection import RedisClient, is_cluster, ping
 from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
@@ -155,11 +154,11 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     outage = OutageWatch(lambda: ping(health_redis))
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
-    register_contract(api, registry.games())
+    register_contract(api, service.games)
     api.register_blueprint(health.make_blueprint(
         health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
         queue_wait_limit_s=queue_wait_limit_s, memory=memory, memory_budget=memory_budget))
-    api.register_blueprint(types.make_blueprint())
+    api.register_blueprint(types.make_blueprint(service.games))
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,
                    presence=notify.store.mark_present if notify is not None else None)

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from bench.server import EmbeddedRedis
-from domain import bots, registry
+from domain import bots
 from domain.archive.archiving import archive_game
 from domain.archive.explain import explain
 from domain.archive.reading import expand_record
@@ -68,7 +68,7 @@ def play(components: Components, game_type: str, players: int, options: dict[str
     rng = random.Random(seed)
     seats = [{"kind": "bot", "level": ("random", "basic")[i % 2]} for i in range(players)]
     table = service.create(game_type, options, seats, deadline_s=None)
-    game = registry.get_game(game_type)
+    game = components.service.games.game(game_type)
     moves = 0
     while table.status == "active":
         seat = rng.choice(sorted(to_act(table, game)))
@@ -100,7 +100,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             game_id, moves = play(components, game_type, players, options, seed + n)
             stored = components.archives.stored_game(game_id)
             assert stored is not None
-            record = explain(stored, registry.games())
+            record = explain(stored, components.service.games)
             found["events"].append(len(stored.events))
             found["moves"].append(moves)
             found["before"].append(game_bytes(components, game_id))
@@ -108,14 +108,15 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             found["entropy"].append(record.entropy_bits)
             found["bits"].append(record.choices.bit_length())
             started = time.perf_counter()
-            assert archive_game(components.archives, registry.games(), game_id) == "archived"
+            outcome = archive_game(components.archives, components.service.games, game_id)
+            assert outcome == "archived"
             found["archive_ms"].append(1000 * (time.perf_counter() - started))
             data = components.archives.archived(game_id)
             assert data is not None
             found["record"].append(len(data))
             found["after"].append(components.store_redis.memory_usage(keys.archive(game_id)))
             started = time.perf_counter()
-            expand_record(data, registry.games())
+            expand_record(data, components.service.games)
             found["expand_ms"].append(1000 * (time.perf_counter() - started))
         rows.append({"game": game_type, "players": players, "options": options, **found})
     return rows
@@ -130,7 +131,7 @@ def memory(redis_url: str, count: int, seed: int, clock: Any) -> dict[str, float
            for n in range(count)]
     full = int(client.info("memory")["used_memory"])
     for game_id in ids:
-        archive_game(components.archives, registry.games(), game_id)
+        archive_game(components.archives, components.service.games, game_id)
     archived = int(client.info("memory")["used_memory"])
     return {"games": count, "base": base, "full": full, "archived": archived}
 
@@ -156,7 +157,7 @@ def first_read(redis_url: str, clock: Any) -> dict[str, float]:
         started = time.perf_counter()
         assert client.get(f"/games/{game_id}/states/{seq}").status_code == 200
         states.append(1000 * (time.perf_counter() - started))
-    archive_game(components.archives, registry.games(), game_id)
+    archive_game(components.archives, components.service.games, game_id)
     firsts = []
     for _ in range(5):
         fresh = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)

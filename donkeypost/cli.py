@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from domain.archive.reading import ArchivedGames
+from domain.registry import GameLoadError, installed
 from donkeypost import logs
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from donkeypost.bootstrap import Components
 
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+OWN_DISTRIBUTION = "donkeypost"  # whose games the committed OpenAPI document holds
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -109,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
     spec.add_argument("--check", action="store_true", help="fail if the file is out of date")
     spec.add_argument("--output", type=Path, default=OPENAPI_PATH)
+    spec.add_argument("--all-games", action="store_true",
+                      help="with every installed game, as this installation serves it "
+                           "(default: the project's own games, as committed)")
     commands["openapi"] = cmd_openapi
 
     verify = sub.add_parser("verify", help="check an exported NDJSON log: hash chain; after "
@@ -121,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         commands[name] = register(sub)
 
     args = parser.parse_args(argv)
-    return commands[args.command](args)
+    try:
+        return commands[args.command](args)
+    except GameLoadError as err:  # a game that cannot be loaded: one line, no traceback
+        print(f"donkeypost: {err}", file=sys.stderr)
+        return 2
 
 
 def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
@@ -155,6 +164,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
+    installed()  # a game that cannot be loaded stops here, in one line, before any child
     code = serve(settings, options_from(
         settings, host=args.host, port=args.port, web_workers=args.web_workers,
         web_connections=args.web_connections, bot_workers=args.bot_workers, data=args.data,
@@ -171,6 +181,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
+    installed()  # a game that cannot be loaded stops here, in one line
     server = args.web_server or settings.web_server
     unavailable = missing(server)
     if unavailable:
@@ -300,19 +311,19 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from domain import registry
     from domain.archive.backup import BackupError, load
 
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
-    reading, _components = _archived_games(settings)
+    reading, components = _archived_games(settings)
+    games = components.service.games
     try:
         if args.input == "-":
-            loaded = load(reading, sys.stdin.buffer, registry.games(), _Progress("read"))
+            loaded = load(reading, sys.stdin.buffer, games, _Progress("read"))
         else:
             with open(args.input, "rb") as lines:
-                loaded = load(reading, lines, registry.games(), _Progress("read"))
+                loaded = load(reading, lines, games, _Progress("read"))
     except (BackupError, OSError) as err:
         print(f"donkeypost import: {err}", file=sys.stderr)
         return 1
@@ -324,7 +335,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_archive(args: argparse.Namespace) -> int:
     import time
 
-    from domain import registry
     from domain.archive.archiving import OVER, archive_game
 
     settings = _settings(needs_redis=True)
@@ -349,7 +359,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     outcomes: dict[str, int] = {}
     progress = _Progress("archived")
     for n, game_id in enumerate(due, 1):
-        outcome = archive_game(archives, registry.games(), game_id)
+        outcome = archive_game(archives, components.service.games, game_id)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         progress(n, len(due))
     print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items())) or "nothing to do",
@@ -365,19 +375,23 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
-def openapi_document() -> str:
-    """The OpenAPI document of the application (built on a Redis it never reaches)."""
+def openapi_document(all_games: bool = False) -> str:
+    """The OpenAPI document of the application (built on a Redis it never reaches) with
+    the project's own games, or with every installed game (`all_games`: what this
+    installation serves at /openapi.json)."""
     from domain.service import NoHooks
     from donkeypost.bootstrap import bootstrap, web_app
 
-    app = web_app(bootstrap(Settings(redis_url="redis://localhost:0/0"), hooks=NoHooks()))
+    games = installed() if all_games else installed(distributions=[OWN_DISTRIBUTION])
+    app = web_app(bootstrap(Settings(redis_url="redis://localhost:0/0"), hooks=NoHooks(),
+                            games=games))
     with app.app_context():
         spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     return json.dumps(spec, indent=2, sort_keys=True) + "\n"
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
-    document = openapi_document()
+    document = openapi_document(all_games=args.all_games)
     if args.check:
         current = args.output.read_text() if args.output.exists() else ""
         if current != document:
@@ -394,7 +408,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from domain.verify import check_log
 
-    report = check_log(args.log.read_bytes().splitlines())
+    report = check_log(args.log.read_bytes().splitlines(), installed())
     for problem in report.problems:
         print(problem, file=sys.stderr)
     if not report.problems:

@@ -264,7 +264,7 @@ def _move_as(table: Table, game: Game[Any, Any], events: Sequence[Event],
         if not _decides_like(game, table, seat, action, by, wanted, rng_seed):
             continue
         body = msgspec.to_builtins(action)
-        found = _run(_acting(table, seed, seat, body, by), events, encoded, pos)
+        found = _run(_acting(game, table, seed, seat, body, by), events, encoded, pos)
         if found is None:
             continue
         after, n, readings = found
@@ -294,10 +294,10 @@ def _decides_like(game: Game[Any, Any], table: Table, seat: int, action: Any, by
     return True
 
 
-def _acting(table: Table, seed: str, seat: int, body: Any,
+def _acting(game: Game[Any, Any], table: Table, seed: str, seat: int, body: Any,
             by: str) -> Callable[[Callable[[], float]], tuple[Table, list[Event]]]:
     def step(clock: Callable[[], float]) -> tuple[Table, list[Event]]:
-        _game, after, batch = decide_action(table, seed, seat, body, None, by, clock)
+        after, batch = decide_action(game, table, seed, seat, body, None, by, clock)
         return after, batch.events
     return step
 

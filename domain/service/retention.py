@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.players.inbox import InboxMove
-from domain.service.loading import stored_table
+from domain.service.loading import stored_envelope
 from domain.store.port import EventStore, PlayerStore, WebhookStore
 
 DEFAULT_UNSTARTED_TTL_S = 7 * 24 * 3600.0
@@ -56,7 +56,7 @@ def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: Retention
             store.unlist(game_id, None)
             swept.deleted += 1
             continue
-        table = stored_table(store, game_id, found)
+        table = stored_envelope(store, game_id, found)  # its seats and status suffice
         if table.status != "open":
             # Started (or over) but still listed as open: an append whose listing update
             # was lost. Correct the listing rather than delete a game in play.

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     GameNotStarted,
@@ -124,7 +123,7 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
             if before.status == "cancelled":
                 raise GameOver("the game was cancelled", code="game_cancelled")
             raise SeatTaken("every seat of this game is taken")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         seat = choose(before)
         if before.seats[seat].taken:
             raise SeatTaken(f"seat {seat} is taken")
@@ -165,7 +164,7 @@ def come_back(deps: Deps, game_id: str, seat: int) -> Table:
         check_in_play(before, seat)
         if not before.is_away(seat):
             raise SeatNotAway(f"seat {seat} is not away")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         batch = Batch()
         table = fold(before, game, [event("seat_returned", seat=seat)], batch, deps.clock)
         try:

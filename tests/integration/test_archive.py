@@ -11,13 +11,13 @@ import msgspec
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.archive.archiving import archive_game
 from domain.service import NoHooks
 from domain.store import keys
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.archive_kit import VARIANTS, play, viewers
+from tests.support.games import games_under_test
 from tests.support.workers import WorkerProcess, wait_until
 
 
@@ -60,7 +60,7 @@ def http_answers(client, game_id: str, version: int, tokens: dict[int, str],
 
 def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_client):
     clock = Clock()
-    first = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock)
+    first = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     played = []
     for i, (game_type, players, options) in enumerate(VARIANTS):
         table, tokens = play(first.service, game_type, players, options, seed=i, people=2)
@@ -71,11 +71,11 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
               for t, tokens in played}
     listing = client.get("/games?status=finished&page_size=50").get_data()
     for table, _tokens in played:
-        assert archive_game(first.archives, registry.games(), table.id) == "archived"
+        assert archive_game(first.archives, games_under_test(), table.id) == "archived"
         assert redis_client.exists(*keys.archived_away(table.id)) == 0
         assert redis_client.exists(keys.archive(table.id)) == 1
     # Another process, which never expanded these games.
-    second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock)
+    second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     client = web_app(second, {"TESTING": True}).test_client()
     for table, tokens in played:
         after = http_answers(client, table.id, table.version, tokens, table.players)
@@ -86,7 +86,7 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
 
 def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(
         redis_url, redis_client, tmp_path):
-    components = bootstrap(settings(redis_url), hooks=NoHooks())
+    components = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     logs = {}
     for i in range(24):
         table, _ = play(components.service, "crazy-donkey", 4, {"deals": 1}, seed=i,
@@ -125,17 +125,17 @@ def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(
                    "every game archived")
     finally:
         worker.stop()
-    fresh = bootstrap(settings(redis_url), hooks=NoHooks())
+    fresh = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     for game_id, log in logs.items():
         assert [msgspec.json.encode(e) for e in fresh.service.store.read(game_id)] == log
 
 
 @pytest.mark.parametrize("game_type", ["ochs-und-esel", "trash"])
 def test_the_archive_costs_a_fraction_of_the_game(redis_url, redis_client, game_type):
-    components = bootstrap(settings(redis_url), hooks=NoHooks())
+    components = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     table, _ = play(components.service, game_type, 3, {}, seed=1, people=0)
     before = sum(redis_client.memory_usage(k) or 0 for k in keys.archived_away(table.id))
-    assert archive_game(components.archives, registry.games(), table.id) == "archived"
+    assert archive_game(components.archives, games_under_test(), table.id) == "archived"
     after = redis_client.memory_usage(keys.archive(table.id))
     assert after * 20 < before
     assert len(redis_client.get(keys.archive(table.id))) <= table.version + 200

@@ -14,7 +14,6 @@ import msgspec
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.archive.archiving import archive_game
 from domain.archive.backup import BackupError, read_lines
 from domain.service import NoHooks
@@ -23,6 +22,7 @@ from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.archive_kit import play
 from tests.integration.test_archive import Clock, http_answers
+from tests.support.games import games_under_test
 from tests.support.redis_process import RedisProcess
 from tests.support.workers import ROOT
 
@@ -42,11 +42,11 @@ def test_export_kill_redis_delete_its_files_import_and_play_on(tmp_path):
     try:
         settings = Settings(redis_url=redis_server.url, rate_limits=RateLimits.off(),
                             health_workers=())
-        first = bootstrap(settings, hooks=NoHooks(), clock=clock)
+        first = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
         finished = [play(first.service, t, n, o, seed=s, people=2) for s, (t, n, o) in
                     enumerate([("ochs-und-esel", 3, {"rounds": 1}), ("trash", 2,
                                {"max_rounds": 1}), ("canyon-donkeys", 4, {})])]
-        archive_game(first.archives, registry.games(), finished[0][0].id)
+        archive_game(first.archives, games_under_test(), finished[0][0].id)
         live = [play(first.service, t, n, o, seed=s, people=2, max_moves=12)
                 for s, (t, n, o) in enumerate([("crazy-donkey", 4, {"deals": 1}),
                                                ("ochs-und-esel", 4, {"rounds": 1})])]
@@ -69,7 +69,7 @@ def test_export_kill_redis_delete_its_files_import_and_play_on(tmp_path):
         assert b"5 games loaded, 0 already" in done.stderr
         settings = Settings(redis_url=fresh.url, rate_limits=RateLimits.off(),
                             health_workers=())
-        second = bootstrap(settings, hooks=NoHooks(), clock=clock)
+        second = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
         client = web_app(second, {"TESTING": True}).test_client()
         for table, tokens in finished:
             assert http_answers(client, table.id, table.version, tokens,
@@ -78,7 +78,7 @@ def test_export_kill_redis_delete_its_files_import_and_play_on(tmp_path):
         assert {g["id"] for g in listed} == {t.id for t, _ in live}
         clock.frozen = False
         for table, tokens in live:
-            game = registry.get_game(table.type)
+            game = games_under_test().game(table.type)
             now, _ = second.service.load(table.id)
             seat = sorted(to_act(now, game))[0]
             body = msgspec.to_builtins(game.legal_actions(now.game, seat)[0])

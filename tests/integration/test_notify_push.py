@@ -11,22 +11,17 @@ from typing import Any
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.players.notes import deadline_soon
 from domain.service import NoHooks
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.push_service import push_service
 
 BASE = "http://play.test"
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -34,7 +29,7 @@ def stack(redis_url, redis_client, clock):
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=(),
                         public_url=BASE, vapid_subject="mailto:ops@play.test",
                         webhook_targets=TargetPolicy.allowing("127.0.0.0/8", "1024-65535"))
-    components = bootstrap(settings, hooks=NoHooks(), clock=clock)
+    components = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
     app = web_app(components, {"TESTING": True})
     return (ApiClient(app.test_client()),
             components.notifications.notifier(components.service, clock), components)
