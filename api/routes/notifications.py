@@ -36,6 +36,7 @@ from api.contract.operations import (
     BAD_QUERY,
     NO_PLAYER_KEY,
     PLAYER,
+    RATE_LIMITED,
     ContractBlueprint,
     Failure,
 )
@@ -165,7 +166,7 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
         @blp.arguments(EmailLinkArgsSchema, location="query")
         @blp.response(200, description="a page saying it is done",
                       content_type="text/html")
-        @blp.operation("unsubscribeEmail", failures=[BAD_LINK, BAD_QUERY])
+        @blp.operation("unsubscribeEmail", failures=[BAD_LINK, BAD_QUERY, RATE_LIMITED])
         def post(self, args: dict[str, Any]) -> Response:
             """Unsubscribe at once (RFC 8058 one-click, or the page's button)"""
             token = _token(wiring, args["token"], UNSUBSCRIBE)
