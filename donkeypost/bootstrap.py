@@ -54,6 +54,7 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.player_clocks import RedisPlayerClockStore
 from donkeypost.settings import Settings
 from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
@@ -124,7 +125,9 @@ def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
                             wait_timeout_ms=settings.wait_timeout_ms)
     return GameService(store=store, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
-                       ratings=RedisRatingStore(store_redis))
+                       ratings=RedisRatingStore(store_redis),
+                       player_clocks=RedisPlayerClockStore(store_redis),
+                       vacations=settings.vacations)
 
 
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:

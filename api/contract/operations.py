@@ -21,7 +21,7 @@ from flask_smorest import Api
 from flask_smorest.exceptions import NotModified
 from webargs.flaskparser import FlaskParser
 
-from api import player_schemas, schemas
+from api import clock_schemas, player_schemas, schemas
 from api.contract import examples
 from api.contract.jsonschema import ref, without_default
 from api.errors import ApiError
@@ -139,10 +139,14 @@ OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
-                  "NewMessage": schemas.NewMessageSchema}
+                  "NewMessage": schemas.NewMessageSchema,
+                  "ForcedMoves": clock_schemas.ForcedMovesSchema,
+                  "ClockSettingsChange": clock_schemas.ClockSettingsChangeSchema,
+                  "NewVacation": clock_schemas.NewVacationSchema}
 REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
                     "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
-                    "NewMessage": {"text": "good game!"}}
+                    "NewMessage": {"text": "good game!"}, "ForcedMoves": {"auto": True},
+                    "ClockSettingsChange": {"auto_forced": True}, "NewVacation": {"days": 7}}
 
 
 def register_components(api: Api, example_game: Game[Any, Any]) -> None:
