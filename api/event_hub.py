@@ -38,7 +38,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from api.outage import STORE_ERRORS
 from domain.chat import ChatEntry, without_hidden
@@ -312,9 +312,11 @@ class EventHub:
 
     def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S,
                  listener_idle_s: float = LISTENER_IDLE_S,
-                 players: PlayerStore | None = None) -> None:
+                 players: PlayerStore | None = None,
+                 presence: Callable[[str, str, float], None] | None = None) -> None:
         self.store = store
         self.players = players
+        self._presence = presence
         self.read_block_s = read_block_s
         self.listener_idle_s = listener_idle_s
         self._feeds: dict[str, GameFeed] = {}
@@ -346,6 +348,17 @@ class EventHub:
         with self._lock:
             feed.listeners -= 1
             feed._in_group[group] -= 1
+
+    def present(self, player_id: str | None, what: str, for_s: float) -> None:
+        """A stream of the player's is open on game `what` (`*`: their own stream) for
+        the next `for_s` seconds at least: the notifier leaves them alone there. Said
+        when a stream opens and at each keep-alive; never fails a stream."""
+        if player_id is None or self._presence is None:
+            return
+        try:
+            self._presence(player_id, what, time.time() + for_s)
+        except STORE_ERRORS as err:
+            self.lost(err)
 
     def watch_player(self, player_id: str) -> PlayerFeed:
         """The player's feed (leave it with `leave(feed, 0)`)."""

@@ -11,7 +11,8 @@ from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
-from domain.players.names import TABLE_NAME_LENGTH
+from domain.players.names import MIN_LENGTH as MIN_NAME_LENGTH
+from domain.players.names import TABLE_NAME_LENGTH, name_pattern, table_name_pattern
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
@@ -27,9 +28,10 @@ class SeatSpecSchema(ma.Schema):
                           metadata={"description": "bot level (bots only)"})
     me = fields.Boolean(load_default=False, metadata={
         "description": "a human seat for the creating player (needs their player key)"})
-    invite = fields.String(validate=validate.Length(min=1, max=4 * MAX_NAME_LENGTH),
+    invite = fields.String(validate=validate.Length(min=MIN_NAME_LENGTH, max=MAX_NAME_LENGTH),
                            metadata={"description": "a player's name: the seat is kept for "
-                                                    "them (only they may take it)"})
+                                                    "them (only they may take it)",
+                                     "pattern": name_pattern()})
 
 
 MAX_CLOCK_S = 90 * 24 * 3600
@@ -89,9 +91,10 @@ class CreateGameSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     name = fields.String(validate=validate.Length(min=1, max=TABLE_NAME_LENGTH), metadata={
-        "description": "your name at this table (without a player key; with one, your "
-                       "player's name is used): printable text, no control or format "
-                       "characters"})
+        "description": "your name at this table (needed without a player key; with one, "
+                       "your player's name is used): printable text, no control or format "
+                       "characters, single spaces inside",
+        "pattern": table_name_pattern()})
 
 
 class LeaveSchema(ma.Schema):
@@ -164,6 +167,8 @@ class SeatViewSchema(ma.Schema):
                        "left (null: its player plays it)"})
     auto_forced = fields.Boolean(metadata={
         "description": "the seat's forced moves play themselves (PUT .../forced-moves)"})
+    bot_account = fields.Boolean(metadata={
+        "description": "held by a bot account: a program playing through its own key"})
     time_left = fields.Float(allow_none=True, metadata={
         "description": "correspondence: seconds left on the seat's bank at `server_time` "
                        "(it runs while `deadline` is set); null: no bank"})
@@ -303,12 +308,39 @@ class WorkerHealthSchema(ma.Schema):
         "description": "whether /healthz answers 503 without it"})
 
 
+class QueueHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok, or late (its oldest job has waited longer than the limit)"})
+    waiting = fields.Integer(required=True, metadata={"description": "jobs in the queue"})
+    oldest_wait_s = fields.Float(required=True, allow_none=True, metadata={
+        "description": "how long the oldest job has waited (null: the queue is empty)"})
+
+
+class MemoryHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok; warning from 80 % of the budget; over once past it (then "
+                       "/healthz answers 503); unknown without a budget (none set and no "
+                       "maxmemory) or when Redis does not answer"})
+    used_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the games' Redis memory in use (`used_memory`; a cluster's masters "
+                       "summed)"})
+    budget_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "DONKEYPOST_MEMORY_BUDGET_MB, else Redis's maxmemory"})
+    used_fraction = fields.Float(required=True, allow_none=True)
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
     redis = fields.String(required=True, metadata={"description": "ok or unavailable"})
     workers = fields.Dict(keys=fields.String(), values=fields.Nested(WorkerHealthSchema),
                           required=True, metadata={"description": "by kind of worker"})
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueHealthSchema),
+                         required=True, metadata={
+                             "description": "by queue (empty when the queues' Redis does "
+                                            "not answer)"})
+    memory = fields.Nested(MemoryHealthSchema, required=True, metadata={
+        "description": "the games' store's memory against its budget"})
 
 
 class LiveSchema(ma.Schema):

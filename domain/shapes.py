@@ -40,7 +40,7 @@ class SeatCreated(TypedDict):
     for whoever held seat `rematch_seat` of the game this one is the rematch of."""
 
     kind: Literal["human", "bot"]
-    level: NotRequired[Literal["random", "basic", "strong"]]
+    level: NotRequired[Literal["random", "basic", "strong", "expert"]]
     invited: NotRequired[str]
     name: NotRequired[str]
     rematch_seat: NotRequired[int]
@@ -74,6 +74,7 @@ class PlayerJoined(TypedDict):
     seat: int
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
+    bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
 
 
 class RematchCreated(TypedDict):
@@ -101,7 +102,7 @@ class VacationStarted(TypedDict):
 
 class SeatLeft(TypedDict):
     seat: int
-    level: Literal["random", "basic", "strong"]  # the bot that plays it from now on
+    level: Literal["random", "basic", "strong", "expert"]  # the bot that plays it from now on
 
 
 class GameFinished(TypedDict):

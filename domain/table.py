@@ -59,6 +59,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     resigned: bool = False  # its player conceded
     left: bool = False  # its player handed it to a bot
     played_by: str | None = None  # the level of the bot playing a seat its player gave up
+    bot_account: bool = False  # held by a player that is a bot account (a program)
 
     @property
     def bot_level(self) -> str | None:
@@ -204,7 +205,8 @@ def table_facts(table: Table, ev: Event) -> Table:
             seat = ev.data["seat"]
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], name=ev.data["name"], taken=True,
-                                  player=ev.data.get("player"))
+                                  player=ev.data.get("player"),
+                                  bot_account=ev.data.get("bot", False))
             table = replace(table, seats=tuple(seats))
         case "game_started":
             table = replace(table, status="active")

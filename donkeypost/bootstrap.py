@@ -4,6 +4,13 @@
     app = web_app(components)                     # the Flask app (`donkeypost.wsgi`)
     worker = rq_worker(components, queues)        # an RQ worker (`donkeypost worker`)
 
+The games are the installed ones (`domain.registry.installed`: every distribution's
+`donkeypost.games` entry points), loaded once here, when the process starts: a game that
+cannot be loaded, or two games with one id, stop it (`GameLoadError`, one line naming the
+game). Everything that needs the games is handed them from here: the service
+(`service.games`, which the API, its OpenAPI document, the jobs and the bots read), the RQ
+hooks. Tests and benchmarks may pass their own registry (`games=`).
+
 Every process builds its own, once, when it starts (a gunicorn worker when it imports
 `donkeypost.wsgi`, `donkeypost worker` before its loop); nothing is built at import and
 nothing is kept in a module. The pieces below never build their collaborators: the API is
@@ -26,6 +33,7 @@ With `REDIS_CLUSTER_URL` the games' client is a Redis Cluster client (at most
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,11 +41,13 @@ from typing import Any
 
 import redis
 from flask import Flask
+from py_vapid import Vapid02
 from rq import Queue
 
-from api.app import create_app
+from api.app import MetricsWiring, create_app
 from api.rate_limits import CounterStorage
-from domain import registry
+from api.routes.notifications import NotifyWiring
+from domain.archive.reading import ArchivedGames
 from domain.connection import (
     RedisClient,
     cluster_nodes,
@@ -45,7 +55,8 @@ from domain.connection import (
     connect,
     connect_cluster,
 )
-from domain.game import Game
+from domain.notify.mail import Links
+from domain.registry import GameRegistry, installed
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
     RedisEventStore,
@@ -55,10 +66,15 @@ from domain.store import (
     WebhookStore,
 )
 from domain.store.player_clocks import RedisPlayerClockStore
+from domain.store.port import ArchiveStore
+from domain.store.redis_archive import RedisArchiveStore
+from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
+from workers.notify import MailServer, Notifier
+from workers.push import PushSender, public_key, vapid_key
 from workers.runner import GameWorker, RedisWatch, make_worker
 from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
@@ -68,6 +84,46 @@ Clock = Callable[[], float]
 STORE_CLIENT, QUEUE_CLIENT = "donkeypost-games", "donkeypost-queues"
 
 
+@dataclass
+class Notifications:
+    """The notifications' parts of a process: their store, the secrets (read from Redis
+    when first needed: kept there unless configured), the senders."""
+
+    settings: Settings
+    store: RedisNotifyStore
+
+    @functools.cached_property
+    def link_secret(self) -> bytes:
+        configured = self.settings.notify_secret
+        return configured.encode() if configured else self.store.link_secret()
+
+    @functools.cached_property
+    def vapid(self) -> Vapid02 | None:
+        if not self.settings.notify_push:
+            return None
+        return vapid_key(self.store, self.settings.vapid_private_key)
+
+    def vapid_public_key(self) -> str | None:
+        return public_key(self.vapid) if self.vapid is not None else None
+
+    def wiring(self) -> NotifyWiring:
+        return NotifyWiring(store=self.store, link_secret=lambda: self.link_secret,
+                            vapid_public_key=self.vapid_public_key,
+                            targets=self.settings.webhook_targets,
+                            email_on=self.settings.smtp_url is not None)
+
+    def notifier(self, service: GameService, clock: Clock = time.time) -> Notifier:
+        settings = self.settings
+        links = Links(settings.public_url)
+        mail = MailServer(settings.smtp_url, settings.smtp_from,
+                          settings.webhook_targets) if settings.smtp_url else None
+        push = PushSender(self.store, lambda: self.vapid, settings.vapid_subject, links,
+                          settings.webhook_targets) if settings.notify_push else None
+        return Notifier(service=service, store=self.store, links=links,
+                        link_secret=lambda: self.link_secret, mail=mail, push=push,
+                        clock=clock, lease_s=settings.notify_lease_s)
+
+
 @dataclass(frozen=True)
 class Components:
     """Everything one process of the service works with, wired."""
@@ -75,31 +131,42 @@ class Components:
     settings: Settings
     store_redis: RedisClient  # the games' Redis, or Redis Cluster
     queue_redis: redis.Redis  # the queues' and timers' Redis
-    games: Mapping[str, Game[Any, Any]]  # the game registry, loaded when the process starts
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
+    archives: ArchiveStore  # the finished games' archive records (`domain.archive`)
+    notifications: Notifications
 
 
-def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
-              clock: Clock = time.time) -> Components:
+def bootstrap(settings: Settings, *, hooks: Hooks | None = None, clock: Clock = time.time,
+              games: GameRegistry | None = None) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
-    RQ and webhook hooks); `clock` is the service's and the hooks' time."""
+    RQ and webhook hooks); `clock` is the service's and the hooks' time; `games` the games
+    it plays (default: the installed ones, loaded now)."""
+    if games is None:
+        games = installed()  # now: a game that cannot be loaded stops the process at once
     store_redis = store_client(settings)
     queue_redis = connect(settings.queue_url, settings.redis_max_connections,
                           client_name=QUEUE_CLIENT)
-    # Loaded now, so that a game that cannot be imported stops the process as it starts.
-    games = registry.games()
-    rq_hooks = RqHooks(queue_redis, clock=clock, timers_in_appends=timers_in_appends(settings))
+    rq_hooks = RqHooks(queue_redis, games, clock=clock,
+                       timers_in_appends=timers_in_appends(settings))
     webhook_store = RedisWebhookStore(store_redis)
     if hooks is None:
         hooks = FanOutHooks([
             rq_hooks,
             WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
         ])
+    if settings.metrics:
+        from donkeypost.metrics_wiring import MetricsHooks
+
+        hooks = FanOutHooks([*(hooks.hooks if isinstance(hooks, FanOutHooks) else [hooks]),
+                             MetricsHooks()])
+    archives = RedisArchiveStore(store_redis)
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
-                      games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock, settings))
+                      rq_hooks=rq_hooks, webhook_store=webhook_store,
+                      service=game_service(store_redis, games, hooks, clock, settings, archives),
+                      archives=archives,
+                      notifications=Notifications(settings, RedisNotifyStore(store_redis)))
 
 
 def timers_in_appends(settings: Settings) -> bool:
@@ -116,14 +183,24 @@ def store_client(settings: Settings) -> RedisClient:
                    client_name=STORE_CLIENT)
 
 
-def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
-                 settings: Settings | None = None) -> GameService:
-    """The service on the games' Redis (its one constructor call in the project): the
-    games, the players and the ratings. (`settings`: the replicas an append waits for.)"""
+def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, clock: Clock,
+                 settings: Settings | None = None,
+                 archives: ArchiveStore | None = None) -> GameService:
+    """The service on the games' Redis (its one constructor call in the project) playing
+    `games`: the games (archived ones read through their expansion), the players and the
+    ratings.
+    (`settings`: the replicas an append waits for, the archives' cache.)"""
     settings = settings or Settings()
-    store = RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
-                            wait_timeout_ms=settings.wait_timeout_ms)
-    return GameService(store=store, hooks=hooks, clock=clock,
+    store_class = RedisEventStore
+    if settings.metrics:
+        from donkeypost.metrics_wiring import TimedEventStore
+        store_class = TimedEventStore
+    store = ArchivedGames(
+        store_class(store_redis, wait_replicas=settings.wait_replicas,
+                    wait_timeout_ms=settings.wait_timeout_ms),
+        archives or RedisArchiveStore(store_redis), games,
+        cache_events=settings.archive_cache_events)
+    return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis),
                        player_clocks=RedisPlayerClockStore(store_redis),
@@ -141,11 +218,30 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       worker_beats=lambda: heartbeats.last_beats(queue_redis),
                       required_workers=settings.health_workers,
                       stale_after_s=settings.health_stale_s,
+                      queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
+                      queue_wait_limit_s=settings.health_queue_wait_s,
+                      memory=components.archives.used_memory,
+                      memory_budget=int(settings.memory_budget_mb * 2**20)
+                      if settings.memory_budget_mb else None,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
-                      body_timeout_s=settings.body_timeout_s, config=config)
+                      body_timeout_s=settings.body_timeout_s,
+                      log_requests=settings.log_requests,
+                      metrics=_metrics(components),
+                      notify=components.notifications.wiring(), config=config)
+
+
+def _metrics(components: Components) -> MetricsWiring | None:
+    """The web app's metrics: None when off; `/metrics` served only with a token."""
+    settings = components.settings
+    if not settings.metrics:
+        return None
+    from donkeypost.metrics_wiring import state_reader
+
+    return MetricsWiring(token=settings.metrics_token, state=state_reader(
+        components.store_redis, components.queue_redis, sorted(components.service.games)))
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:
@@ -167,7 +263,9 @@ def job_context(components: Components) -> JobContext:
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
         connect_timeout_s=settings.webhook_connect_timeout_s),
-        retention=settings.retention)
+        retention=settings.retention, archives=components.archives,
+        archive_after_s=settings.archive_after_s,
+        notifier=components.notifications.notifier(components.service))
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

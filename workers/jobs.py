@@ -16,7 +16,8 @@ from typing import Any
 
 import msgspec
 
-from domain import bots, registry
+from domain import bots
+from domain.archive import archiving
 from domain.errors import (
     GameNotStarted,
     GameOver,
@@ -26,6 +27,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.game import Game
+from domain.players import notes
 from domain.table import Table, to_act
 from workers import context
 
@@ -55,6 +57,23 @@ def away_turn(game_id: str, version: int, seat: int) -> str:
     return _act_for(game_id, version, seat, by="away")
 
 
+def deadline_soon(game_id: str, version: int, seat: int) -> str:
+    """Tell the player of the seat that most of their time to move has gone
+    (`deadline_soon` in their stream), if the game still waits for them at `version`."""
+    service = context.current().service
+    try:
+        table, _ = service.load(game_id)
+    except UnknownGame:
+        return "unknown_game"
+    if table.version != version:
+        return "superseded"
+    note = notes.deadline_soon(table, seat, service.clock())
+    if note is None:
+        return "not_waiting"
+    service.players.place([], [note])
+    return "told"
+
+
 def rate_game(game_id: str) -> str:
     """A finished game's players get their new ratings, exactly once however often this
     runs (`domain.service.rating`)."""
@@ -65,6 +84,15 @@ def rate_game(game_id: str) -> str:
         return "unknown_game"
 
 
+def archive_game(game_id: str) -> str:
+    """A game that is over becomes its archive record (`domain.archive.archiving`): what
+    happened (`archived`, `already`, `moved`, `refused`, …)."""
+    current = context.current()
+    if current.archives is None:
+        return "no_archives"
+    return archiving.archive_game(current.archives, current.service.games, game_id)
+
+
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     service = context.current().service
     try:
@@ -72,7 +100,7 @@ def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     except UnknownGame:
         log.warning("%s job for unknown game %s dropped", by, game_id)
         return "unknown_game"
-    game = registry.get_game(table.type)
+    game = service.games.game(table.type)
     reason = _stale(table, game, version, seat, by, service.clock())
     if reason is not None:
         log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, reason)

@@ -48,15 +48,14 @@ from api.schemas import (
     ListArgsSchema,
     RematchSchema,
 )
-from domain import registry
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
 from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
-                             "bad_name", "bad_time_control"),
+                             "bad_donkey_deck", "not_enough_cards", "bad_name",
+                             "bad_time_control"),
                       "the game does not take these options or seats")
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
               "game_aborted", "seat_resigned", "seat_left", "out_of_time")
@@ -94,6 +93,9 @@ def _if_match_hint() -> int | None:
         return None
 
 
+NAME_OR_KEY = "name_or_key_required"
+
+
 def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
     blp = ContractBlueprint("games", __name__, url_prefix="/games",
                             description="Create, join and play games; read their logs")
@@ -109,7 +111,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY, Failure(
+                           404, ("unknown_player",), "no player has the name invited")],
                        links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
                                                    "streamEvents", "exportLog", "cancelGame")
@@ -123,9 +126,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             other human seats are open to anyone. The game starts when every seat is
             taken. The answer's `creator_token` (shown once) is the creator's credential,
             e.g. for a game-wide webhook or to cancel the game before it starts."""
-            if body["type"] not in registry.games():
+            if body["type"] not in service.games:
                 raise ApiError(422, "unknown_game_type", f"no game type {body['type']!r}",
-                               errors={"type": [f"one of {sorted(registry.games())}"]})
+                               errors={"type": [f"one of {sorted(service.games)}"]})
             by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
@@ -150,7 +153,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                 limit=pagination_parameters.page_size,
                 free_seat=args.get("has_free_seat", False))
             pagination_parameters.item_count = total
-            return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
+            return [table_view(t, service.games.game(t.type), None, 0.0) for t in tables]
 
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
@@ -191,7 +194,11 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                                    "does not take"),
                            Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
                                    "no free seat (those left may be kept for invited "
-                                   "players), you sit here already, or it was cancelled")],
+                                   "players), you sit here already, or it was cancelled"),
+                           Failure(401, (NAME_OR_KEY,), "neither a player key nor a `name`: "
+                                   "who is joining?")],
+                       rules=[{"code": NAME_OR_KEY, "status": 401,
+                               "rule": "a join without a player key needs a `name`"}],
                        links={201: {
                            **game_link("joinGame", "$response.body#/game/id"),
                            **game_link("listEvents", "$response.body#/game/id"),
@@ -209,11 +216,13 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
             Without a credential: the next seat open to anyone, under `name`, with a new
             seat token. With a player key: the seat you are invited to, else the next open
-            one, as that player (no token: your key is your credential here)."""
+            one, as that player (no token: your key is your credential here). One of the
+            two is needed: a join with neither is refused (401 `name_or_key_required`)."""
             player = optional_player(service)
             if player is None and not body.get("name"):
-                raise ApiError(422, "validation_error", "a name is needed without a player "
-                                                       "key", errors={"name": ["required"]})
+                raise ApiError(401, NAME_OR_KEY, "who is joining? send a `name` for this "
+                                                 "table, or your player key",
+                               headers={"WWW-Authenticate": "Bearer"})
             seat, token, table = service.join(game_id, body.get("name"), player,
                                               _idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}

@@ -161,6 +161,7 @@ def _frames(service: GameService, hub: EventHub, player_id: str, after: str,
     yield b"retry: %d\n\n" % RETRY_MS
     ends_at = time.monotonic() + max_s
     feed: PlayerFeed = hub.watch_player(player_id)
+    hub.present(player_id, "*", keepalive_s * 2 + 5)
     try:
         while True:
             found = feed.entries_after(after)
@@ -173,6 +174,7 @@ def _frames(service: GameService, hub: EventHub, player_id: str, after: str,
             if feed.broken or time.monotonic() >= ends_at:
                 return
             if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic())):
+                hub.present(player_id, "*", keepalive_s * 2 + 5)
                 yield b": keep-alive\n\n"
     finally:
         hub.leave(feed, 0)

@@ -101,6 +101,18 @@ def after_append(before: Table | None, after: Table, events: Sequence[Event]) ->
     return notes
 
 
+def movers(after: Table, events: Sequence[Event]) -> list[tuple[str, str, float]]:
+    """(player, game, when) for each player who moved in these events themselves (not a
+    bot for them): the notifier leaves alone a player who has just played there."""
+    seen: dict[str, float] = {}
+    for e in events:
+        if e.actor is not None and not e.data.get("auto") and e.type != "turn_timed_out":
+            player = after.seats[e.actor].player
+            if player is not None:
+                seen[player] = e.at
+    return [(player, after.id, at) for player, at in seen.items()]
+
+
 def deadline_soon(table: Table, seat: int, at: float) -> PlayerNote | None:
     """The warning that seat `seat`'s deadline comes soon, if a player still waits there."""
     player = table.seats[seat].player
@@ -113,11 +125,13 @@ def deadline_soon(table: Table, seat: int, at: float) -> PlayerNote | None:
                       data={"seat": seat, "version": table.version, "deadline": deadline})
 
 
-def soon_due(table: Table, seat: int) -> float | None:
-    """When seat `seat` is warned, at this version: after SOON_AT of its time to move."""
-    if table.deadline_s is None or seat not in table.waiting_since:
+def soon_due(table: Table, seat: int, deadline: float) -> float | None:
+    """When seat `seat`, whose deadline is `deadline`, is warned: after SOON_AT of its
+    time to move (whatever clock set the deadline)."""
+    since = table.waiting_since.get(seat)
+    if since is None or deadline <= since:
         return None
-    return table.waiting_since[seat] + SOON_AT * table.deadline_s
+    return since + SOON_AT * (deadline - since)
 
 
 def chat_notes(table: Table, entries: Sequence[ChatEntry]) -> list[PlayerNote]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain import registry
 from domain.errors import VersionConflict
 from domain.events import Event
 from domain.game import Game
@@ -33,7 +32,7 @@ def change_table(deps: Deps, game_id: str, decide: Decision, what: str) -> Table
     def attempt(_n: int) -> Table | None:
         loaded = load_to_act(deps, game_id)
         before = loaded.table
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         new = decide(before, game)
         if not new:
             return before

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import clocks, registry
+from domain import clocks
 from domain.bots.levels import LEVELS
 from domain.clocks import Correspondence
 from domain.errors import BadOptions
@@ -43,7 +43,7 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
     """The new game. `game_id` is given by a rematch, whose creators may race: the first
     append wins and the others get VersionConflict (the seed kept is the first one too).
     `clock`: a correspondence time control (then `deadline_s` is None)."""
-    game = registry.get_game(game_type)
+    game = deps.games.game(game_type)
     check_player_count(game, len(seats))
     for seat in seats:
         if seat.get("kind") == "bot" and seat.get("level", "basic") not in BOT_LEVELS:
@@ -74,7 +74,8 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
         seed_hash=commitment(seed), **links,
     )
     joined: list[Event] = [event("player_joined", seat=i, name=s["player"].name,
-                                 player=s["player"].id)
+                                 player=s["player"].id,
+                                 **({"bot": True} if s["player"].bot else {}))
                            for i, s in enumerate(seats) if s.get("player") is not None]
     joined += seated_events(deps, clock, [(i, s["player"].id) for i, s in enumerate(seats)
                                           if s.get("player") is not None])

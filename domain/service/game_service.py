@@ -30,11 +30,11 @@ import domain.service.replay as replay
 import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
-from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.clock_settings import VacationPolicy
 from domain.players.records import Player
+from domain.registry import GameRegistry
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
@@ -54,13 +54,14 @@ class GameService:
     """`players` and `ratings` default to memory: a service of anonymous games only (as
     most unit tests build) needs no other store."""
 
-    def __init__(self, store: EventStore, clock: Callable[[], float] = time.time,
+    def __init__(self, store: EventStore, games: GameRegistry,
+                 clock: Callable[[], float] = time.time,
                  hooks: Hooks | None = None, remembered: Remembered | None = None,
                  players: PlayerStore | None = None,
                  ratings: RatingStore | None = None,
                  player_clocks: PlayerClockStore | None = None,
                  vacations: VacationPolicy | None = None) -> None:
-        self.deps = Deps(store=store, players=players or MemoryPlayerStore(),
+        self.deps = Deps(store=store, games=games, players=players or MemoryPlayerStore(),
                          ratings=ratings or MemoryRatingStore(), clock=clock,
                          hooks=hooks or NoHooks(), remembered=remembered or Remembered(),
                          player_clocks=player_clocks or MemoryPlayerClockStore(),
@@ -69,6 +70,11 @@ class GameService:
     @property
     def store(self) -> EventStore:
         return self.deps.store
+
+    @property
+    def games(self) -> GameRegistry:
+        """The games this service plays."""
+        return self.deps.games
 
     @property
     def players(self) -> PlayerStore:
@@ -99,11 +105,11 @@ class GameService:
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
-        return replay.rebuild(self.deps.store, game_id, until)
+        return replay.rebuild(self.deps.store, self.deps.games, game_id, until)
 
     def active_games(self, batch: int = 500) -> Iterator[Table]:
         """Every game being played, loaded from its snapshot `batch` games at a time."""
-        return queries.active_games(self.deps.store, batch)
+        return queries.active_games(self.deps.store, self.deps.games, batch)
 
     # --- commands ------------------------------------------------------------------------
     def create(self, game_type: str, options: Mapping[str, Any] | None,
@@ -154,8 +160,8 @@ class GameService:
     def messages(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
         return chat.read(self.deps, game_id, after, limit)
 
-    def register_player(self, name: str) -> tuple[Player, str]:
-        return players.register(self.deps, name)
+    def register_player(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        return players.register(self.deps, name, bot)
 
     def authenticate(self, key: str) -> Player:
         return players.authenticate(self.deps, key)
@@ -213,12 +219,12 @@ class GameService:
         return creator.is_creator(self.deps.store, game_id, token)
 
     def view(self, table: Table, viewer: int | None) -> dict[str, Any]:
-        return table_view(table, registry.get_game(table.type), viewer, self.deps.clock())
+        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock())
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
                    limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
-        return queries.list_games(self.deps.store, status, game_type, offset, limit,
-                                  free_seat)
+        return queries.list_games(self.deps.store, self.deps.games, status, game_type,
+                                  offset, limit, free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
                    limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:

@@ -32,8 +32,9 @@ def follow_append(deps: Deps, before: Table | None, after: Table,
     same round trip."""
     moves = inbox.moves(before, after)
     told = notes.after_append(before, after, events)
-    if moves or told:
-        deps.players.place(moves, told)
+    moved = notes.movers(after, events) if after.status == "active" else []
+    if moves or told or moved:
+        deps.players.place(moves, told, moved)
     if after.status == "finished" and any(e.type == "game_finished" for e in events) and \
             any(s.player is not None for s in after.seats):
         deps.ratings.await_rating(after.id, after.ended_at or after.updated_at)

@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import registry
 from domain.errors import (
     BadCredentials,
     BadOptions,
     GameStarted,
     NotAllowed,
-    UnknownPlayer,
     VersionConflict,
 )
 from domain.events import event
@@ -50,10 +48,8 @@ def seats_for(deps: Deps, seats: Sequence[Mapping[str, Any]],
                                      "(Authorization: Bearer pk.…)", code="needs_player_key")
             spec["player"] = by
         elif seat.get("invite") is not None:
-            try:
-                spec["invited"] = find_by_name(deps, seat["invite"])
-            except UnknownPlayer as err:
-                raise BadOptions(err.message, code="unknown_player") from None
+            # An unknown name is an unknown player (404), as everywhere in the service.
+            spec["invited"] = find_by_name(deps, seat["invite"])
         out.append(spec)
     return out
 
@@ -71,7 +67,7 @@ def cancel(deps: Deps, game_id: str, credential: str) -> Table:
         if before.status != "open":
             raise GameStarted("a game that has started cannot be cancelled")
         batch = Batch()
-        table = fold(before, registry.get_game(before.type), [event("game_cancelled")],
+        table = fold(before, deps.games.game(before.type), [event("game_cancelled")],
                      batch, deps.clock)
         try:
             append(deps, table, batch, expected=before.version, before=before)

@@ -98,7 +98,8 @@ def leaderboard(deps: Deps, game_type: str, offset: int,
         player, standing = players.get(member), standings.get(member)
         view = standing_view(game_type, standing) if standing else {}
         entries.append({"rank": rank, "kind": "player", "level": None,
-                        "player": {"id": member, "name": player.name if player else None},
+                        "player": {"id": member, "name": player.name if player else None,
+                                   "bot": player.bot if player else False},
                         "rating": view.get("rating", rating),
                         "deviation": view.get("deviation"), "played": view.get("played"),
                         "won": view.get("won"), "provisional": view.get("provisional", True)})

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     GameNotStarted,
@@ -126,13 +125,14 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
             if before.status == "cancelled":
                 raise GameOver("the game was cancelled", code="game_cancelled")
             raise SeatTaken("every seat of this game is taken")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         seat = choose(before)
         if before.seats[seat].taken:
             raise SeatTaken(f"seat {seat} is taken")
         token = new_seat_token() if player is None else None
         joined = event("player_joined", seat=seat, name=player.name if player else name,
-                       **({"player": player.id} if player else {}))
+                       **({"player": player.id} if player else {}),
+                       **({"bot": True} if player is not None and player.bot else {}))
         settings = seated_events(deps, before.clock, [(seat, player.id)]) if player else []
         batch = Batch()
         table = fold(before, game, [joined, *settings], batch, deps.clock)
@@ -168,7 +168,7 @@ def come_back(deps: Deps, game_id: str, seat: int) -> Table:
         check_in_play(before, seat)
         if not before.is_away(seat):
             raise SeatNotAway(f"seat {seat} is not away")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         batch = Batch()
         table = fold(before, game, [event("seat_returned", seat=seat)], batch, deps.clock)
         if table.auto_forced:  # (the seed is read only for a seat that asked for them)

@@ -55,7 +55,8 @@ class MemoryPlayerStore:
             self._keys[player_id] = key_hash
             return True
 
-    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = ()) -> None:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
         with self._lock:
             for note in notes:
                 self._numbered += 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -142,3 +143,68 @@ def hold_creator(context: Any, game_id: str, token: str) -> None:
     created = json.dumps({game_id: token})
     context.add_init_script(f"localStorage.setItem('donkeypost.created.v1', "
                             f"{json.dumps(created)})")
+
+
+AXE = Path(__file__).parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+BAD_IMPACTS = ("serious", "critical")
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is (its script evaluated in the page, which
+    the content security policy does not govern), each with its rule, impact and nodes."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']})"
+                          ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, "
+                          "help: v.help, nodes: v.nodes.map(n => n.target.join(' '))})))")
+    return list(found)
+
+
+def impact_counts(violations: list[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(("minor", "moderate", "serious", "critical"), 0)
+    for v in violations:
+        counts[v["impact"]] = counts.get(v["impact"], 0) + len(v["nodes"])
+    return counts
+
+
+def too_small_targets(page: Any, least_px: int = 44) -> list[str]:
+    """The things to press (buttons, fields, links standing alone) smaller than 44 px
+    either way, as `tag#id.class (w×h)`; links inside running text are exempt."""
+    return page.evaluate("""least => [...document.querySelectorAll(
+        'button, input:not([type=hidden]), select, textarea, summary, a.button, .links a, .top a')]
+      .filter(e => e.offsetParent !== null)
+      .map(e => [e, e.getBoundingClientRect()])
+      .filter(([e, r]) => r.width < least - 0.5 || r.height < least - 0.5)
+      .map(([e, r]) => `${e.tagName.toLowerCase()}#${e.id}.${[...e.classList].join('.')} `
+                       + `(${Math.round(r.width)}×${Math.round(r.height)}) `
+                       + e.textContent.trim().slice(0, 30))""",
+                         least_px)
+
+
+def scrolls_sideways(page: Any) -> bool:
+    return bool(page.evaluate("document.scrollingElement.scrollWidth > window.innerWidth"))
+
+
+def finished_game(http: httpx.Client) -> tuple[str, list[str]]:
+    """An Ochs & Esel round played to the end over the API by three people."""
+    game_id, tokens, _creator = seated_game(http, "ochs-und-esel", 3, {"rounds": 1})
+    for _ in range(500):
+        spectator = http.get(f"/games/{game_id}").json()
+        if spectator["status"] == "finished":
+            return game_id, tokens
+        seat = spectator["to_act"][0]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        action = http.get(f"/games/{game_id}", headers=auth).json()["legal_actions"][0]
+        assert http.post(f"/games/{game_id}/actions", json=action,
+                         headers=auth).status_code == 200
+    raise AssertionError("the game did not end")
+
+
+def play_a_few_moves(http: httpx.Client, game_id: str, tokens: list[str], moves: int) -> int:
+    """Each seat to act plays its last legal action, `moves` times; the seat to act then."""
+    for _ in range(moves):
+        seat = http.get(f"/games/{game_id}").json()["to_act"][0]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        action = http.get(f"/games/{game_id}", headers=auth).json()["legal_actions"][-1]
+        assert http.post(f"/games/{game_id}/actions", json=action, headers=auth).is_success
+    return int(http.get(f"/games/{game_id}").json()["to_act"][0])

@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
@@ -21,6 +20,7 @@ from tests.browser.pages import (
     assert_offers_exactly_the_legal_actions,
     body_data,
     click_a_move,
+    finished_game,
     held_seat,
     hold,
     new_page,
@@ -219,30 +219,9 @@ def test_a_dropped_stream_resumes_without_losing_a_move(page, server, http):
     assert page.errors == []
 
 
-def _finished_game(http: httpx.Client) -> tuple[str, list[str]]:
-    """An Ochs & Esel round played to the end over the API by three people."""
-    created = http.post("/games", json={"type": "ochs-und-esel", "options": {"rounds": 1},
-                                        "deadline_s": None,
-                                        "seats": [{"kind": "human"}] * 3}).json()
-    tokens = [""] * 3
-    for i in range(3):
-        joined = http.post(f"/games/{created['id']}/players", json={"name": f"P{i}"}).json()
-        tokens[joined["seat"]] = joined["token"]
-    for _ in range(500):
-        spectator = http.get(f"/games/{created['id']}").json()
-        if spectator["status"] == "finished":
-            return created["id"], tokens
-        seat = spectator["to_act"][0]
-        auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        action = http.get(f"/games/{created['id']}", headers=auth).json()["legal_actions"][0]
-        assert http.post(f"/games/{created['id']}/actions", json=action,
-                         headers=auth).status_code == 200
-    raise AssertionError("the game did not end")
-
-
 def test_the_replay_steps_from_the_first_to_the_last_event_and_verifies_the_log(
         context, server, http):
-    game_id, tokens = _finished_game(http)
+    game_id, tokens = finished_game(http)
     last = http.get(f"/games/{game_id}").json()["version"]
     hold(context, game_id, "ochs-und-esel", 0, tokens[0])
     page = new_page(context)

@@ -9,7 +9,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import registry
 from domain.errors import GameOver
 from domain.games.canyon_donkeys.actions import CanyonLoad, CanyonNoFavour
 from domain.games.ochs_und_esel import GAME as OCHS
@@ -18,6 +17,7 @@ from domain.rulings import forced_action
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import to_act
+from tests.support.games import games_under_test
 from tests.unit.test_trick_engine import DONKEY_LEAD, PASS, S, deal, run
 
 
@@ -48,7 +48,7 @@ def test_a_pass_everybody_sees_coming_is_forced():
 
 
 def test_the_canyon_never_plays_a_lone_no_favour():
-    game = registry.get_game("canyon-donkeys")
+    game = games_under_test().game("canyon-donkeys")
     assert game.is_forced(None, 0, CanyonLoad(cards=((0, 3),)))
     assert not game.is_forced(None, 0, CanyonNoFavour())
 
@@ -64,7 +64,7 @@ class Clock:
 
 @pytest.fixture
 def service() -> GameService:
-    return GameService(MemoryEventStore(), clock=Clock())
+    return GameService(MemoryEventStore(), games_under_test(), clock=Clock())
 
 
 def _joined(service: GameService, game: str, players: int,
@@ -85,7 +85,7 @@ def test_a_seat_that_asked_has_its_forced_draw_played_at_the_start(service):
     assert first.data["auto"] == "forced" and first.data["source"] == "stock"
     assert [e.type for e in log].count("forced_moves_set") == 2
     # Every move played for a seat is its forced one; the game waits for a real choice.
-    game = registry.get_game("trash")
+    game = games_under_test().game("trash")
     for seat in to_act(table, game):
         assert forced_action(game, table.game, seat) is None or table.status != "active"
 
@@ -94,14 +94,14 @@ def test_without_the_setting_the_game_waits(service):
     table = _joined(service, "trash", 2)
     log = service.store.read(table.id)
     assert not any(e.data.get("auto") for e in log)
-    game = registry.get_game("trash")
+    game = games_under_test().game("trash")
     (seat,) = to_act(table, game)
     assert forced_action(game, table.game, seat) is not None  # it waits, although forced
 
 
 def test_turning_the_setting_on_plays_the_waiting_forced_move(service):
     table = _joined(service, "trash", 2)
-    game = registry.get_game("trash")
+    game = games_under_test().game("trash")
     (seat,) = to_act(table, game)
     after = service.set_seat_forced(table.id, seat, True)
     new = service.store.read(table.id, after=table.version)
@@ -135,7 +135,7 @@ def test_the_setting_is_refused_once_the_game_is_over(service):
 
 def test_forced_moves_replay_from_the_log(service):
     table = _joined(service, "trash", 2, auto=(0, 1))
-    game = registry.get_game("trash")
+    game = games_under_test().game("trash")
     for _ in range(40):
         if table.status != "active":
             break

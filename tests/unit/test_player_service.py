@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
@@ -23,12 +22,7 @@ from domain.errors import (
 from domain.players.records import Player
 from domain.service import GameService
 from domain.store import MemoryEventStore
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 class Clock:
@@ -46,7 +40,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(clock) -> GameService:
-    return GameService(MemoryEventStore(), clock=clock)
+    return GameService(MemoryEventStore(), games_under_test(), clock=clock)
 
 
 def _player(service: GameService, name: str) -> tuple[Player, str]:
@@ -93,7 +87,7 @@ def test_names_are_unique_whatever_their_case_or_form(service):
 def test_the_profile_is_public_and_unknown_players_are_404(service):
     ann, _ = _player(service, "Ann")
     assert service.profile(ann.id) == {"id": ann.id, "name": "Ann", "created_at": 1000.0,
-                                       "games": []}
+                                       "bot": False, "games": []}
     with pytest.raises(UnknownPlayer):
         service.profile("nobody")
 
@@ -131,7 +125,7 @@ def test_seats_of_players_are_checked(service):
     ann, _ = _player(service, "Ann")
     with pytest.raises(BadCredentials):
         service.create("high-card", None, [{"kind": "human", "me": True}] * 2)
-    with pytest.raises(BadOptions, match="no player named") as err:
+    with pytest.raises(UnknownPlayer, match="no player named") as err:
         service.create("high-card", None, [{"kind": "human", "invite": "nobody"}] * 2, by=ann)
     assert err.value.code == "unknown_player"
     with pytest.raises(BadOptions, match="at most once"):

@@ -7,11 +7,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain import registry
 from domain.errors import BadOptions
 from domain.service import GameService
 from domain.service.seat_clocks import VacationRefused
 from domain.store import MemoryEventStore
+from tests.support.games import games_under_test
 
 DAY = 86400.0
 BANK = 3 * DAY
@@ -33,7 +33,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(clock) -> GameService:
-    return GameService(MemoryEventStore(), clock=clock)
+    return GameService(MemoryEventStore(), games_under_test(), clock=clock)
 
 
 def _game(service: GameService, ann, control=CORRESPONDENCE):
@@ -110,7 +110,7 @@ def test_a_waiting_seat_on_vacation_starts_its_bank_when_the_vacation_ends(servi
         *_, table = service.join(table.id, name)
     service.start_vacation(ann, 2)
     until = clock.now + 2 * DAY
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     for seat in (1, 2):  # Bob and Cy play; then it is Ann's turn, on vacation
         table, _ = service.load(table.id)
         action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])

@@ -1,10 +1,11 @@
-// The Grand Canyon's board: the donkey of the round, each seat's load (its own face up to
-// it alone), the cards won, the viewer's hand and the cards a favour let it see.
+// The Grand Canyon's board: the donkey of the round, each seat with its load (its own face
+// up to it alone), its cards won, counts and clock; the viewer's hand and the cards a
+// favour let it see.
 import type { Action, GameView, Schemas } from "../client";
-import { back, canyonCard, type CanyonCard } from "../cards";
-import type { Names } from "../describe";
+import { back, canyonCard, donkeyCard, donkeyKind, type CanyonCard } from "../cards";
 import { h } from "../dom";
-import { clickable, usableKeys, type GameBoard, type Pick } from "./board";
+import { t, tn } from "../i18n";
+import { clickable, fan, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
 
 export const board: GameBoard = {
   involves(action: Action): string[] {
@@ -16,35 +17,56 @@ export const board: GameBoard = {
       default: return [];
     }
   },
-  draw: (view: GameView, names: Names, pick: Pick | null) =>
-    canyonBoard(view.game as Schemas["CanyonTable"], view.you, names, usableKeys(view, board), pick),
+  draw: (view: GameView, ctx: BoardContext) => canyonBoard(view, ctx),
 };
 
-function canyonBoard(t: Schemas["CanyonTable"], you: number | null, names: Names,
-                     usable: Set<string>, pick: Pick | null): HTMLElement {
-  const d = t.donkey;
-  const own = t.you;
-  const seats = t.seats.map((s) => h("li", { class: t.to_act.includes(s.seat) ? "to-act" : "" },
-    h("span", { class: "who" }, names(s.seat)), ` ${s.hand_size} cards · total ${s.total}`,
-    s.favour !== null ? ` · favour ${s.favour}` : "", s.contract ? ` · ${s.contract}s the contract` : "",
-    h("div", { class: "load", "aria-label": `${names(s.seat)}'s load`, "data-load-seat": s.seat }, "Load: ",
-      s.load.length ? s.load.map((card, i) => {
-        const mine = own && s.seat === own.seat ? (own.load[i] as CanyonCard | undefined) : undefined;
-        const shown = card ? canyonCard(card as CanyonCard) : mine ? canyonCard(mine, "own") : back();
-        return clickable(shown, `load:${s.seat}:${i}`, usable, pick, `look at ${names(s.seat)}'s load ${i + 1}`);
-      }) : "none yet"),
-    s.won.length ? h("div", {}, "Won: ", s.won.map((c) => canyonCard(c as CanyonCard, "small"))) : ""));
-  return h("div", { class: "board canyon-board", "data-round": t.round, "data-phase": t.phase },
-    h("p", { class: "round" }, `Round ${t.round} · ${t.phase.replace("_", " ")} · ${t.donkeys_left} donkeys left`),
-    d ? h("section", { class: "donkey-info", "aria-label": "the donkey" },
-      h("span", { class: "card donkey-card" }, d.type),
-      h("p", {}, `The ${d.type} donkey${d.effect !== d.type ? ` (acting as ${d.effect})` : ""}`,
-        d.capacity !== null ? ` · carries ${d.capacity}` : "", d.gap !== null ? ` · largest gap ${d.gap}` : "",
-        ` · ${d.loads_each} load card${d.loads_each > 1 ? "s" : ""} each`)) : "",
-    h("ul", { class: "seat-stats", "aria-label": "players" }, seats),
-    own ? h("section", { class: "hand", "aria-label": "your hand" }, h("h3", {}, "Your hand"),
-      h("div", { class: "cards" }, own.hand.map((v) =>
-        clickable(canyonCard([own.seat, v]), `hand:${v}`, usable, pick, `use ${v}`))),
-      own.looks.length ? h("p", {}, "You saw: ", own.looks.map((c) => canyonCard(c as CanyonCard, "small"))) : "")
-      : you === null ? "" : h("p", {}, "Your cards appear when the round starts."));
+const PHASES: Record<string, () => string> = {
+  setup: () => t("setting up"), load: () => t("loading"), favours: () => t("favours"), looks: () => t("looking"),
+  contract: () => t("the contract"), late_favours: () => t("late favours"), reveal: () => t("the reveal"),
+  reward: () => t("rewards"), score: () => t("scoring"), set_aside: () => t("set aside"),
+  next_donkey: () => t("the next donkey"), round_end: () => t("end of the round"), over: () => t("over"),
+};
+
+function canyonBoard(view: GameView, { names, pick }: BoardContext): HTMLElement {
+  const tb = view.game as Schemas["CanyonTable"];
+  const usable = usableKeys(view, board);
+  const d = tb.donkey;
+  const own = tb.you;
+  const seats = tb.seats.map((s) => {
+    const acting = tb.to_act.includes(s.seat);
+    return h("li", { class: `seat-box${acting ? " to-act" : ""}`, "data-seat": s.seat },
+      h("span", { class: "who" }, acting ? h("span", { class: "turn-mark" }, "▶ ") : "", names(s.seat)),
+      h("span", { class: "counters" },
+        h("span", { class: "counter" }, back("tiny"), " ", tn("{n} card", "{n} cards", s.hand_size)),
+        h("span", { class: "counter" }, t("{n} points", { n: s.total })),
+        s.favour !== null ? h("span", { class: "counter" }, t("favour {n}", { n: s.favour })) : "",
+        s.contract ? h("span", { class: `counter contract ${s.contract}` },
+          s.contract === "accept" ? `✔ ${t("accepts")}` : `✘ ${t("refuses")}`) : "",
+        seatClock(view, s.seat)),
+      h("div", { class: "load", "aria-label": t("{name}'s load", { name: names(s.seat) }), "data-load-seat": s.seat },
+        h("span", { class: "load-name" }, t("Load:")), " ",
+        s.load.length ? s.load.map((card, i) => {
+          const mine = own && s.seat === own.seat ? (own.load[i] as CanyonCard | undefined) : undefined;
+          const shown = card ? canyonCard(card as CanyonCard, "small") : mine ? canyonCard(mine, "small own") : back("small");
+          return clickable(shown, `load:${s.seat}:${i}`, usable, pick,
+                           t("look at {name}'s load {n}", { name: names(s.seat), n: i + 1 }));
+        }) : t("none yet")),
+      s.won.length ? h("div", { class: "won" }, t("Won:"), " ", s.won.map((c) => canyonCard(c as CanyonCard, "tiny"))) : "");
+  });
+  const phase = PHASES[tb.phase]?.() ?? tb.phase.replace(/_/g, " ");
+  return h("div", { class: "board canyon-board", "data-round": tb.round, "data-phase": tb.phase },
+    h("p", { class: "round" }, t("Round {n}", { n: tb.round }), ` · ${phase} · `,
+      tn("{n} donkey left", "{n} donkeys left", tb.donkeys_left)),
+    d ? h("section", { class: "donkey-info", "aria-label": t("the donkey") },
+      donkeyCard(d.type, d.capacity),
+      h("p", {}, d.effect !== d.type ? t("The {kind} donkey, acting as {effect}", { kind: donkeyKind(d.type), effect: donkeyKind(d.effect) })
+        : t("The {kind} donkey", { kind: donkeyKind(d.type) }),
+        d.capacity !== null ? ` · ${t("carries {n}", { n: d.capacity })}` : "",
+        d.gap !== null ? ` · ${t("largest gap {n}", { n: d.gap })}` : "",
+        ` · ${tn("{n} load card each", "{n} load cards each", d.loads_each)}`)) : "",
+    h("ul", { class: "seat-stats", "aria-label": t("players") }, seats),
+    own ? h("section", { class: "hand", "aria-label": t("your hand") }, h("h3", {}, t("Your hand")),
+      fan(own.hand.map((v) => clickable(canyonCard([own.seat, v]), `hand:${v}`, usable, pick, t("use {n}", { n: v })))),
+      own.looks.length ? h("p", {}, t("You saw:"), " ", own.looks.map((c) => canyonCard(c as CanyonCard, "small"))) : "")
+      : view.you === null ? "" : h("p", {}, t("Your cards appear when the round starts.")));
 }

@@ -4,16 +4,17 @@
 import type { GameView } from "../client";
 import type { Names } from "../describe";
 import { h } from "../dom";
+import { t } from "../i18n";
 import { actionLabels, layoutOf, type LayoutCard, type Zone } from "../layout";
-import { clickable, type GameBoard, type Pick } from "./board";
+import { clickable, type BoardContext, type GameBoard, type Pick } from "./board";
 
 /** A card as the layout gives it: printed text, a tone, its name for screen readers. */
 export function layoutCard(card: LayoutCard, extra = ""): HTMLElement {
-  if (card.text === null) return h("span", { class: `card back ${extra}`, role: "img", "aria-label": card.name ?? "face down" });
+  if (card.text === null) return h("span", { class: `card back ${extra}`, role: "img", "aria-label": card.name ?? t("face down") });
   const tone = card.tone ? `tone-${card.tone.replace(/[^a-z0-9-]/gi, "")}` : "";
   return h("span", { class: `card face ${tone} ${extra}`, role: "img", "aria-label": card.name ?? card.text },
-    h("span", { class: "corner", "aria-hidden": "true" }, card.text),
-    h("span", { class: "pip", "aria-hidden": "true" }, card.text));
+    h("span", { class: "corner", "data-text": card.text, "aria-hidden": "true" }),
+    h("span", { class: "pip", "data-text": card.text, "aria-hidden": "true" }));
 }
 
 function drawZone(zone: Zone, names: Names, usable: Set<string>, pick: Pick | null, depth: number): HTMLElement {
@@ -39,24 +40,25 @@ function drawZone(zone: Zone, names: Names, usable: Set<string>, pick: Pick | nu
     zone.zones.map((z) => drawZone(z, names, usable, pick, depth + 1)));
 }
 
-function drawValue(value: unknown, depth: number): HTMLElement | string {
+/** Any JSON value drawn as nested lists (a view, an event's data). */
+export function genericValue(value: unknown, depth: number): HTMLElement | string {
   if (value === null || value === undefined) return "—";
   if (typeof value !== "object") return String(value);
   if (depth > 4) return "…";
   if (Array.isArray(value)) {
     return value.every((v) => v === null || typeof v !== "object")
       ? value.map((v) => (v === null ? "—" : String(v))).join(", ") || "none"
-      : h("ol", {}, value.map((v) => h("li", {}, drawValue(v, depth + 1))));
+      : h("ol", {}, value.map((v) => h("li", {}, genericValue(v, depth + 1))));
   }
   return h("dl", {}, Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-    [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, drawValue(v, depth + 1))]));
+    [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, genericValue(v, depth + 1))]));
 }
 
 export const genericBoard: GameBoard = {
-  draw(view: GameView, names: Names, pick: Pick | null): HTMLElement {
+  draw(view: GameView, { names, pick }: BoardContext): HTMLElement {
     const layout = layoutOf(view);
     // (a server without layouts: the public view as it is)
-    if (!layout) return h("div", { class: "board generic-board" }, drawValue(view.game, 0));
+    if (!layout) return h("div", { class: "board generic-board" }, genericValue(view.game, 0));
     const usable = new Set((actionLabels(view) ?? []).flatMap((l) => l.uses));
     return h("div", { class: "board generic-board" }, layout.zones.map((z) => drawZone(z, names, usable, pick, 0)));
   },

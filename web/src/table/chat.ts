@@ -3,6 +3,7 @@
 // Texts are only ever set as text (never as markup).
 import { api, bearer, failure, unwrap, type GameView, type Schemas } from "../client";
 import { announce, h } from "../dom";
+import { t } from "../i18n";
 
 type Entry = Schemas["ChatEntry"];
 export const MAX_TEXT = 500; // as the API bounds a message
@@ -23,15 +24,18 @@ export async function readChat(gameId: string, after = 0): Promise<Entry[]> {
 export class ChatPanel {
   last = 0; // every entry up to this number is on the page (the stream resumes after it)
   private readonly seen = new Set<number>();
-  private readonly list = h("ol", { id: "chat-log", class: "chat-log", role: "log", "aria-labelledby": "chat-h" });
+  private readonly list = h("ol", { id: "chat-log", class: "chat-log" });
+  // (scrolled with the keyboard too; new messages are said by the page's live region)
+  private readonly scroller = h("div", { class: "chat-scroll", tabindex: 0, role: "region",
+                                         "aria-label": t("messages") }, this.list);
   private readonly text = h("textarea", { id: "chat-text", rows: 2, maxlength: MAX_TEXT,
                                           "aria-describedby": "chat-error" }) as HTMLTextAreaElement;
   private readonly error = h("p", { class: "error", id: "chat-error", role: "alert" });
   private readonly form = h("form", { class: "chat-form", onsubmit: ((e: Event) => void this.send(e)) as EventListener },
-    h("label", { for: "chat-text" }, "Say something"), this.text, this.error,
-    h("button", { type: "submit" }, "Send")) as HTMLFormElement;
+    h("label", { for: "chat-text" }, t("Say something")), this.text, this.error,
+    h("button", { type: "submit" }, t("Send"))) as HTMLFormElement;
   readonly element = h("section", { id: "chat", class: "chat", "aria-labelledby": "chat-h" },
-    h("h2", { id: "chat-h" }, "Chat"), this.list);
+    h("h2", { id: "chat-h" }, t("Chat")), this.scroller);
   private view: GameView | null = null;
 
   /** `token` writes (a seat's); `creator(view)` is the credential that hides, if any. */
@@ -65,10 +69,10 @@ export class ChatPanel {
       }
       const later = [...this.list.children].find((li) => Number((li as HTMLElement).dataset.n) > entry.n);
       this.list.insertBefore(this.item(entry), later ?? null);
-      if (!quietly && entry.text && entry.seat !== this.view?.you) announce(`${entry.name ?? "Someone"} says: ${entry.text}`);
+      if (!quietly && entry.text && entry.seat !== this.view?.you) announce(t("{name} says: {text}", { name: entry.name ?? t("Someone"), text: entry.text }));
     }
     while (this.list.children.length > SHOWN) this.list.firstElementChild?.remove();
-    this.list.scrollTop = this.list.scrollHeight;
+    this.scroller.scrollTop = this.scroller.scrollHeight;
     document.body.dataset.chatLast = String(this.last);
   }
 
@@ -76,18 +80,19 @@ export class ChatPanel {
     const li = this.list.querySelector<HTMLElement>(`[data-n="${n}"]`);
     if (!li) return;
     li.classList.add("hidden-message");
-    li.querySelector(".text")?.replaceWith(h("em", {}, "(hidden by the table's creator)"));
+    li.querySelector(".text")?.replaceWith(h("em", {}, t("(hidden by the table's creator)")));
     li.querySelector("[data-hide]")?.remove();
   }
 
   private item(entry: Entry): HTMLElement {
-    const who = `${entry.name ?? "Someone"}${entry.seat !== undefined && entry.seat !== null ? ` (seat ${entry.seat + 1})` : ""}`;
+    const name = entry.name ?? t("Someone");
+    const who = entry.seat !== undefined && entry.seat !== null ? t("{name} (seat {n})", { name, n: entry.seat + 1 }) : name;
     const hide = entry.hidden || !this.view || !this.creator(this.view) ? ""
       : h("button", { type: "button", class: "ghost small", "data-hide": entry.n,
-                      "aria-label": `hide the message of ${who}`, onclick: () => void this.hide(entry.n) }, "Hide");
+                      "aria-label": t("hide the message of {who}", { who }), onclick: () => void this.hide(entry.n) }, t("Hide"));
     return h("li", { "data-n": entry.n, class: entry.hidden ? "hidden-message" : "" },
       h("span", { class: "who" }, who), ": ",
-      entry.hidden ? h("em", {}, "(hidden by the table's creator)") : h("span", { class: "text" }, entry.text ?? ""),
+      entry.hidden ? h("em", {}, t("(hidden by the table's creator)")) : h("span", { class: "text" }, entry.text ?? ""),
       " ", hide);
   }
 
@@ -99,7 +104,7 @@ export class ChatPanel {
       params: { path: { game_id: this.gameId } }, headers: bearer(this.token), body: { text } })
       .catch(() => null);
     if (!answer) {
-      this.error.textContent = "The server could not be reached: try again in a moment.";
+      this.error.textContent = t("The server could not be reached: try again in a moment.");
     } else if (answer.error) {
       this.error.textContent = failure(answer.error, answer.response).message;
     } else {

@@ -12,14 +12,15 @@ import { readLog } from "./log";
 import { TableView } from "./render";
 import { TableState } from "./state";
 import { openStream } from "./stream";
+import { ready, t } from "../i18n";
 
 export async function showTable(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
   const read = { params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) };
   // Everything the first drawing needs, asked at once: one round trip.
-  const [first, log, types, said] = await Promise.all([
+  const [first, log, types, said, _ready] = await Promise.all([
     api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes(),
-    readChat(gameId)]);
+    readChat(gameId), ready]);
   const state = new TableState(first, log, boardFor(first.type));
   const title = (view: GameView) => tableTitle(view, types);
   let closeStream: (() => void) | null = null;
@@ -51,7 +52,7 @@ export async function showTable(gameId: string): Promise<() => void> {
     // Events of a type this page did not listen for: the view says they happened.
     if (next.version > state.lastSeq) catchUp();
     render();
-    if (taken.turnBegan) announce("Your turn.");
+    if (taken.turnBegan) announce(t("Your turn."));
   };
   let catching = false;
   const catchUp = () => {
@@ -87,7 +88,7 @@ export async function showTable(gameId: string): Promise<() => void> {
       if (answer.error) table.showError(failure(answer.error, answer.response).message);
       else answer.data.events.forEach(addEvent);
     } catch {
-      table.showError("The server could not be reached: try again in a moment.");
+      table.showError(t("The server could not be reached: try again in a moment."));
     } finally {
       state.busy = false;
       await refresh();
@@ -119,14 +120,14 @@ export async function showTable(gameId: string): Promise<() => void> {
           return;
         }
         case "cancel":
-          if (sure("Cancel this game for everyone?")) unwrap(await api.POST("/games/{game_id}/cancel", path));
+          if (sure(t("Cancel this game for everyone?"))) unwrap(await api.POST("/games/{game_id}/cancel", path));
           break;
         case "resign":
-          if (sure("Resign this game?")) unwrap(await api.POST("/games/{game_id}/resign", path));
+          if (sure(t("Resign this game?"))) unwrap(await api.POST("/games/{game_id}/resign", path));
           break;
         case "leave":
-          if (sure("Leave the table? A bot plays your seat on.")) {
-            const level = (action.body?.level ?? "basic") as "random" | "basic" | "strong";
+          if (sure(t("Leave the table? A bot plays your seat on."))) {
+            const level = (action.body?.level ?? "basic") as "random" | "basic" | "strong" | "expert";
             unwrap(await api.POST("/games/{game_id}/leave", { ...path, body: { level } }));
           }
           break;
