@@ -142,6 +142,7 @@ REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgs
                   "NewMessage": schemas.NewMessageSchema,
                   "SetNotifications": player_schemas.NotificationsSchema,
                   "NewPushSubscription": player_schemas.NewPushSubscriptionSchema,
+                  "NewPlayerWebhook": player_schemas.NewPlayerWebhookSchema,
                   "ForcedMoves": clock_schemas.ForcedMovesSchema,
                   "ClockSettingsChange": clock_schemas.ClockSettingsChangeSchema,
                   "NewVacation": clock_schemas.NewVacationSchema}
@@ -155,6 +156,8 @@ REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203
                     "NewPushSubscription": {
                         "endpoint": "https://push.example.net/send/abc123",
                         "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+                    "NewPlayerWebhook": {"url": "https://203.0.113.7/donkeypost",
+                                         "kinds": ["my_turn", "invited"]},
                     "ForcedMoves": {"auto": True}, "ClockSettingsChange": {"auto_forced": True},
                     "NewVacation": {"days": 7}}
 
