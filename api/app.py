@@ -32,6 +32,7 @@ from api.request_guard import ApiRequest
 from api.routes import (
     analysis,
     chat,
+    clocks,
     games,
     health,
     notifications,
@@ -172,6 +173,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
         [hub, *(others.hooks if isinstance(others, FanOutHooks) else [others])])
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(table_life.make_blueprint(service))
+    api.register_blueprint(clocks.make_blueprint(service))
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))

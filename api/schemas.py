@@ -6,6 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.clock_schemas import StrictBoolean
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
@@ -51,7 +52,7 @@ class TimeControlSchema(ma.Schema):
                                metadata={"description": "correspondence: added to a seat's "
                                                         "bank each time its turn passes "
                                                         "(e.g. 86400, a day)"})
-    vacation = fields.Boolean(load_default=True, metadata={
+    vacation = StrictBoolean(load_default=True, metadata={
         "description": "correspondence: the players' vacations stop their clocks here "
                        "(POST /players/me/vacation)"})
 
@@ -164,6 +165,8 @@ class SeatViewSchema(ma.Schema):
     played_by = fields.String(allow_none=True, metadata={
         "description": "the level of the bot that plays it since its player resigned or "
                        "left (null: its player plays it)"})
+    auto_forced = fields.Boolean(metadata={
+        "description": "the seat's forced moves play themselves (PUT .../forced-moves)"})
     bot_account = fields.Boolean(metadata={
         "description": "held by a bot account: a program playing through its own key"})
     time_left = fields.Float(allow_none=True, metadata={

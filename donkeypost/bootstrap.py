@@ -65,6 +65,7 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.player_clocks import RedisPlayerClockStore
 from domain.store.port import ArchiveStore
 from domain.store.redis_archive import RedisArchiveStore
 from domain.store.redis_notify import RedisNotifyStore
@@ -120,7 +121,9 @@ class Notifications:
                           settings.webhook_targets) if settings.notify_push else None
         return Notifier(service=service, store=self.store, links=links,
                         link_secret=lambda: self.link_secret, mail=mail, push=push,
-                        clock=clock, lease_s=settings.notify_lease_s)
+                        clock=clock, lease_s=settings.notify_lease_s,
+                        hook_targets=settings.webhook_targets,
+                        hook_timeout_s=settings.webhook_timeout_s)
 
 
 @dataclass(frozen=True)
@@ -201,7 +204,9 @@ def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, cl
         cache_events=settings.archive_cache_events)
     return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
-                       ratings=RedisRatingStore(store_redis))
+                       ratings=RedisRatingStore(store_redis),
+                       player_clocks=RedisPlayerClockStore(store_redis),
+                       vacations=settings.vacations)
 
 
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:

@@ -155,7 +155,8 @@ def test_rules_list_every_decision_of_the_spec() -> None:
     assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
-    assert all(r.startswith(("Decision:", "Decision (resigning):", "Assumption:"))
+    assert all(r.startswith(("Decision:", "Decision (resigning):", "Decision (forced moves):",
+                             "Decision (take-back):", "Assumption:"))
                for r in GAME.rules)
 
 
