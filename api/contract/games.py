@@ -213,7 +213,9 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
         "type": "object", "additionalProperties": False, "required": ["kind"],
         "properties": {name: without_default(convert(f)) for name, f in seat_fields.items()},
         "description": "A seat: a human (taken later with POST /games/{id}/players) or a "
-                       "bot of a level."}}
+                       "bot of a level. Only a human seat may be `me` or `invite` a player, "
+                       "and not both.",
+        **_SEAT_RULES}}
     mapping: dict[str, str] = {}
     for game in games.values():
         prefix = pascal(game.id)
@@ -237,6 +239,20 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                          "discriminator": {"propertyName": "type", "mapping": mapping},
                          "description": "A new game: its type, options and seats."}
     return out
+
+
+_MINE = {"required": ["me"], "properties": {"me": {"const": True}}}
+# What `domain.service.lobby.seats_for` refuses (422 `bad_players`), as the schema says it.
+_SEAT_RULES: dict[str, Any] = {
+    "allOf": [
+        {"if": {"properties": {"kind": {"const": "bot"}}},
+         "then": {"not": {"anyOf": [{"required": ["invite"]}, _MINE]}}},
+        {"if": _MINE, "then": {"not": {"required": ["invite"]}}}],
+    "x-rules": [
+        {"code": "bad_players", "status": 422,
+         "rule": "a bot seat is neither `me` nor an `invite`"},
+        {"code": "bad_players", "status": 422,
+         "rule": "a seat is `me` or an `invite`, not both"}]}
 
 
 def _seat_rules(rules: Iterable[SeatRule]) -> dict[str, Any]:
