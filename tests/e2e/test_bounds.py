@@ -90,8 +90,10 @@ def test_cross_field_rules_are_stated_and_refused_with_their_codes(api):
     spec = api.http.get("/openapi.json").get_json()
     trash = spec["components"]["schemas"]["CreateTrashGame"]
     assert trash["x-rules"][0]["code"] == "not_enough_cards"
-    [rule] = trash["allOf"]
-    assert rule["then"]["properties"]["seats"]["maxItems"] == 4
+    [rule] = trash["dependentSchemas"]["options"]["allOf"]
+    seats, decks = rule["anyOf"]
+    assert seats["properties"]["seats"]["maxItems"] == 4
+    assert decks["properties"]["options"]["properties"]["decks"]["enum"] == [None, 2, 3]
     r = api.http.post("/games", json={"type": "trash", "options": {"decks": 1},
                                       "seats": [{"kind": "human"}] * 5})
     assert r.status_code == 422 and r.get_json()["code"] == "not_enough_cards"
