@@ -9,7 +9,7 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players` (a new player), `POST /players/me/keys` | Redis |
+| `register` | address | `POST /players`, `POST` and `DELETE /players/me…` | Redis |
 | `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
 | `webhooks` | token | registering and deleting webhooks | Redis |
@@ -106,6 +106,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Players", "POST"): ("join",),
     ("players.Players", "POST"): ("register",),
     ("players.Keys", "POST"): ("register",),
+    ("players.Me", "DELETE"): ("register",),
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
@@ -120,7 +121,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("stream.StreamTicket", "POST"): ("stream_tickets",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
-NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE")})
 
 
 @dataclass(frozen=True)

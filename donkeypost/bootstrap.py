@@ -216,7 +216,15 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       body_timeout_s=settings.body_timeout_s,
                       log_requests=settings.log_requests,
                       metrics=_metrics(components),
+                      erase_player=self_erasure(components),
                       notify=components.notifications.wiring(), config=config)
+
+
+def self_erasure(components: Components) -> Any:
+    """`DELETE /players/me` (`donkeypost.admin`)."""
+    from donkeypost.admin import self_erasure as erasure
+
+    return erasure(components)
 
 
 def _metrics(components: Components) -> MetricsWiring | None:

@@ -15,7 +15,9 @@ anew with the same ids).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import msgspec
 import redis
@@ -24,9 +26,8 @@ import domain.store.keys as keys
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.inbox import BUCKETS
-from domain.table import decode_envelope, encode_table
+from domain.table import DELETED_NAME, decode_envelope, encode_table
 
-DELETED_NAME = "deleted player"
 ATTEMPTS = 20
 
 _event_codec = msgspec.json.Decoder(Event)
@@ -97,6 +98,51 @@ class RedisErasure:
                 found.setdefault(game, []).append(key)
         return found
 
+    def game_keys(self, game_id: str) -> list[str]:
+        """Every key of the game's slot (one pass over the keyspace: an operator's
+        command, not a request's)."""
+        return [k.decode() for k in self.redis.scan_iter(
+            match=keys.events(game_id).replace(":events", ":*"), count=1000)]
+
+    def delete_game(self, game_id: str, found: Sequence[str], game_type: str | None,
+                    player_ids: Sequence[str]) -> None:
+        """The game's keys, its places in its players' inboxes and in the queues of games
+        to rate and to archive (its listings: the event store's `unlist`)."""
+        pipe = self.redis.pipeline(transaction=False)
+        if found:
+            pipe.delete(*found)
+        for key in (keys.RATINGS_AWAITED, keys.ARCHIVE_DUE):
+            pipe.zrem(key, game_id)
+        pipe.hdel(keys.ARCHIVE_REFUSED, game_id)
+        for player_id in player_ids:
+            for bucket in BUCKETS:
+                pipe.zrem(keys.inbox(player_id, bucket), game_id)
+        pipe.execute()
+
+    def erase_name_from_streams(self, player_ids: Iterable[str], name: str) -> None:
+        """The name, as a JSON string, out of these players' own event streams (what
+        happened at their tables, told with the other seats' names)."""
+        written = json.dumps(name, ensure_ascii=False).encode()
+        deleted = json.dumps(DELETED_NAME).encode()
+        for player_id in player_ids:
+            key = keys.player_events(player_id)
+            for _ in range(ATTEMPTS):
+                with self.redis.pipeline(transaction=True) as pipe:
+                    try:
+                        pipe.watch(key)
+                        entries = pipe.xrange(key)
+                        if not any(written in f[b"e"] for _i, f in entries):
+                            break
+                        pipe.multi()
+                        pipe.delete(key)
+                        for entry_id, fields in entries:
+                            pipe.xadd(key, {"e": fields[b"e"].replace(written, deleted)},
+                                      id=entry_id)
+                        pipe.execute()
+                        break
+                    except redis.WatchError:
+                        continue
+
     def erase_player_keys(self, player_id: str, name_key: str | None,
                           game_types: Sequence[str]) -> None:
         """The player's own keys: record (name, key hash), name, inboxes, ratings, stream,
@@ -122,17 +168,38 @@ class RedisErasure:
 
 def _events(entries: list[tuple[bytes, dict[bytes, bytes]]], player_id: str
             ) -> tuple[list[tuple[bytes, bytes]], bool]:
+    """The events with the player's name erased wherever it stands beside their id (a
+    seat they joined, a seat they were invited to), each such event marked."""
     out, named = [], False
     for entry_id, fields in entries:
         raw = fields[b"e"]
-        if b"player_joined" in raw and player_id.encode() in raw:
+        if player_id.encode() in raw:
             ev = _event_codec.decode(raw)
-            if ev.type == "player_joined" and ev.data.get("player") == player_id:
-                data = {**ev.data, "name": DELETED_NAME, "name_erased": True}
-                raw = _encode(msgspec.structs.replace(ev, data=data))
+            data, changed = _erased(ev.data, player_id)
+            if changed:
+                raw = _encode(msgspec.structs.replace(ev, data={**data, "name_erased": True}))
                 named = True
         out.append((entry_id, raw))
     return out, named
+
+
+def _erased(value: Any, player_id: str) -> tuple[Any, bool]:
+    """`value` with every `name` beside `player` or `invited` = `player_id` erased."""
+    if isinstance(value, dict):
+        changed = False
+        out = {}
+        for key, item in value.items():
+            out[key], inner = _erased(item, player_id)
+            changed = changed or inner
+        if "name" in out and player_id in (out.get("player"), out.get("invited")) and \
+                out["name"] != DELETED_NAME:
+            out["name"] = DELETED_NAME
+            changed = True
+        return out, changed
+    if isinstance(value, list):
+        items = [_erased(item, player_id) for item in value]
+        return [i for i, _c in items], any(c for _i, c in items)
+    return value, False
 
 
 def _chat(entries: list[tuple[bytes, dict[bytes, bytes]]], player_id: str
@@ -155,8 +222,8 @@ def _chat(entries: list[tuple[bytes, dict[bytes, bytes]]], player_id: str
 
 def _table(raw: bytes, player_id: str) -> bytes:
     table = decode_envelope(raw)
-    seats = [msgspec.structs.replace(s, name=DELETED_NAME) if s.player == player_id else s
-             for s in table.seats]
+    seats = [msgspec.structs.replace(s, name=DELETED_NAME)
+             if player_id in (s.player, s.invited) else s for s in table.seats]
     return encode_table(msgspec.structs.replace(table, seats=seats))
 
 
