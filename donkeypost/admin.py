@@ -29,7 +29,7 @@ from typing import Any
 from domain.errors import DomainError
 from domain.players.credentials import is_player_id
 from domain.service import NoHooks
-from domain.service.erasure import Erased, erase_player, hand_seats_to_bots
+from domain.service.erasure import Erased, hand_seats_to_bots
 from domain.service.loading import read_latest
 from domain.service.players import SUSPENDED, find_by_name, revoke_keys, suspend
 from domain.store import keys
@@ -209,19 +209,7 @@ class Admin:
             "seats_handed_to_bots": report.seats_handed_to_bots})
 
     def erase_now(self, player_id: str, dry_run: bool = False) -> Erased:
-        return erase_player(self.deps, self.erasure, player_id, sorted(self.c.games),
-                            dry_run=dry_run, more=[self.c.notifications.store.erase])
+        from donkeypost.bootstrap import eraser
 
+        return eraser(self.c)(player_id, dry_run)
 
-def self_erasure(components: Any) -> Callable[[str], Erased]:
-    """`DELETE /players/me`: the player erases themself (audited as such)."""
-    admin = Admin(components)
-
-    def erase(player_id: str) -> Erased:
-        report = admin.erase_now(player_id)
-        admin.redis.xadd(keys.AUDIT, {"action": "erase", "target": player_id,
-                                      "by": "the player", "why": "DELETE /players/me",
-                                      "at": repr(time.time())})
-        return report
-
-    return erase

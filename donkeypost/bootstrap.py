@@ -52,15 +52,18 @@ from domain.connection import (
 from domain.game import Game
 from domain.notify.mail import Links
 from domain.service import FanOutHooks, GameService, Hooks
+from domain.service.erasure import Erased, erase_player
 from domain.store import (
     RedisEventStore,
     RedisPlayerStore,
     RedisRatingStore,
     RedisWebhookStore,
     WebhookStore,
+    keys,
 )
 from domain.store.port import ArchiveStore
 from domain.store.redis_archive import RedisArchiveStore
+from domain.store.redis_erasure import RedisErasure
 from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
@@ -220,11 +223,31 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       notify=components.notifications.wiring(), config=config)
 
 
-def self_erasure(components: Components) -> Any:
-    """`DELETE /players/me` (`donkeypost.admin`)."""
-    from donkeypost.admin import self_erasure as erasure
+def eraser(components: Components) -> Callable[..., Erased]:
+    """`erase(player_id, dry_run=False)`: a player erased (`domain.service.erasure`), their
+    notification data included."""
+    erasure = RedisErasure(components.store_redis)  # type: ignore[arg-type]
+    game_types = sorted(components.games)
 
-    return erasure(components)
+    def erase(player_id: str, dry_run: bool = False) -> Erased:
+        return erase_player(components.service.deps, erasure, player_id, game_types,
+                            dry_run=dry_run, more=[components.notifications.store.erase])
+
+    return erase
+
+
+def self_erasure(components: Components) -> Callable[[str], Erased]:
+    """`DELETE /players/me`: the player erases themself (audited as such)."""
+    erase = eraser(components)
+
+    def erase_and_audit(player_id: str) -> Erased:
+        report = erase(player_id)
+        components.store_redis.xadd(keys.AUDIT, {
+            "action": "erase", "target": player_id, "by": "the player",
+            "why": "DELETE /players/me", "at": repr(time.time())})
+        return report
+
+    return erase_and_audit
 
 
 def _metrics(components: Components) -> MetricsWiring | None:
