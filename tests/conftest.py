@@ -11,7 +11,15 @@ import pytest
 import redis
 
 from domain.connection import connect
+from domain.registry import GameRegistry
+from tests.support.games import games_under_test
 from tests.support.redis_process import RedisProcess
+
+
+@pytest.fixture
+def games() -> GameRegistry:
+    """The registry the tests' apps and services play (`tests.support.games`)."""
+    return games_under_test()
 
 
 @pytest.fixture(scope="session")

@@ -10,11 +10,11 @@ from tests.e2e.api_client import ApiClient
 
 
 @pytest.fixture
-def app(redis_url, redis_client):
+def app(redis_url, redis_client, games):
     # Rate limits off: these tests play fast from one address (tests/e2e/test_rate_limits.py
     # has them on). No worker runs beside them: /healthz requires none.
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
-    return web_app(bootstrap(settings, hooks=NoHooks()),
+    return web_app(bootstrap(settings, hooks=NoHooks(), games=games),
                    {"TESTING": True})
 
 

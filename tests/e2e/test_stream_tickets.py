@@ -11,24 +11,19 @@ import pytest
 
 from api.rate_limits import RateLimits
 from api.stream_tickets import StreamTickets
-from domain import registry
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.live import SseMessage, serving, sse_messages
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
 def app(redis_url, redis_client):
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return web_app(bootstrap(settings, hooks=NoHooks(),
+                             games=games_under_test()), {"TESTING": True})
 
 
 @pytest.fixture

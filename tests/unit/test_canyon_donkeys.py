@@ -44,8 +44,8 @@ from domain.games.canyon_donkeys.actions import (
 from domain.games.canyon_donkeys.state import CARD_VALUES
 from domain.games.kit import HIDDEN
 from domain.redaction import redact
-from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
+from tests.support.games import installed_games
 
 ACCEPT, REFUSE = True, False
 KEEP = CanyonKeep()
@@ -147,7 +147,7 @@ def visible_to(ev: Event, viewer: int | None) -> str:
 # ---------------------------------------------------------------------------------------
 
 def test_registered_for_three_to_seven_players() -> None:
-    assert get_game("canyon-donkeys") is GAME
+    assert installed_games().game("canyon-donkeys") is GAME
     assert (GAME.min_players, GAME.max_players) == (3, 7)
 
 
@@ -994,7 +994,7 @@ def test_strong_bluff_reads_weighted_samples_explain_the_others_choices(donkey: 
 
 
 def test_the_three_levels_play_a_whole_game() -> None:
-    record = play_game("canyon-donkeys", ["strong", "basic", "random", "basic"], number=1,
+    record = play_game(GAME, ["strong", "basic", "random", "basic"], number=1,
                        seed=2, budget=Budget(seconds=None, iterations=15))
     assert sorted(record.places)[0] == 1 and record.moves > 0
 

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
@@ -23,12 +22,7 @@ from domain.errors import (
 from domain.players.records import Player
 from domain.service import GameService
 from domain.store import MemoryEventStore
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 class Clock:
@@ -46,7 +40,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(clock) -> GameService:
-    return GameService(MemoryEventStore(), clock=clock)
+    return GameService(MemoryEventStore(), games_under_test(), clock=clock)
 
 
 def _player(service: GameService, name: str) -> tuple[Player, str]:

@@ -39,8 +39,8 @@ from domain.games.trash import (
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
 from domain.games.trash.state import placeable
 from domain.redaction import redact
-from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, random_playout, start
+from tests.support.games import installed_games
 
 STOCK = TrashDraw(source="stock")
 DISCARD = TrashDraw(source="discard")
@@ -105,7 +105,7 @@ def shown(state: TrashState, seat: int) -> str:
 
 # --- options and the deal ----------------------------------------------------------------
 def test_registered() -> None:
-    assert get_game("trash") is GAME
+    assert installed_games().game("trash") is GAME
 
 
 @pytest.mark.parametrize(("players", "decks"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
@@ -155,7 +155,8 @@ def test_rules_list_every_decision_of_the_spec() -> None:
     assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
-    assert all(r.startswith(("Decision:", "Decision (resigning):", "Assumption:"))
+    assert all(r.startswith(("Decision:", "Decision (resigning):", "Decision (forced moves):",
+                             "Decision (take-back):", "Assumption:"))
                for r in GAME.rules)
 
 
@@ -782,6 +783,6 @@ def test_strong_takes_the_sure_card_and_displaces() -> None:
 @pytest.mark.parametrize("levels", [("strong", "basic", "random"), ("basic", "random")])
 def test_every_level_plays_whole_games(levels: tuple[str, ...]) -> None:
     for number in range(2):
-        record = play_game("trash", levels, number, seed=5, options={"target_slots": 9},
+        record = play_game(GAME, levels, number, seed=5, options={"target_slots": 9},
                            budget=Budget(seconds=None, iterations=40))
         assert sorted(record.places)[0] == 1 and record.moves > 0
