@@ -14,6 +14,7 @@ what, by whom, why, when).
     donkeypost admin audit [--limit N]                          the audit stream, newest first
 
 `--by` names the operator (default: the user running the command). Output is JSON lines.
+An id that starts with `-` goes after `--` (`donkeypost admin game -- -x3Fq…`).
 """
 
 from __future__ import annotations

@@ -243,7 +243,7 @@ def eraser(components: Components) -> Callable[..., Erased]:
     """`erase(player_id, dry_run=False)`: a player erased (`domain.service.erasure`), their
     notification data included."""
     erasure = RedisErasure(components.store_redis)  # type: ignore[arg-type]
-    game_types = sorted(components.games)
+    game_types = sorted(components.service.deps.games)
 
     def erase(player_id: str, dry_run: bool = False) -> Erased:
         return erase_player(components.service.deps, erasure, player_id, game_types,

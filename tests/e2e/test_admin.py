@@ -48,7 +48,7 @@ def test_list_and_inspect(api, admin) -> None:
     game_id = _active_game(api, ann)
     *games, count = admin("games", "--status", "active")
     assert [g["id"] for g in games] == [game_id] and count["total"] == 1
-    [game] = admin("game", game_id)
+    [game] = admin("game", "--", game_id)
     assert game["status"] == "active" and game["seats"][0]["player"] == ann["id"]
     assert [p["name"] for p in admin("players")] == ["Ann"]
     [player] = admin("player", "ann")  # by name, whatever its case
@@ -58,10 +58,10 @@ def test_list_and_inspect(api, admin) -> None:
 def test_delete_a_game_everywhere(api, admin, redis_client) -> None:
     ann = _player(api, "Ann")
     game_id = _active_game(api, ann)
-    [dry] = admin("delete-game", game_id, "--why", "spam", "--dry-run")
+    [dry] = admin("delete-game", "--why", "spam", "--dry-run", "--", game_id)
     assert dry["dry_run"] and dry["keys"] > 3
     assert api.http.get(f"/games/{game_id}").status_code == 200
-    [done] = admin("delete-game", game_id, "--why", "spam", "--by", "ops-alice")
+    [done] = admin("delete-game", "--why", "spam", "--by", "ops-alice", "--", game_id)
     assert done["audited"]["by"] == "ops-alice"
     assert api.http.get(f"/games/{game_id}").status_code == 404
     assert api.http.get("/games").get_json() == []
@@ -76,7 +76,7 @@ def test_revoke_keys(api, admin) -> None:
     [dry] = admin("revoke-keys", "Ann", "--why", "leaked", "--dry-run")
     assert "new_key" not in dry
     assert api.http.get("/players/me", headers=_auth(ann["key"])).status_code == 200
-    [done] = admin("revoke-keys", ann["id"], "--why", "leaked")
+    [done] = admin("revoke-keys", "--why", "leaked", "--", ann["id"])
     assert api.http.get("/players/me", headers=_auth(ann["key"])).status_code == 401
     assert api.http.get("/players/me", headers=_auth(done["new_key"])).status_code == 200
 
