@@ -295,10 +295,19 @@ def job_context(components: Components) -> JobContext:
     return JobContext(service=components.service, webhooks=WebhookDelivery(
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
-        connect_timeout_s=settings.webhook_connect_timeout_s),
+        connect_timeout_s=settings.webhook_connect_timeout_s,
+        on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
         notifier=components.notifications.notifier(components.service))
+
+
+def _webhook_metrics(settings: Settings) -> Callable[[bool], None] | None:
+    if not settings.metrics:
+        return None
+    from api.metrics import count_webhook
+
+    return count_webhook
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,
