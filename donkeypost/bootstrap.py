@@ -120,7 +120,9 @@ class Notifications:
                           settings.webhook_targets) if settings.notify_push else None
         return Notifier(service=service, store=self.store, links=links,
                         link_secret=lambda: self.link_secret, mail=mail, push=push,
-                        clock=clock, lease_s=settings.notify_lease_s)
+                        clock=clock, lease_s=settings.notify_lease_s,
+                        hook_targets=settings.webhook_targets,
+                        hook_timeout_s=settings.webhook_timeout_s)
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,8 @@ REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgs
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
                   "NewMessage": schemas.NewMessageSchema,
                   "SetNotifications": player_schemas.NotificationsSchema,
-                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema}
+                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema,
+                  "NewPlayerWebhook": player_schemas.NewPlayerWebhookSchema}
 REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
                     "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
                     "NewMessage": {"text": "good game!"},
@@ -151,7 +152,9 @@ REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203
                                       "email": "ann@example.org"},
                     "NewPushSubscription": {
                         "endpoint": "https://push.example.net/send/abc123",
-                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}}
+                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+                    "NewPlayerWebhook": {"url": "https://203.0.113.7/donkeypost",
+                                         "kinds": ["my_turn", "invited"]}}
 
 
 def register_components(api: Api, example_game: Game[Any, Any]) -> None:

@@ -4,6 +4,9 @@ the one given before; what cannot be archived exactly is refused and kept whole.
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import msgspec
 import pytest
 
@@ -14,6 +17,7 @@ from domain.archive.reading import ArchivedGames
 from domain.archive.record import EventStep, Verbatim, decode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
+from domain.rng import rng_for
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.store.memory_archive import MemoryArchiveStore
@@ -191,3 +195,17 @@ def test_codec_values_round_trip_with_their_types():
         digits.add(digit, radix)
     reader = DigitReader(digits.number())
     assert [reader.take(r) for r in (1, 7, 2, 13, 2)] == [0, 3, 0, 12, 1]
+
+
+def test_the_rng_seeded_on_use_draws_what_random_random_draws():
+    for version in range(20):
+        lazy, eager = rng_for("s" * 64, version), random.Random()
+        eager.seed(int.from_bytes(hashlib.sha256(f"{'s' * 64}:{version}".encode()).digest(),
+                                  "big"))
+        deck, same = list(range(52)), list(range(52))
+        lazy.shuffle(deck)
+        eager.shuffle(same)
+        assert deck == same
+        assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
+            [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
+        assert lazy.getstate() == eager.getstate()
