@@ -1,5 +1,5 @@
-"""What the server says about a game, in French and German: each project game's title and
-options' descriptions are translated in its own package's catalog, every error code the
+"""What the server says about a game, in French and German: each project game's title,
+options' descriptions and rulings are translated in its own package's catalog, every error code the
 server or a game raises has a message for people in each language, and no translation
 loses a `{placeholder}`. A new text without its translations fails here."""
 
@@ -60,10 +60,11 @@ def game_catalog(game_id: str, lang: str) -> dict:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_each_game_says_its_title_and_options_in_each_language(lang):
+def test_each_game_says_its_title_options_and_rulings_in_each_language(lang):
     for game_id, game in project_games().items():
         catalog = game_catalog(game_id, lang)
-        texts = [game.title] + [o.description for o in game.options if o.description]
+        texts = [game.title, *[o.description for o in game.options if o.description],
+                 *game.rules]
         missing = [t for t in texts if (None, t) not in catalog]
         assert not missing, f"{game_id} ({lang}): no translation of {missing}"
 
