@@ -65,6 +65,7 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.player_clocks import RedisPlayerClockStore
 from domain.store.port import ArchiveStore
 from domain.store.redis_archive import RedisArchiveStore
 from domain.store.redis_notify import RedisNotifyStore
@@ -203,7 +204,9 @@ def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, cl
         cache_events=settings.archive_cache_events)
     return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
-                       ratings=RedisRatingStore(store_redis))
+                       ratings=RedisRatingStore(store_redis),
+                       player_clocks=RedisPlayerClockStore(store_redis),
+                       vacations=settings.vacations)
 
 
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:
@@ -222,6 +225,7 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       memory=components.archives.used_memory,
                       memory_budget=int(settings.memory_budget_mb * 2**20)
                       if settings.memory_budget_mb else None,
+                      request_analysis=components.rq_hooks.request_analysis,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
