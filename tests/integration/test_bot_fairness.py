@@ -107,16 +107,16 @@ def _rated_game_ended(service) -> str:
 
 def test_the_worker_takes_a_rating_before_any_queued_search(components, service, rq_hooks):
     """A worker's order: the quick queues first; a search queue just served goes behind the
-    other search queue (strong and expert take turns)."""
+    other search queue (strong and expert take turns); the archive's last, always."""
     worker = rq_worker(components, GAME_QUEUES)
     order = lambda: [q.name for q in worker._ordered_queues]  # noqa: E731
-    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots"]
+    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots", "archive"]
     worker.reorder_queues(rq_hooks.queues["strong-bots"])
-    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots"]
+    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots", "archive"]
     worker.reorder_queues(rq_hooks.queues["ratings"])
-    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots"]
+    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots", "archive"]
     worker.reorder_queues(rq_hooks.queues["expert-bots"])
-    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots"]
+    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots", "archive"]
     # Strong turns wait in their queue, a rating comes after them: the rating goes first.
     strong = [service.create("ochs-und-esel", {"rounds": 1},
                              [{"kind": "bot", "level": "strong"}] * 3) for _ in range(2)]
