@@ -21,6 +21,7 @@ from domain.events import Event, event
 from domain.game import Game
 from domain.rng import rng_for
 from domain.service.folding import Batch, finish, fold
+from domain.service.forced import play_forced
 from domain.table import Table, to_act
 
 
@@ -55,8 +56,8 @@ def decide_action(game: Game[Any, Any], table: Table, seed: str, seat: int, acti
     batch = Batch()
     after = fold(table, game, prefix + decided, batch, clock, seed)
     if game.outcome(after.game) is not None:
-        after = finish(after, game, seed, batch, clock)
-    return after, batch
+        return finish(after, game, seed, batch, clock), batch
+    return play_forced(after, game, seed, batch, clock), batch
 
 
 def check_playing(table: Table) -> None:
