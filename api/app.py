@@ -30,6 +30,7 @@ from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.request_guard import ApiRequest
 from api.routes import (
+    analysis,
     chat,
     clocks,
     games,
@@ -103,6 +104,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                queue_waits: health.QueueWaits | None = None,
                queue_wait_limit_s: float = 60.0,
                memory: health.MemoryUse | None = None, memory_budget: int | None = None,
+               request_analysis: analysis.RequestAnalysis | None = None,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -114,7 +116,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     read by `worker_beats` (the kinds in `required_workers` must have beaten within
     `stale_after_s`) and the queues' waits read by `queue_waits` (late past
     `queue_wait_limit_s`) and the store's memory read by `memory` (against `memory_budget`
-    bytes, else the store's limit); `webhook_store` keeps the webhook registrations;
+    bytes, else the store's limit); `request_analysis` queues a finished game's analysis
+    (None: no workers, it is never made); `webhook_store` keeps the webhook registrations;
     `webhook_targets` says which URLs webhooks may be registered for; event streams send a
     keep-alive comment every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits`
     (None: none) are counted per client address, which `trusted_proxies` proxies in front may have
@@ -174,6 +177,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))
+    api.register_blueprint(analysis.make_blueprint(service, request_analysis))
     tickets = StreamTickets(health_redis)
     api.register_blueprint(stream.make_blueprint(service, hub, tickets,
                                                  sse_keepalive_s, sse_max_s))

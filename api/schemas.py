@@ -419,3 +419,63 @@ class DeliverySchema(ma.Schema):
     attempts = fields.List(fields.Nested(AttemptSchema), required=True)
     next_attempt_at = fields.Float(allow_none=True)
     body = fields.Dict(required=True, metadata={"description": "the JSON body sent"})
+
+
+class AnalysisSeatSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    decisions = fields.Integer(required=True, metadata={"description": "actions it took"})
+    choices = fields.Integer(required=True, metadata={
+        "description": "those with more than one legal action"})
+    weighed = fields.Integer(required=True, metadata={"description": "choices weighed"})
+    costly = fields.Integer(required=True, metadata={
+        "description": "choices where another action was clearly better"})
+    cost = fields.Float(required=True, metadata={
+        "description": "what those choices cost in all, in `unit` (expected)"})
+
+
+class AnalysisMomentSchema(ma.Schema):
+    seq = fields.Integer(required=True, metadata={
+        "description": "the event after which the seat decided: its view then is "
+                       "GET /games/{id}/states/{seq}"})
+    seat = fields.Integer(required=True)
+    played = fields.Dict(required=True, metadata={"description": "the action it took"})
+    better = fields.Dict(required=True, metadata={
+        "description": "the action that would have done best (a complete action body)"})
+    cost = fields.Float(required=True, metadata={
+        "description": "expected points lost against `better`, in `unit`"})
+    error = fields.Float(required=True, metadata={"description": "the cost's standard error"})
+    samples = fields.Integer(required=True, metadata={
+        "description": "deals sampled from what the seat could see then"})
+    alternatives = fields.Integer(required=True)
+    auto = fields.String(allow_none=True, required=True, metadata={
+        "description": "`timeout` or `away` when the server played for an absent player"})
+
+
+class AnalysisSchema(ma.Schema):
+    game = fields.String(required=True)
+    type = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the log's last seq"})
+    unit = fields.String(required=True, metadata={
+        "description": "the points costs are counted in (e.g. `penalty points`)"})
+    decisions = fields.Integer(required=True)
+    choices = fields.Integer(required=True)
+    weighed = fields.Integer(required=True)
+    complete = fields.Boolean(required=True, metadata={
+        "description": "false when the CPU budget ran out before every choice was weighed"})
+    rollouts_per_decision = fields.Integer(required=True)
+    cpu_seconds = fields.Float(required=True)
+    budget = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(AnalysisSeatSchema), required=True)
+    moments = fields.List(fields.Nested(AnalysisMomentSchema), required=True, metadata={
+        "description": "the costliest decisions (a few per seat), costliest first"})
+
+
+class AnalysisProgressSchema(ma.Schema):
+    weighed = fields.Integer(required=True)
+    of = fields.Integer(required=True)
+
+
+class AnalysisPendingSchema(ma.Schema):
+    status = fields.String(required=True, metadata={"description": "queued or running"})
+    progress = fields.Nested(AnalysisProgressSchema, metadata={
+        "description": "decisions weighed so far, once the analysis has started"})

@@ -18,12 +18,12 @@ passed must end with exactly one `turn_timed_out`, not before the deadline and n
 player was on vacation (checked against the vacations the players really took); a stretch
 that ended later than its deadline plus one step without one is a missed clock.
 
-`cost` — moves of 3-seat Ochs & Esel, every seat human, through `GameService.act` and the
-RQ hooks after it (the timers changed by the append itself, as `donkeypost serve` runs it),
-under each time control in turn (chunks of moves, so all meet the same machine): this
-process's CPU per move, Redis's CPU per move (`INFO cpu`), round trips to Redis per move
-(counted on the connections), and the bytes a move adds to the append-only file (parsed
-back: by command and kind of key, the timers' share apart).
+`cost` — one-round games of 3-seat Ochs & Esel, every seat human, through `GameService.act`
+and the hooks `donkeypost serve` wires (the timers changed by the append itself), each game
+played under each time control in turn with the same deal and the same moves (so what
+differs is the clock's): this process's CPU per move, Redis's CPU per move (`INFO cpu`),
+round trips to Redis per move (counted on the connections), and the bytes a move adds to
+the append-only file (parsed back: by command and kind of key, the timers' share apart).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rq.registry import FinishedJobRegistry
 
+import domain.service.create as creating
 from bench import jsonfile
 from bench.aof_commands import breakdown
 from bench.context import BenchContext
@@ -312,78 +313,66 @@ def check_clocks(service: GameService, ids: list[str], people: list[Person], end
 
 
 # --- the cost of a clock per move ------------------------------------------------------------
-def _new_game(service: GameService, control: dict[str, Any]) -> Table:
-    table = service.create(GAME, None, [{"kind": "human"}] * SEATS, time_control=control)
-    for n in range(SEATS):
-        *_, table = service.join(table.id, f"p{n}")
-    return table
+@contextmanager
+def _seeded(seed: str) -> Iterator[None]:
+    """New games dealt from `seed` (the same deal under each time control)."""
+    made = creating.new_seed
+    creating.new_seed = lambda: seed
+    try:
+        yield
+    finally:
+        creating.new_seed = made
 
 
 def measure_cost(components: Components, moves: int, seed: int,
                  steps: Steps) -> dict[str, Any]:
+    """The same games (the same deal, the same moves) under each time control in turn, one
+    game at a time: what differs between them is the clock's."""
     service = components.service
     client = components.store_redis
     game = service.games.game(GAME)
-    rng = random.Random(seed)
     trips = RoundTrips()
     where = Path(client.config_get("dir")["dir"]) / \
         client.config_get("appendfilename")["appendfilename"]
     rows: dict[str, Counter[str]] = {name: Counter() for name in CONTROLS}
-    tables = {name: _new_game(service, control) for name, control in CONTROLS.items()}
-    chunk = 50
-    rounds = max(1, moves // (chunk * len(CONTROLS)))
-    with steps.step("cost: moves under each time control", total=rounds * len(CONTROLS)) as step:
-        for _ in range(rounds):
+    with steps.step("cost: the same games under each time control", total=moves) as step:
+        n = 0
+        while rows[next(iter(CONTROLS))]["moves"] < moves:
+            n += 1
             for name, control in CONTROLS.items():
                 row = rows[name]
-                aof0 = _aof(client)
-                cpu0 = _redis_cpu(client)
-                spent = 0.0
-                for _ in range(chunk):
-                    table = tables[name]
-                    if table.status != "active":
-                        table = tables[name] = _new_game(service, control)
-                        aof0, cpu0 = _aof(client), _redis_cpu(client)  # (game creation)
-                        row["chunks_restarted"] += 1
-                    seat = min(to_act(table, game))
-                    action = msgspec.to_builtins(rng.choice(game.legal_actions(table.game,
-                                                                               seat)))
-                    with trips.counting():
+                with _seeded(f"bench-clocks-{seed}-{n}"):
+                    table = service.create(GAME, {"rounds": 1, "first_player": 0},
+                                           [{"kind": "human"}] * SEATS, time_control=control)
+                    for p in range(SEATS):
+                        *_, table = service.join(table.id, f"p{p}")
+                rng = random.Random(n)
+                client.execute_command("PING")
+                aof0, cpu0 = _aof(client), _redis_cpu(client)
+                spent, before, played = 0.0, trips.count, 0
+                with trips.counting():
+                    while table.status == "active":
+                        seat = min(to_act(table, game))
+                        action = msgspec.to_builtins(
+                            rng.choice(game.legal_actions(table.game, seat)))
                         t0 = time.process_time()
-                        tables[name] = service.act(table.id, seat, action).table
+                        table = service.act(table.id, seat, action).table
                         spent += time.process_time() - t0
-                    row["moves"] += 1
-                client.execute_command("PING")  # the AOF is written before the next reply
+                        played += 1
+                client.execute_command("PING")  # the AOF is written before the reply
                 aof1, cpu1 = _aof(client), _redis_cpu(client)
-                row["cpu_us"] += int(spent * 1e6)
-                row["redis_cpu_us"] += int((cpu1 - cpu0) * 1e6)
+                row["moves"] += played
+                row["cpu_ns"] += int(spent * 1e9)
+                row["redis_cpu_ns"] += int((cpu1 - cpu0) * 1e9)
+                row["round_trips"] += trips.count - before - 2  # (less the two PINGs)
                 if aof1[1] == aof0[1]:  # (no rewrite meanwhile)
                     with where.open("rb") as aof:
                         aof.seek(aof0[0])
                         written = aof.read(aof1[0] - aof0[0])
                     for label, size in breakdown(written).items():
                         row[f"aof {label}"] += size
-                    row["aof_moves"] += chunk
-                step.advance()
-            row = rows[name]
-        for name in CONTROLS:
-            rows[name]["round_trips"] = 0
-        # Round trips, counted apart (counting costs a little CPU).
-        for name, control in CONTROLS.items():
-            table = _new_game(service, control)
-            before = trips.count
-            counted = 0
-            with trips.counting():
-                for _ in range(200):
-                    if table.status != "active":
-                        break
-                    seat = min(to_act(table, game))
-                    action = msgspec.to_builtins(rng.choice(game.legal_actions(table.game,
-                                                                               seat)))
-                    table = service.act(table.id, seat, action).table
-                    counted += 1
-            rows[name]["round_trips"] = trips.count - before
-            rows[name]["round_trip_moves"] = counted
+                    row["aof_moves"] += played
+            step.advance(played)
     return {name: _cost_row(row) for name, row in rows.items()}
 
 
@@ -391,9 +380,9 @@ def _cost_row(row: Counter[str]) -> dict[str, Any]:
     moves = max(row["moves"], 1)
     aof_moves = max(row["aof_moves"], 1)
     aof = {k[4:]: v / aof_moves for k, v in row.items() if k.startswith("aof ")}
-    return {"moves": row["moves"], "cpu_us_per_move": row["cpu_us"] / moves,
-            "redis_cpu_us_per_move": row["redis_cpu_us"] / moves,
-            "round_trips_per_move": row["round_trips"] / max(row["round_trip_moves"], 1),
+    return {"moves": row["moves"], "cpu_us_per_move": row["cpu_ns"] / moves / 1000,
+            "redis_cpu_us_per_move": row["redis_cpu_ns"] / moves / 1000,
+            "round_trips_per_move": row["round_trips"] / moves,
             "aof_bytes_per_move": sum(aof.values()),
             "aof_timer_bytes_per_move": sum(v for k, v in aof.items() if "timers" in k),
             "aof_by_command": dict(sorted(aof.items(), key=lambda kv: -kv[1]))}
@@ -419,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step-min", type=float, default=7.0,
                         help="the fake clock's step (not a divisor of the banks: timers "
                              "then fire up to a step after they are due)")
-    parser.add_argument("--cost-moves", type=int, default=1500)
+    parser.add_argument("--cost-moves", type=int, default=3000,
+                        help="moves under each time control (whole games)")
     parser.add_argument("--parts", default="week,cost")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", dest="json_file", type=Path, default=None)

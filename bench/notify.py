@@ -42,7 +42,6 @@ import msgspec
 from api.rate_limits import RateLimits
 from bench.server import EmbeddedRedis
 from bench.stats import percentile
-from domain import registry
 from domain.notify.digest import NotifyState
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences
@@ -109,7 +108,8 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
         # A move's CPU with and without the player's stream, while nothing else runs (before
         # anyone's preferences: what these moves note is passed over below).
         rng.shuffle(tables)
-        out.update(_cpu_ab(service, tables[:2 * moves]))
+        game = service.games.game(GAME)
+        out.update(_cpu_ab(service, game, tables[:2 * moves]))
         # Everyone: e-mail and push, a confirmed address, a subscription; from now on.
         started = time.perf_counter()
         prefs = Preferences(channels=("email", "push"), kinds=("my_turn",),
@@ -139,18 +139,17 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(3.0)  # started, its rebuild done, idle
-            out.update(_moves(service, tables[2 * moves:3 * moves], moves, rate, box, pusher,
-                              address, endpoint_of, notifier.pid))
+            out.update(_moves(service, game, tables[2 * moves:3 * moves], moves, rate, box,
+                              pusher, address, endpoint_of, notifier.pid))
         finally:
             notifier.terminate()
             notifier.wait(timeout=30)
     return out
 
 
-def _move(service: Any, table: Any) -> tuple[float, Any, float]:
+def _move(service: Any, game: Any, table: Any) -> tuple[float, Any, float]:
     """One legal move of the seat to act: when it was acknowledged, the table after it and
     the CPU this thread spent on it (the stand-ins run in other threads)."""
-    game = registry.get_game(GAME)
     seat = min(to_act(table, game))
     action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
     cpu = time.thread_time()
@@ -158,7 +157,7 @@ def _move(service: Any, table: Any) -> tuple[float, Any, float]:
     return time.time(), after, time.thread_time() - cpu
 
 
-def _cpu_ab(service: Any, tables: list[Any]) -> dict[str, Any]:
+def _cpu_ab(service: Any, game: Any, tables: list[Any]) -> dict[str, Any]:
     """A move's CPU with the player's stream (its notes and moves written with the inbox)
     and without (the notes switched off), one game each in turn."""
     on: list[float] = []
@@ -169,7 +168,7 @@ def _cpu_ab(service: Any, tables: list[Any]) -> dict[str, Any]:
             inbox_service.notes.after_append = lambda *a: []  # type: ignore[assignment]
             inbox_service.notes.movers = lambda *a: []  # type: ignore[assignment]
         try:
-            (off if n % 2 else on).append(_move(service, table)[2] * 1000)
+            (off if n % 2 else on).append(_move(service, game, table)[2] * 1000)
         finally:
             inbox_service.notes.after_append, inbox_service.notes.movers = real
     return {"move_cpu_ms_with_stream": _ms(on), "move_cpu_ms_without": _ms(off),
@@ -177,10 +176,9 @@ def _cpu_ab(service: Any, tables: list[Any]) -> dict[str, Any]:
                                               round(sum(off) / len(off), 3)]}
 
 
-def _moves(service: Any, told: list[Any], moves: int, rate: float, box: Any, pusher: Any,
-           address: dict[str, str], endpoint_of: dict[str, str],
+def _moves(service: Any, game: Any, told: list[Any], moves: int, rate: float, box: Any,
+           pusher: Any, address: dict[str, str], endpoint_of: dict[str, str],
            notifier_pid: int) -> dict[str, Any]:
-    game = registry.get_game(GAME)
     acks: list[tuple[str, str, float]] = []  # (player told, game, acknowledged at)
     cpu_before = _cpu_s(notifier_pid)
     started = time.monotonic()
@@ -188,7 +186,7 @@ def _moves(service: Any, told: list[Any], moves: int, rate: float, box: Any, pus
         wait = started + n / rate - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        at, after, _cpu = _move(service, table)
+        at, after, _cpu = _move(service, game, table)
         for seat in sorted(to_act(after, game)):
             player = after.seats[seat].player
             if player is not None:

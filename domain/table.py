@@ -173,6 +173,14 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
             return None
         return self.waiting_since[seat] + self.deadline_s
 
+    def clock_started(self, seat: int) -> float | None:
+        """When the seat's time to act began to run (None: it is not waited for): when it
+        started waiting, or under a correspondence clock when its bank (re)started running,
+        the end of a vacation that stopped it included."""
+        if self.clock is not None:
+            return self.clocks[seat].since
+        return self.waiting_since.get(seat)
+
     @property
     def has_clock(self) -> bool:
         return self.clock is not None or self.deadline_s is not None

@@ -225,6 +225,7 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       memory=components.archives.used_memory,
                       memory_budget=int(settings.memory_budget_mb * 2**20)
                       if settings.memory_budget_mb else None,
+                      request_analysis=components.rq_hooks.request_analysis,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,

@@ -1,5 +1,5 @@
-"""The `donkeypost` command: serve, web, worker, gc, openapi, verify (and more as the project
-grows).
+"""The `donkeypost` command: serve, web, worker, gc, openapi, verify, calibrate (and more as
+the project grows).
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
@@ -121,6 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            "against its commitment, and the replay")
     verify.add_argument("log", type=Path)
     commands["verify"] = cmd_verify
+
+    from donkeypost import calibrate
+    commands["calibrate"] = calibrate.register(sub)
 
     for name, register in _extensions():
         commands[name] = register(sub)

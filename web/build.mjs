@@ -19,7 +19,7 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-for (const name of ["index.html", "app.css"]) {
+for (const name of ["index.html", "app.css", "sw.js"]) {
   copyFileSync(join(here, "static", name), join(out, name));
 }
 // The page's catalogs (French, German), read by the page in its language only.

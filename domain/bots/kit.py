@@ -70,6 +70,12 @@ class Kit:
     # "ismcts" (`domain.bots.mcts`: a tree over the seat's own decisions) or "rollouts"
     # (`domain.bots.rollouts`: improve on the policy by one step)
     method: Literal["ismcts", "rollouts"] = "ismcts"
+    # The post-game analysis (`domain.bots.analysis`): what a decision won or lost, in the
+    # game's own points (higher is better for the seat; None: the evaluation's reward),
+    # what they are called, and where its rollouts stop (None: `horizon`).
+    points: Evaluate | None = None
+    points_unit: str = "reward"
+    points_horizon: Horizon | None = None
 
 
 @dataclass

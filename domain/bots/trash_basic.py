@@ -118,6 +118,16 @@ def horizon(root: TrashState, state: TrashState) -> bool:
     return state.turn != root.turn or state.round != root.round
 
 
-KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, exploration=0.5, max_depth=8)
+def round_won(game: Any, root: TrashState, state: TrashState, seat: int) -> float:
+    """The analysis's points: 1 when the seat won the round (its layout shrank)."""
+    return 1.0 if state.slots[seat] < root.slots[seat] else 0.0
+
+
+def round_over(root: TrashState, state: TrashState) -> bool:
+    return state.round != root.round or bool(state.ended)
+
+
+KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, exploration=0.5, max_depth=8,
+          points=round_won, points_unit="rounds won", points_horizon=round_over)
 
 __all__ = ["KIT", "basic", "decide", "evaluate", "horizon", "policy"]

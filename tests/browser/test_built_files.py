@@ -48,7 +48,8 @@ def test_the_committed_web_table_is_what_web_builds(tmp_path):
 def test_the_built_files_are_package_data():
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"api" = ["play/*", "play/locales/*"]' in pyproject
-    assert {p.name for p in BUILT.iterdir()} == {"index.html", "app.js", "app.css", "locales"}
+    assert {p.name for p in BUILT.iterdir()} == {"index.html", "app.js", "app.css", "sw.js",
+                                                "locales"}
     assert {p.name for p in (BUILT / "locales").iterdir()} == {"fr.json", "de.json"}
     assert Path(BUILT / "app.js").stat().st_size > 10_000
 

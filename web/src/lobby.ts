@@ -8,6 +8,7 @@ import {
 import { optionInput, type OptionInput } from "./options";
 import { gameTypes } from "./types";
 import { ready, t, tn } from "./i18n";
+import { followPlayer } from "./playerStream";
 import { botLevel } from "./table/render";
 
 const DEADLINES: [() => string, number | null][] = [
@@ -37,6 +38,28 @@ export async function showLobby(): Promise<void> {
     h("div", {}, playerBox(), mine, open, playing,
       h("p", { class: "links" }, h("a", { href: "#/replay" }, t("Replay a game from its log file"))))));
   await Promise.all([fillMyGames(mine, types), fillOpenGames(open, types), fillActiveGames(playing, types)]);
+  followMyGames(mine, types);
+}
+
+/** A player's games change as their stream says (their turn, an invitation, an end): the
+ *  list is read again then, never on a timer. The stream closes when the lobby is left. */
+function followMyGames(section: HTMLElement, types: GameType[]): void {
+  const me = player();
+  if (!me) return;
+  let reading = Promise.resolve();
+  const stop = followPlayer(me.key, () => {
+    reading = reading.then(async () => {
+      const fresh = h("div");
+      await fillPlayerGames(fresh, types, me.key);
+      const now = fresh.firstElementChild;
+      if (now) section.querySelector(".player-games")?.replaceWith(now);
+    });
+  });
+  const leave = () => {
+    stop();
+    window.removeEventListener("hashchange", leave);
+  };
+  window.addEventListener("hashchange", leave);
 }
 
 /** Become a player (one key for all one's games, rated), or forget the key here. */
@@ -158,22 +181,35 @@ function newGameForm(types: GameType[]): HTMLElement {
     h("button", { type: "submit", class: "primary" }, t("Create the table")));
 }
 
+/** The player's games (theirs and the invitations), with a badge counting those where it is
+ *  their turn. */
+async function fillPlayerGames(section: HTMLElement, types: GameType[], key: string): Promise<void> {
+  const title = (id: string) => titleOf(types, id);
+  const inbox = await api.GET("/players/me/games", {
+    params: { query: { status: "active", page_size: 20 } }, headers: bearer(key) });
+  const open = await api.GET("/players/me/games", {
+    params: { query: { status: "open", page_size: 20 } }, headers: bearer(key) });
+  const entries = [...(inbox.data ?? []), ...(open.data ?? [])];
+  const waiting = entries.filter((e) => e.my_turn).length;
+  const invited = entries.filter((e) => e.invited).length;
+  const badge = h("p", { class: "badge", "data-my-turn": String(waiting),
+                         "data-invited": String(invited) },
+    waiting ? tn("Your turn in {n} game", "Your turn in {n} games", waiting)
+      : t("Not your turn anywhere"),
+    invited ? ` · ${tn("{n} invitation", "{n} invitations", invited)}` : "");
+  const list = entries.length ? h("ul", { class: "games", "aria-label": t("as a player") },
+    entries.map((e) => h("li", {}, h("a", { href: `#/game/${e.id}` }, `${title(e.type)} · ${t("seat {n}", { n: e.seat + 1 })}`),
+      " — ", e.status === "open" ? (e.invited ? t("you are invited") : t("waiting for players"))
+        : e.my_turn ? yourTurn(e.deadline) : t("waiting for the others"))))
+    : h("p", {}, t("No game of yours is being played."));
+  section.append(h("div", { class: "player-games" }, badge, list));
+}
+
 async function fillMyGames(section: HTMLElement, types: GameType[]): Promise<void> {
   const title = (id: string) => titleOf(types, id);
   const seats = heldSeats();
   const me = player();
-  if (me) {
-    const inbox = await api.GET("/players/me/games", {
-      params: { query: { status: "active", page_size: 20 } }, headers: bearer(me.key) });
-    const open = await api.GET("/players/me/games", {
-      params: { query: { status: "open", page_size: 20 } }, headers: bearer(me.key) });
-    const entries = [...(inbox.data ?? []), ...(open.data ?? [])];
-    section.append(entries.length ? h("ul", { class: "games", "aria-label": t("as a player") },
-      entries.map((e) => h("li", {}, h("a", { href: `#/game/${e.id}` }, `${title(e.type)} · ${t("seat {n}", { n: e.seat + 1 })}`),
-        " — ", e.status === "open" ? (e.invited ? t("you are invited") : t("waiting for players"))
-          : e.my_turn ? yourTurn(e.deadline) : t("waiting for the others"))))
-      : h("p", {}, t("No game of yours is being played.")));
-  }
+  if (me) await fillPlayerGames(section, types, me.key);
   if (!seats.length) {
     if (me) return;
     section.append(h("p", {}, t("None yet: create a table or take a seat at an open one.")));

@@ -11,6 +11,7 @@ import { ChatPanel, readChat } from "./chat";
 import { readLog } from "./log";
 import { TableView } from "./render";
 import { TableState } from "./state";
+import { offerNotifications } from "../notifications";
 import { openStream } from "./stream";
 import { ready, t } from "../i18n";
 
@@ -86,7 +87,12 @@ export async function showTable(gameId: string): Promise<() => void> {
           "Idempotency-Key": crypto.getRandomValues(new Uint32Array(4)).join("-") } },
         headers: bearer(token), body: action });
       if (answer.error) table.showError(failure(answer.error, answer.response).message);
-      else answer.data.events.forEach(addEvent);
+      else {
+        answer.data.events.forEach(addEvent);
+        // After a player's first move here: would they be told when it is their turn?
+        const offer = offerNotifications();
+        if (offer && !document.querySelector(".push-offer")) table.actions.after(offer);
+      }
     } catch {
       table.showError(t("The server could not be reached: try again in a moment."));
     } finally {
