@@ -109,6 +109,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                log_requests: bool = True, metrics: MetricsWiring | None = None,
+               erase_player: players.Erase | None = None,
                notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
@@ -175,7 +176,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(table_life.make_blueprint(service))
     api.register_blueprint(clocks.make_blueprint(service))
     api.register_blueprint(chat.make_blueprint(service))
-    api.register_blueprint(players.make_blueprint(service))
+    api.register_blueprint(players.make_blueprint(service, erase_player))
     api.register_blueprint(ratings.make_blueprint(service))
     api.register_blueprint(analysis.make_blueprint(service, request_analysis))
     tickets = StreamTickets(health_redis)

@@ -255,3 +255,11 @@ class RegisteredPlayerWebhookSchema(PlayerWebhookSchema):
 class PushKeySchema(ma.Schema):
     key = fields.String(required=True, metadata={
         "description": "the VAPID public key (uncompressed P-256, base64url)"})
+
+
+class ErasedSchema(ma.Schema):
+    erased = fields.Boolean(required=True)
+    games = fields.Integer(required=True, metadata={
+        "description": "the games your name was erased from"})
+    seats_handed_to_bots = fields.Integer(required=True, metadata={
+        "description": "your seats in games being played, now played by the basic bot"})

@@ -9,7 +9,7 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players`, `POST /players/me/keys`, e-mail unsubscribe | Redis |
+| `register` | address | `POST /players`, `POST`/`DELETE /players/me…`, e-mail unsubscribe | Redis |
 | `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
 | `webhooks` | token | webhooks, push subscriptions, notification preferences | Redis |
@@ -106,6 +106,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Players", "POST"): ("join",),
     ("players.Players", "POST"): ("register",),
     ("players.Keys", "POST"): ("register",),
+    ("players.Me", "DELETE"): ("register",),
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
@@ -127,7 +128,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("notifications.Unsubscribe", "POST"): ("register",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
-NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE")})
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ class GameCreated(TypedDict):
     bot_delay_s: float
     seed_hash: str
     created_by: NotRequired[str]  # the player who created it
+    # An invited player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
     rematch_of: NotRequired[str]  # the finished game this one is the rematch of
 
 
@@ -78,6 +80,12 @@ class PlayerJoined(TypedDict):
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
     bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
+    # The player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
+
+
+class PlayerErased(TypedDict):
+    seats: list[int]  # the seats whose player erased their account: a deleted player now
 
 
 class RematchCreated(TypedDict):
@@ -137,4 +145,5 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "vacation_ended": EventShape(OneSeat),
     "forced_moves_set": EventShape(ForcedMovesSet),
     "move_taken_back": EventShape(MoveTakenBack),
+    "player_erased": EventShape(PlayerErased),
 }

@@ -43,8 +43,10 @@ TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
      "game_finished", "game_cancelled", "rematch_created", "seat_resigned", "seat_left",
      "abort_voted", "abort_vote_withdrawn", "game_aborted", "vacation_started",
-     "vacation_ended", "forced_moves_set", "move_taken_back"}
+     "vacation_ended", "forced_moves_set", "move_taken_back", "player_erased"}
 )
+# The name of a seat whose player erased their account (`player_erased`).
+DELETED_NAME = "deleted player"
 # open -> active -> finished (a result) or aborted (by agreement, no result);
 # open -> cancelled (by its creator, before the start)
 STATUSES = ("open", "active", "finished", "cancelled", "aborted")
@@ -253,6 +255,11 @@ def table_facts(table: Table, ev: Event) -> Table:
     (nothing here needs the game's state). A new table event is applied here."""
     replace = msgspec.structs.replace
     match ev.type:
+        case "player_erased":
+            seats = list(table.seats)
+            for seat in ev.data["seats"]:
+                seats[seat] = replace(seats[seat], name=DELETED_NAME)
+            table = replace(table, seats=tuple(seats))
         case "player_joined":
             seat = ev.data["seat"]
             seats = list(table.seats)

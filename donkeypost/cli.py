@@ -139,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
     """Commands that live beside the packages they drive (arena, bench)."""
     found: list[tuple[str, Callable[[argparse._SubParsersAction], Command]]] = []
-    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli")):
+    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli"),
+                         ("admin", "donkeypost.admin")):
         try:
             mod = __import__(module, fromlist=["register"])
         except ImportError:

@@ -20,7 +20,7 @@ code). From them:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -213,7 +213,9 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
         "type": "object", "additionalProperties": False, "required": ["kind"],
         "properties": {name: without_default(convert(f)) for name, f in seat_fields.items()},
         "description": "A seat: a human (taken later with POST /games/{id}/players) or a "
-                       "bot of a level."}}
+                       "bot of a level. Only a human seat may be `me` or `invite` a player, "
+                       "and not both.",
+        **_SEAT_RULES}}
     mapping: dict[str, str] = {}
     for game in games.values():
         prefix = pascal(game.id)
@@ -231,7 +233,7 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
             "description": f"A new {game.title} game."}
         rules = getattr(game, "seat_rules", ())
         if rules:
-            out[f"Create{prefix}Game"].update(_seat_rules(rules))
+            out[f"Create{prefix}Game"].update(_seat_rules(rules, game.options))
         mapping[game.id] = ref(f"Create{prefix}Game")["$ref"]
     out["CreateGame"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                          "discriminator": {"propertyName": "type", "mapping": mapping},
@@ -239,15 +241,41 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _seat_rules(rules: Iterable[SeatRule]) -> dict[str, Any]:
-    """A game's rules between options and seats: as `if`/`then` (a validator or a test
-    generator keeps to them), and in words with their codes (`x-rules`)."""
+# What `domain.service.lobby.seats_for` refuses (422 `bad_players`), as the schema says it:
+# `dependentSchemas` (what a seat with an `invite`, or with `me`, must also be), which
+# validators and test generators read and client generators leave alone (a union would
+# rename the seat's type in every generated client).
+_SEAT_RULES: dict[str, Any] = {
+    "dependentSchemas": {
+        "invite": {"properties": {"kind": {"enum": ["human"]}, "me": {"enum": [False]}}},
+        "me": {"anyOf": [{"properties": {"me": {"enum": [False]}}},
+                         {"properties": {"kind": {"enum": ["human"]}}}]}},
+    "x-rules": [
+        {"code": "bad_players", "status": 422,
+         "rule": "a bot seat is neither `me` nor an `invite`"},
+        {"code": "bad_players", "status": 422,
+         "rule": "a seat is `me` or an `invite`, not both"}]}
+
+
+def _seat_rules(rules: Iterable[SeatRule], options: Sequence[OptionSpec]) -> dict[str, Any]:
+    """A game's rules between options and seats: each as an `anyOf` (at most so many seats,
+    or an option's other values), and in words with their codes (`x-rules`)."""
+    by_name = {o.name: o for o in options}
     return {
-        "allOf": [{"if": {"required": ["options"], "properties": {"options": {
-                       "required": [r.option], "properties": {r.option: {"enum": r.values}}}}},
-                   "then": {"properties": {"seats": {"maxItems": r.max_players}}}}
-                  for r in rules],
+        # (Under `dependentSchemas`, as the seats' rules, for the same reason.)
+        "dependentSchemas": {"options": {"allOf": [{"anyOf": [
+            {"properties": {"seats": {"maxItems": r.max_players}}},
+            {"properties": {"options": {"properties": {
+                r.option: {"enum": _other_values(by_name[r.option], r.values)}}}}}]}
+            for r in rules]}},
         "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules]}
+
+
+def _other_values(option: OptionSpec, values: Sequence[Any]) -> list[Any]:
+    """The values an int option may take besides `values` (null too, if nullable)."""
+    assert option.type == "int" and option.minimum is not None and option.maximum is not None
+    others: list[Any] = [None] if option.nullable else []
+    return others + [v for v in range(option.minimum, option.maximum + 1) if v not in values]
 
 
 def _event_shapes(games: Games) -> dict[str, list[EventShape]]:

@@ -72,6 +72,8 @@ NOT_SEATED = Failure(403, ("not_seated",), "a player key of no seat of this game
 BAD_PLAYER_KEY = Failure(401, ("invalid_authorization", "invalid_player_key",
                                "needs_player_key"),
                          "a player key that is not one (or `me` without a key)")
+SUSPENDED_PLAYER = Failure(403, ("player_suspended",), "the player is suspended by the "
+                           "service's operator")
 NO_PLAYER_KEY = Failure(401, ("missing_player_key", "invalid_authorization",
                               "invalid_player_key"), "no player key, or not a player's")
 NO_OWNER = Failure(401, ("missing_token", "invalid_authorization", "invalid_token"),
@@ -290,6 +292,9 @@ class ContractBlueprint(PagedBlueprint):
         # are counted) and the operations that take a body.
         if security != PUBLIC or body is not None:
             failures += (RATE_LIMITED,)
+        # A suspended player's key is refused wherever a player key is taken.
+        if any(PLAYER_KEY in scheme for scheme in security):
+            failures += (SUSPENDED_PLAYER,)
         # Every operation that reads or writes the store may meet an outage of it.
         if operation_id not in ("getHealth", "getLiveness", "listGameTypes", "getGameType"):
             failures += (STORE_UNAVAILABLE,)

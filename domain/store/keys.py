@@ -232,6 +232,8 @@ def of_player_notifications(player_id: str) -> list[str]:
             player_present(player_id), player_moved(player_id), player_events(player_id),
             player_hooks(player_id)]
 PLAYER_NAMES = "players:names"
+# Every operator's action and every erasure: a stream of {action, target, by, why, at}.
+AUDIT = "donkeypost:audit"
 # Games over (finished, aborted, cancelled) -> when they ended, until archived; and those
 # whose archive was refused (game id -> why), kept whole.
 ARCHIVE_DUE = "archive:due"

@@ -92,6 +92,7 @@ const DESCRIBE: Describers = {
   abort_voted: (e, n) => `${n(e.data.seat)} voted to abort the game.`,
   abort_vote_withdrawn: (e, n) => `${n(e.data.seat)} withdrew their vote to abort.`,
   game_aborted: () => "The game was aborted.",
+  player_erased: (e) => `The player of seat${e.data.seats.length > 1 ? "s" : ""} ${e.data.seats.map((s) => s + 1).join(", ")} erased their account: a deleted player.`,
   // Trash
   card_drawn: (e, n) => `${n(e.data.seat)} drew ${e.data.card ? trashCardName(e.data.card) : "a card"} from the ${e.data.source}${auto(e.data)}.`,
   card_placed: (e, n) => `${n(e.data.seat)} put ${trashCardName(e.data.card)} on slot ${slotName(e.data.slot)}${e.data.taken ? ` and took ${trashCardName(e.data.taken)}` : ""}${auto(e.data)}.`,
