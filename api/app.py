@@ -20,7 +20,7 @@ from flask import Blueprint, Flask, Response, request
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import browser, errors, request_guard, web_table
+from api import browser, errors, locale, request_guard, web_table
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
@@ -46,6 +46,7 @@ from api.routes import (
 )
 from api.stream_tickets import StreamTickets
 from domain.connection import RedisClient, is_cluster, ping
+from domain.i18n import Texts
 from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
@@ -163,7 +164,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(health.make_blueprint(
         health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
         queue_wait_limit_s=queue_wait_limit_s, memory=memory, memory_budget=memory_budget))
-    api.register_blueprint(types.make_blueprint(service.games))
+    texts = Texts(service.games)
+    locale.install(app, texts)
+    api.register_blueprint(types.make_blueprint(service.games, texts))
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,
                    presence=notify.store.mark_present if notify is not None else None)

@@ -10,6 +10,7 @@ from api.clock_schemas import StrictBoolean
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
+from domain.i18n import LANGUAGES
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.players.names import MIN_LENGTH as MIN_NAME_LENGTH
 from domain.players.names import TABLE_NAME_LENGTH, name_pattern, table_name_pattern
@@ -358,6 +359,9 @@ class StreamArgsSchema(ma.Schema):
     views = fields.Boolean(load_default=False, metadata={
         "description": "also send the caller's view of the game (a `view` message, as GET "
                        "/games/{id} gives it) at once and after each change"})
+    lang = fields.String(validate=validate.OneOf(LANGUAGES), metadata={
+        "description": "the language of what the server says (en, fr, de), for a browser's "
+                       "EventSource, which cannot send `Accept-Language`"})
     ticket = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a stream ticket (POST /games/{id}/events/stream/tickets): follow "
                        "a seat's events without an Authorization header, as a browser's "
