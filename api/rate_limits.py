@@ -9,12 +9,12 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players` (a new player), `POST /players/me/keys` | Redis |
+| `register` | address | `POST /players`, `POST`/`DELETE /players/me…`, e-mail unsubscribe | Redis |
 | `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
-| `webhooks` | token | registering and deleting webhooks | Redis |
+| `webhooks` | token | webhooks, push subscriptions, notification preferences | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
-| `stream_tickets` | token | `POST /games/{id}/events/stream/tickets` | Redis |
+| `stream_tickets` | token | `POST …/events/stream/tickets` (a game's, a player's) | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -106,6 +106,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Players", "POST"): ("join",),
     ("players.Players", "POST"): ("register",),
     ("players.Keys", "POST"): ("register",),
+    ("players.Me", "DELETE"): ("register",),
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
@@ -118,9 +119,16 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("chat.Messages", "POST"): ("chat",),
     ("chat.HiddenMessage", "POST"): ("chat",),
     ("stream.StreamTicket", "POST"): ("stream_tickets",),
+    ("player_events.Tickets", "POST"): ("stream_tickets",),
+    ("notifications.Preferences", "PUT"): ("webhooks",),
+    ("notifications.Subscriptions", "POST"): ("webhooks",),
+    ("notifications.Subscription", "DELETE"): ("webhooks",),
+    ("notifications.PlayerWebhooks", "POST"): ("webhooks",),
+    ("notifications.PlayerWebhook", "DELETE"): ("webhooks",),
+    ("notifications.Unsubscribe", "POST"): ("register",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
-NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE")})
 
 
 @dataclass(frozen=True)
@@ -223,7 +231,9 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
             if not RULES[rule].in_process:
                 # A route that needs a credential answers a request without one 401 (the
                 # `auth_failures` rule counts those), never 429 first.
-                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL else None
+                # (A rule counted per token has no token to count such a request by.)
+                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL or \
+                    RULES[rule].key == TOKEN else None
                 view = _decorator(limiter, limits, rule, methods=[method],
                                   exempt_when=exempt)(view)
         app.view_functions[endpoint] = view

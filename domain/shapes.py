@@ -20,9 +20,13 @@ from domain.game import EventShape, Outcome
 
 class Played(TypedDict, total=False):
     """Base of the data of every event a seat's action causes (it has an `actor`): when the
-    server played for an absent seat, `auto` says why (`domain.service`)."""
+    server played for the seat, `auto` says why (`domain.service`): its time ran out, it
+    is away, or the move was its only one and forced (`domain.service.forced`)."""
 
-    auto: Literal["timeout", "away"]
+    auto: Literal["timeout", "away", "forced"]
+    # The action's events, this one and those after it, that its seat may take back
+    # (`domain.table.Undo`): only on the first event of an action that may be.
+    undoable: int
 
 
 class Empty(TypedDict):
@@ -66,6 +70,8 @@ class GameCreated(TypedDict):
     bot_delay_s: float
     seed_hash: str
     created_by: NotRequired[str]  # the player who created it
+    # An invited player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
     rematch_of: NotRequired[str]  # the finished game this one is the rematch of
 
 
@@ -74,6 +80,12 @@ class PlayerJoined(TypedDict):
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
     bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
+    # The player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
+
+
+class PlayerErased(TypedDict):
+    seats: list[int]  # the seats whose player erased their account: a deleted player now
 
 
 class RematchCreated(TypedDict):
@@ -87,6 +99,17 @@ class OneSeat(TypedDict):
 class TimedOut(TypedDict):
     seat: int
     away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
+
+
+class MoveTakenBack(TypedDict):
+    seat: int
+    first: int  # the events of the action taken back, from first to last: the fold
+    last: int  # undoes them (the log keeps them)
+
+
+class ForcedMovesSet(TypedDict):
+    seat: int
+    auto: bool  # the seat's forced moves play themselves from now on (or no longer)
 
 
 class VacationStarted(TypedDict):
@@ -120,4 +143,7 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_aborted": EventShape(Empty),
     "vacation_started": EventShape(VacationStarted),
     "vacation_ended": EventShape(OneSeat),
+    "forced_moves_set": EventShape(ForcedMovesSet),
+    "move_taken_back": EventShape(MoveTakenBack),
+    "player_erased": EventShape(PlayerErased),
 }

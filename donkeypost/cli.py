@@ -1,5 +1,5 @@
-"""The `donkeypost` command: serve, web, worker, gc, openapi, verify (and more as the project
-grows).
+"""The `donkeypost` command: serve, web, worker, gc, openapi, verify, calibrate (and more as
+the project grows).
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
@@ -122,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     verify.add_argument("log", type=Path)
     commands["verify"] = cmd_verify
 
+    from donkeypost import calibrate
+    commands["calibrate"] = calibrate.register(sub)
+
     for name, register in _extensions():
         commands[name] = register(sub)
 
@@ -136,7 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
     """Commands that live beside the packages they drive (arena, bench)."""
     found: list[tuple[str, Callable[[argparse._SubParsersAction], Command]]] = []
-    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli")):
+    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli"),
+                         ("admin", "donkeypost.admin")):
         try:
             mod = __import__(module, fromlist=["register"])
         except ImportError:

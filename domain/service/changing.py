@@ -1,6 +1,7 @@
-"""The one loop of the table-life commands (resign, leave, abort by agreement): read the
-latest table, decide the table's events, settle what follows (the end, the abort), append
-at the version read, and start again when another writer got there first."""
+"""The one loop of the table-life commands (resign, leave, abort by agreement, the seats'
+settings and vacations, taking a move back): read the latest table, decide the table's
+events, settle what follows (the end, the abort, forced moves that play themselves),
+append at the version read, and start again when another writer got there first."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from domain.game import Game
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, settle
+from domain.service.forced import play_forced
 from domain.service.loading import load_to_act
 from domain.service.retry import with_retries
 from domain.table import Table
@@ -37,6 +39,7 @@ def change_table(deps: Deps, game_id: str, decide: Decision, what: str) -> Table
         batch = Batch()
         table = fold(before, game, new, batch, deps.clock)
         table = settle(table, game, loaded.seed, batch, deps.clock)
+        table = play_forced(table, game, loaded.seed, batch, deps.clock)
         try:
             append(deps, table, batch, expected=before.version, before=before)
         except VersionConflict:

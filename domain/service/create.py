@@ -24,6 +24,8 @@ from domain.rng import commitment, new_seed
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
+from domain.service.forced import play_forced
+from domain.service.seat_clocks import seated_events
 from domain.table import Table
 
 BOT_LEVELS = LEVELS  # the bots package names the levels
@@ -75,10 +77,13 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
                                  player=s["player"].id,
                                  **({"bot": True} if s["player"].bot else {}))
                            for i, s in enumerate(seats) if s.get("player") is not None]
+    joined += seated_events(deps, clock, [(i, s["player"].id) for i, s in enumerate(seats)
+                                          if s.get("player") is not None])
     batch = Batch()
     table = fold(None, game, [created, *joined], batch, deps.clock)
     if all(s.taken for s in table.seats):
-        table = start(table, game, seed, batch, deps.clock)
+        table = play_forced(start(table, game, seed, batch, deps.clock), game, seed, batch,
+                            deps.clock)
     append(deps, table, batch, expected=0)
     return table
 

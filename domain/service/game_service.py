@@ -10,11 +10,12 @@ queries (views, listings, a player's inbox, the leaderboards).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import domain.service.abort as aborting
 import domain.service.act as acting
+import domain.service.analysis as analysing
 import domain.service.chat as chat
 import domain.service.create as creating
 import domain.service.creator as creator
@@ -28,11 +29,16 @@ import domain.service.rating as rating
 import domain.service.rematch as rematching
 import domain.service.replay as replay
 import domain.service.resign as resigning
+import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
+import domain.service.take_back as taking_back
 import domain.service.words as words
+from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.players.clock_settings import VacationPolicy
 from domain.players.records import Player
+from domain.ratings.standing import Standing
 from domain.registry import GameRegistry
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
@@ -44,6 +50,7 @@ from domain.service.tokens import hash_token
 from domain.service.views import table_view
 from domain.store.memory_players import MemoryPlayerStore
 from domain.store.memory_ratings import MemoryRatingStore
+from domain.store.player_clocks import MemoryPlayerClockStore, PlayerClockStore
 from domain.store.port import EventStore, PlayerStore, RatingStore
 from domain.table import Table
 
@@ -56,10 +63,14 @@ class GameService:
                  clock: Callable[[], float] = time.time,
                  hooks: Hooks | None = None, remembered: Remembered | None = None,
                  players: PlayerStore | None = None,
-                 ratings: RatingStore | None = None) -> None:
+                 ratings: RatingStore | None = None,
+                 player_clocks: PlayerClockStore | None = None,
+                 vacations: VacationPolicy | None = None) -> None:
         self.deps = Deps(store=store, games=games, players=players or MemoryPlayerStore(),
                          ratings=ratings or MemoryRatingStore(), clock=clock,
-                         hooks=hooks or NoHooks(), remembered=remembered or Remembered())
+                         hooks=hooks or NoHooks(), remembered=remembered or Remembered(),
+                         player_clocks=player_clocks or MemoryPlayerClockStore(),
+                         vacations=vacations or VacationPolicy())
 
     @property
     def store(self) -> EventStore:
@@ -166,6 +177,19 @@ class GameService:
     def rate_game(self, game_id: str) -> str:
         return rating.rate_game(self.deps, game_id)
 
+    def analysis(self, game_id: str) -> bytes | None:
+        """The finished game's analysis (JSON) once made (GameNotFinished before the end)."""
+        return analysing.analysis(self.deps, game_id)
+
+    def analyse_game(self, game_id: str, budget: AnalysisBudget,
+                     on_progress: Callable[[int, int], None] | None = None) -> str:
+        """Make and keep the finished game's analysis (the analysis job's command)."""
+        return analysing.analyse_game(self.deps, game_id, budget, on_progress)
+
+    def calibrated(self, game_type: str, standings: dict[str, Standing]) -> None:
+        """Keep a calibration of the bot levels (`donkeypost calibrate`)."""
+        rating.calibrated(self.deps, game_type, standings)
+
     def come_back(self, game_id: str, seat: int) -> Table:
         return seating.come_back(self.deps, game_id, seat)
 
@@ -174,6 +198,30 @@ class GameService:
             loaded: loading.Loaded | None = None) -> ActResult:
         return acting.act(self.deps, game_id, seat, action, if_match=if_match,
                           idempotency_key=idempotency_key, by=by, loaded=loaded)
+
+    def take_back(self, game_id: str, seat: int) -> Table:
+        """The seat's last action, taken back (`domain.service.take_back`)."""
+        return taking_back.take_back(self.deps, game_id, seat)
+
+    # --- the clocks' settings: forced moves, vacations ------------------------------------
+    def set_seat_forced(self, game_id: str, seat: int, auto: bool) -> Table:
+        return seat_clocks.set_seat_forced(self.deps, game_id, seat, auto)
+
+    def clock_settings(self, player: Player) -> dict[str, Any]:
+        return seat_clocks.settings_view(self.deps, player)
+
+    def set_player_forced(self, player: Player, auto: bool) -> dict[str, Any]:
+        return seat_clocks.set_player_forced(self.deps, player, auto)
+
+    def start_vacation(self, player: Player, days: int) -> dict[str, Any]:
+        return seat_clocks.start_vacation(self.deps, player, days)
+
+    def end_vacation(self, player: Player) -> dict[str, Any]:
+        return seat_clocks.end_vacation(self.deps, player)
+
+    def reconcile_clocks(self, tables: Iterable[Table]) -> int:
+        """What the players' records say and their games missed (the workers' sweep)."""
+        return seat_clocks.reconcile(self.deps, tables)
 
     def issue_creator_token(self, game_id: str) -> str:
         """The creator's token of a game just created (shown once)."""

@@ -58,6 +58,7 @@ class MemoryEventStore:
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
         self._subscribers: set[_MemoryNotices] = set()
+        self._analyses: dict[str, bytes] = {}
 
     def _game(self, game_id: str) -> _Game:
         return self._games.setdefault(game_id, _Game())
@@ -222,6 +223,17 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return len(game.chat) if game else 0
 
+    def analysis(self, game_id: str) -> bytes | None:
+        with self._changed:
+            return self._analyses.get(game_id)
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        with self._changed:
+            if game_id in self._analyses:
+                return False
+            self._analyses[game_id] = document
+            return True
+
     def appends(self) -> _MemoryNotices:
         with self._changed:
             notices = _MemoryNotices(self)
@@ -265,6 +277,7 @@ class MemoryEventStore:
             if game is None or len(game.events) != version:
                 return False
             del self._games[game_id]
+            self._analyses.pop(game_id, None)
             self.unlist(game_id, game_type)
             return True
 

@@ -144,6 +144,15 @@ class EventLog(Protocol):
         """The number of the chat's last entry (0: none)."""
         ...
 
+    def analysis(self, game_id: str) -> bytes | None:
+        """The finished game's analysis (`domain.bots.analysis`, JSON), if made."""
+        ...
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        """Keep the game's analysis unless one is kept already (False then): one per
+        game, however many runs made one."""
+        ...
+
     def appends(self) -> AppendNotices:
         """Subscribe to the notices of appends (each append gives one, after it landed)."""
         ...
@@ -448,6 +457,15 @@ class RatingStore(Protocol):
 
     def rank(self, game_type: str, ratings: Mapping[str, float]) -> None:
         """Set members' places on the game type's leaderboard (by rating)."""
+        ...
+
+    def bot_standings(self, game_type: str) -> dict[str, Standing]:
+        """The bot levels' standings in one game type from this deployment's calibration
+        (empty: never calibrated)."""
+        ...
+
+    def calibrated(self, game_type: str, standings: Mapping[str, Standing]) -> None:
+        """Keep a calibration's standings of the bot levels in one game type."""
         ...
 
     def leaderboard(self, game_type: str, offset: int,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import redis
+from redis.cluster import RedisCluster
 
 import domain.store.keys as keys
 from domain.players.inbox import BUCKETS, InboxMove
@@ -27,13 +28,13 @@ return 1
 """
 # Redis takes LIMIT offsets up to 2^63 - 1; a larger page number is past any end anyway.
 _MAX_OFFSET = 2**53
-MOVED_KEPT_S = 3600.0  # when a player last moved in a game, kept this long
 
 
 class RedisPlayerStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._set_key = client.register_script(_SET_KEY)
+        self._cluster = isinstance(client, RedisCluster)
 
     def add(self, player: Player, name_key: str, key_hash: str) -> bool:
         record = keys.player(player.id)
@@ -81,19 +82,22 @@ class RedisPlayerStore:
             if move.position is not None:
                 pipe.zadd(keys.inbox(move.player_id, move.position.bucket),
                           {move.game_id: move.position.score})
-        for player_id, game_id, at in moved:
+        for player_id, game_id, at in moved:  # (pruned by the notifier as it reads them)
             pipe.zadd(keys.player_moved(player_id), {game_id: at})
-            pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", at - MOVED_KEPT_S)
         due: dict[str, float] = {}
         for note in notes:
             pipe.xadd(keys.player_events(note.player), {"e": encode_note(note)},
                       maxlen=PLAYER_EVENTS_KEPT, approximate=True)
             due.setdefault(note.player, note.at)
-        for player_id in due:
-            pipe.publish(keys.APPENDED, f"{keys.player_notice(player_id)} 0")
+        if not self._cluster:
+            for player_id in due:
+                pipe.publish(keys.APPENDED, f"{keys.player_notice(player_id)} 0")
         if due:  # (LT: an earlier look wins over one planned for later)
             pipe.zadd(keys.NOTIFY_DUE, due, lt=True)
         pipe.execute()
+        if self._cluster:  # (a cluster's pipelines may not PUBLISH: one each, after)
+            for player_id in due:
+                self.redis.publish(keys.APPENDED, f"{keys.player_notice(player_id)} 0")
 
     def player_events(self, player_id: str, after: str = "0-0",
                       count: int = 100) -> list[PlayerEntry]:

@@ -290,6 +290,14 @@ class RedisEventStore:
     def chat_version(self, game_id: str) -> int:
         return self._chat.version(game_id)
 
+    # --- the post-game analysis ------------------------------------------------------------
+    def analysis(self, game_id: str) -> bytes | None:
+        found: bytes | None = self.redis.get(keys.analysis(game_id))
+        return found
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        return bool(self.redis.set(keys.analysis(game_id), document, nx=True))
+
     def appends(self) -> RedisAppendNotices:
         return RedisAppendNotices(self.redis)
 

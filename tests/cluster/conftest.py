@@ -21,6 +21,7 @@ from redis.cluster import RedisCluster
 from api.rate_limits import RateLimits
 from bench.redis_cluster import Cluster, running_cluster
 from domain.connection import connect_cluster
+from domain.registry import GameRegistry
 from domain.service import NoHooks
 from donkeypost.bootstrap import Components, bootstrap, job_context, web_app
 from donkeypost.settings import Settings
@@ -57,9 +58,9 @@ def cluster_settings(redis_cluster: Cluster, redis_url: str, cluster_client) -> 
 
 # --- what tests/e2e's modules ask for ------------------------------------------------------
 @pytest.fixture
-def app(cluster_settings: Settings):
+def app(cluster_settings: Settings, games: GameRegistry):
     settings = dataclasses.replace(cluster_settings, sse_keepalive_s=0.2)
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return web_app(bootstrap(settings, hooks=NoHooks(), games=games), {"TESTING": True})
 
 
 @pytest.fixture
@@ -87,9 +88,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def components(cluster_settings: Settings, clock: Clock) -> Components:
+def components(cluster_settings: Settings, clock: Clock, games: GameRegistry) -> Components:
     """The web app's and the workers' objects on the cluster, with the real hooks."""
-    return bootstrap(cluster_settings, clock=clock)
+    return bootstrap(cluster_settings, clock=clock, games=games)
 
 
 @pytest.fixture

@@ -419,3 +419,14 @@ class EventStoreContract:
             assert notices.next(0.1) == []
         finally:
             notices.close()
+
+    def test_one_analysis_is_kept_per_game_and_goes_with_it(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.index("g1", "high-card", "open", 1.0)
+        assert store.analysis("g1") is None
+        assert store.keep_analysis("g1", b'{"moments": []}')
+        assert not store.keep_analysis("g1", b'{"moments": [1]}')  # a second run's
+        assert store.analysis("g1") == b'{"moments": []}'
+        assert store.analysis("g2") is None
+        assert store.delete("g1", 1, "high-card")
+        assert store.analysis("g1") is None

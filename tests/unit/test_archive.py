@@ -4,16 +4,29 @@ the one given before; what cannot be archived exactly is refused and kept whole.
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import msgspec
 import pytest
 
 from domain.archive.archiving import archive_game
-from domain.archive.codec import DigitReader, Digits, Reader, Writer
+from domain.archive.codec import (
+    BitReader,
+    BitWriter,
+    DigitReader,
+    Digits,
+    Reader,
+    Writer,
+    read_delta,
+    write_delta,
+)
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
 from domain.archive.record import EventStep, Verbatim, decode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
+from domain.rng import rng_for
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.store.memory_archive import MemoryArchiveStore
@@ -191,3 +204,32 @@ def test_codec_values_round_trip_with_their_types():
         digits.add(digit, radix)
     reader = DigitReader(digits.number())
     assert [reader.take(r) for r in (1, 7, 2, 13, 2)] == [0, 3, 0, 12, 1]
+
+
+def test_the_rng_seeded_on_use_draws_what_random_random_draws():
+    for version in range(20):
+        lazy, eager = rng_for("s" * 64, version), random.Random()
+        eager.seed(int.from_bytes(hashlib.sha256(f"{'s' * 64}:{version}".encode()).digest(),
+                                  "big"))
+        deck, same = list(range(52)), list(range(52))
+        lazy.shuffle(deck)
+        eager.shuffle(same)
+        assert deck == same
+        assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
+            [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
+        assert lazy.getstate() == eager.getstate()
+
+
+def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
+    rng = random.Random(3)
+    deltas = [0, 1, 2, 3, 16383, 16384, -1, -1000, 2**40, 2**70, 2**90]
+    deltas += [rng.randint(-5, 10**7) for _ in range(500)]
+    bits = BitWriter()
+    for delta in deltas:
+        write_delta(bits, delta)
+    reader = BitReader(bits.bytes())
+    assert [read_delta(reader) for _ in deltas] == deltas
+    quick = BitWriter()  # moves a few milliseconds apart: 4 or 5 bits, not a byte
+    for delta in [0, 1, 2, 3] * 100:
+        write_delta(quick, delta)
+    assert len(quick.bytes()) <= 400 * 5 / 8

@@ -995,7 +995,7 @@ def test_strong_bluff_reads_weighted_samples_explain_the_others_choices(donkey: 
 
 def test_the_three_levels_play_a_whole_game() -> None:
     record = play_game(GAME, ["strong", "basic", "random", "basic"], number=1,
-                       seed=2, budget=Budget(seconds=None, iterations=15))
+                       seed=2, budgets={"strong": Budget(seconds=None, iterations=15)})
     assert sorted(record.places)[0] == 1 and record.moves > 0
 
 

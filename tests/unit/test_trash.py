@@ -155,7 +155,8 @@ def test_rules_list_every_decision_of_the_spec() -> None:
     assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
-    assert all(r.startswith(("Decision:", "Decision (resigning):", "Assumption:"))
+    assert all(r.startswith(("Decision:", "Decision (resigning):", "Decision (forced moves):",
+                             "Decision (take-back):", "Assumption:"))
                for r in GAME.rules)
 
 
@@ -783,5 +784,5 @@ def test_strong_takes_the_sure_card_and_displaces() -> None:
 def test_every_level_plays_whole_games(levels: tuple[str, ...]) -> None:
     for number in range(2):
         record = play_game(GAME, levels, number, seed=5, options={"target_slots": 9},
-                           budget=Budget(seconds=None, iterations=40))
+                           budgets={"strong": Budget(seconds=None, iterations=40)})
         assert sorted(record.places)[0] == 1 and record.moves > 0
