@@ -23,7 +23,7 @@ from domain.archive.codec import (
 )
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
-from domain.archive.record import EventStep, Verbatim, decode
+from domain.archive.record import EventStep, Record, Verbatim, decode, encode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.rng import rng_for
@@ -152,6 +152,12 @@ def test_bots_only_record_is_small_and_mostly_digits():
     assert list(record.special) == [0]  # the creation; every move is a pair of digits
     assert isinstance(record.special[0], EventStep)
     assert len(data) < table.version + 200
+    # The creation, in fields: 4 bot seats and the game's defaults in a few dozen bytes.
+    alone = Record(seed=record.seed, version=0, steps=1, special=record.special, choices=0,
+                   times=[])
+    empty = Record(seed=record.seed, version=0, steps=1, special={}, choices=0, times=[])
+    assert len(encode(alone)) - len(encode(empty)) < 50  # (95 as a map of words)
+    assert decode(encode(alone)).special == record.special
 
 
 def test_events_no_step_explains_are_kept_as_events_and_expand_exactly():
