@@ -231,7 +231,9 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
             if not RULES[rule].in_process:
                 # A route that needs a credential answers a request without one 401 (the
                 # `auth_failures` rule counts those), never 429 first.
-                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL else None
+                # (A rule counted per token has no token to count such a request by.)
+                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL or \
+                    RULES[rule].key == TOKEN else None
                 view = _decorator(limiter, limits, rule, methods=[method],
                                   exempt_when=exempt)(view)
         app.view_functions[endpoint] = view

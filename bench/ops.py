@@ -2,6 +2,7 @@
 
     python -m bench.ops scrape --games 10000    # GET /metrics: time per scrape
     python -m bench.ops erase --games 1000      # DELETE /players/me: time, and what is left
+    python -m bench.ops costs                   # µs of CPU per request id, line, metrics
 
 `scrape` fills an embedded Redis with `--games` games (open, and a tenth of them started),
 then times `GET /metrics` (with its token) in process: the requests' series, and the
@@ -119,6 +120,52 @@ def erase(games: int, theirs: int) -> dict[str, Any]:
                                                ).status_code == 201}
 
 
+def costs(calls: int) -> dict[str, float]:
+    """Microseconds of CPU per call of each part, alone (the app section measures them
+    inside whole moves, where a loaded machine's noise is larger than they are)."""
+    import logging
+
+    from api.metrics import RequestMetrics, count_appended, observe_append
+    from api.observe import accepted_id
+    from donkeypost.logs import JsonFormatter, RequestIdFilter
+
+    handler = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - for the run
+    handler.setFormatter(JsonFormatter("web"))
+    handler.addFilter(RequestIdFilter())
+    lines = logging.getLogger("donkeypost.requests")
+    lines.handlers[:] = [handler]
+    lines.setLevel(logging.INFO)
+    lines.propagate = False
+    sink = RequestMetrics()
+    route = "/games/{game_id}/actions"
+
+    def made_id() -> None:
+        accepted_id(None)
+
+    def line() -> None:
+        lines.info("%s %s %d %.1f ms", "POST", route, 200, 1.2, extra={
+            "request_id": "x", "route": route, "method": "POST", "status": 200,
+            "duration_ms": 1.2, "game_id": "g"})
+
+    def request_metrics() -> None:
+        sink.routed(route)()
+        sink.observe_request("POST", route, 200, 0.0012)
+
+    def append_metrics() -> None:
+        count_appended("ochs-und-esel", ("cards_played", "trick_won", "turn_passed"))
+        observe_append(0.0004)
+
+    out = {}
+    for name, part in (("request id", made_id), ("request line (JSON)", line),
+                       ("metrics per request", request_metrics),
+                       ("metrics per append", append_metrics)):
+        t0 = time.process_time()
+        for _ in range(calls):
+            part()
+        out[name] = (time.process_time() - t0) / calls * 1e6
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.ops", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -129,10 +176,16 @@ def main(argv: list[str] | None = None) -> int:
     e = sub.add_parser("erase")
     e.add_argument("--games", type=int, default=1000)
     e.add_argument("--theirs", type=int, default=60)
+    c = sub.add_parser("costs")
+    c.add_argument("--calls", type=int, default=50_000)
     args = parser.parse_args(argv)
     os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    result = scrape(args.games, args.scrapes) if args.what == "scrape" else \
-        erase(args.games, args.theirs)
+    if args.what == "scrape":
+        result: Any = scrape(args.games, args.scrapes)
+    elif args.what == "erase":
+        result = erase(args.games, args.theirs)
+    else:
+        result = costs(args.calls)
     print(result)
     return 0
 

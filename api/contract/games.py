@@ -232,8 +232,11 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                 **common},
             "description": f"A new {game.title} game."}
         rules = getattr(game, "seat_rules", ())
-        if rules:
-            out[f"Create{prefix}Game"].update(_seat_rules(rules, game.options))
+        seat_options = [o.name for o in game.options if o.type == "seat_or_random"]
+        if rules or seat_options:
+            out[f"Create{prefix}Game"].update(_seat_rules(
+                rules, game.options, seat_options, range(game.min_players,
+                                                         game.max_players + 1)))
         mapping[game.id] = ref(f"Create{prefix}Game")["$ref"]
     out["CreateGame"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                          "discriminator": {"propertyName": "type", "mapping": mapping},
@@ -257,18 +260,31 @@ _SEAT_RULES: dict[str, Any] = {
          "rule": "a seat is `me` or an `invite`, not both"}]}
 
 
-def _seat_rules(rules: Iterable[SeatRule], options: Sequence[OptionSpec]) -> dict[str, Any]:
-    """A game's rules between options and seats: each as an `anyOf` (at most so many seats,
-    or an option's other values), and in words with their codes (`x-rules`)."""
+def _seat_rules(rules: Iterable[SeatRule], options: Sequence[OptionSpec],
+                seat_options: Sequence[str], players: Iterable[int]) -> dict[str, Any]:
+    """A game's rules between options and seats: each of its own as an `anyOf` (at most so
+    many seats, or an option's other values); an option naming a seat (`seat_or_random`)
+    as an `anyOf` over the numbers of players (with n seats, at most n - 1); and in words
+    with their codes (`x-rules`)."""
     by_name = {o.name: o for o in options}
+    checks: list[dict[str, Any]] = [{"anyOf": [
+        {"properties": {"seats": {"maxItems": r.max_players}}},
+        {"properties": {"options": {"properties": {
+            r.option: {"enum": _other_values(by_name[r.option], r.values)}}}}}]}
+        for r in rules]
+    if seat_options:
+        checks.append({"anyOf": [
+            {"properties": {"seats": {"minItems": n, "maxItems": n},
+                            "options": {"properties": {
+                                name: {"maximum": n - 1} for name in seat_options}}}}
+            for n in players]})
     return {
         # (Under `dependentSchemas`, as the seats' rules, for the same reason.)
-        "dependentSchemas": {"options": {"allOf": [{"anyOf": [
-            {"properties": {"seats": {"maxItems": r.max_players}}},
-            {"properties": {"options": {"properties": {
-                r.option: {"enum": _other_values(by_name[r.option], r.values)}}}}}]}
-            for r in rules]}},
-        "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules]}
+        "dependentSchemas": {"options": {"allOf": checks}},
+        "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules] + [
+            {"code": "bad_option", "status": 422,
+             "rule": f"`{name}` names a seat: at most the number of seats minus one"}
+            for name in seat_options]}
 
 
 def _other_values(option: OptionSpec, values: Sequence[Any]) -> list[Any]:

@@ -98,7 +98,7 @@ export class TableView {
       `${location.origin}${location.pathname}#/join/${this.gameId}`) : "");
     this.tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
       type: "button", "data-table-action": a.name, onclick: () => this.on.tableAction(a) },
-      a.name === "leave" && a.body?.level ? t("Leave (a {level} bot plays on)", { level: botLevel(a.body.level) })
+      a.name === "leave" && a.body?.level ? t("Leave (a bot plays on: {level})", { level: botLevel(a.body.level) })
         : TABLE_ACTION_LABELS[a.name]())));
     this.note.textContent = view.you !== null ? t("You are seat {n}.", { n: view.you + 1 }) : t("You are watching.");
     if (!document.body.dataset.version) performance.mark("table-drawn"); // (the budget's test)
