@@ -213,7 +213,7 @@ class GameViewSchema(ma.Schema):
     outcome = fields.Dict(allow_none=True)
     table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
         "description": "what the caller may do to the table itself (rematch, cancel, "
-                       "resign, leave, abort, withdraw_abort)"})
+                       "resign, leave, abort, withdraw_abort, take_back)"})
     abort_votes = fields.List(fields.Integer(), metadata={
         "description": "the seats that agree to abort the game (it is aborted when every "
                        "person still playing does)"})

@@ -324,7 +324,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                            **game_link("getGame", "$request.path.game_id"),
                            **game_link("getState", "$request.path.game_id",
                                        "$response.body#/version"),
-                           **game_link("listEvents", "$request.path.game_id")}})
+                           **game_link("listEvents", "$request.path.game_id"),
+                           **game_link("takeBack", "$request.path.game_id")}})
         def post(self, game_id: str) -> Any:
             """Play one action
 

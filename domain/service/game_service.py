@@ -31,6 +31,7 @@ import domain.service.replay as replay
 import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
+import domain.service.take_back as taking_back
 from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
@@ -196,6 +197,10 @@ class GameService:
             loaded: loading.Loaded | None = None) -> ActResult:
         return acting.act(self.deps, game_id, seat, action, if_match=if_match,
                           idempotency_key=idempotency_key, by=by, loaded=loaded)
+
+    def take_back(self, game_id: str, seat: int) -> Table:
+        """The seat's last action, taken back (`domain.service.take_back`)."""
+        return taking_back.take_back(self.deps, game_id, seat)
 
     # --- the clocks' settings: forced moves, vacations ------------------------------------
     def set_seat_forced(self, game_id: str, seat: int, auto: bool) -> Table:

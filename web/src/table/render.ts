@@ -19,7 +19,7 @@ export interface TableHandlers {
 const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], () => string> = {
   rematch: () => t("Rematch"), cancel: () => t("Cancel the game"), resign: () => t("Resign"),
   leave: () => t("Leave (a bot plays on)"), abort: () => t("Vote to abort"),
-  withdraw_abort: () => t("Take back my abort vote"),
+  withdraw_abort: () => t("Take back my abort vote"), take_back: () => t("Take back my move"),
 };
 
 const LIVENESS: Record<Liveness, () => string> = {
