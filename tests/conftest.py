@@ -5,15 +5,26 @@ that uses it."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 
 from domain.connection import connect
 from domain.registry import GameRegistry
+from tests.support import plugins
 from tests.support.games import games_under_test
 from tests.support.redis_process import RedisProcess
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's own game distributions (`tests/game_plugins/`), installed for the run
+    before anything asks for the games (`tests.support.plugins`)."""
+    cache = config.cache.mkdir("game-plugins") if config.cache is not None else \
+        Path(tempfile.gettempdir()) / "donkeypost-test-game-plugins"
+    plugins.install(Path(cache))
 
 
 @pytest.fixture
