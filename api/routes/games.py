@@ -35,6 +35,7 @@ from api.contract.operations import (
 from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
 from api.event_hub import EventHub
+from api.locale import game_words
 from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
@@ -95,6 +96,12 @@ def _if_match_hint() -> int | None:
 
 
 NAME_OR_KEY = "name_or_key_required"
+
+
+def _vary(words: bool) -> str:
+    """What an answer's content depends on besides its URL: the caller (a seat sees its own
+    cards), and its language when it carries the game's words."""
+    return "Authorization, Accept-Language" if words else "Authorization"
 
 
 def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
@@ -182,11 +189,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             table, seat = load_for_caller(game_id)
             etag = _etag(table.version)
             if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-                return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
-            return Response(encode_game_view(service.view(table, seat, args["words"])),
+                return Response(status=304, headers={"ETag": etag, "Vary": _vary(args["words"])})
+            words = game_words(args["words"], table.type)
+            return Response(encode_game_view(service.view(table, seat, words)),
                             status=200,
                             mimetype="application/json",
-                            headers={"ETag": etag, "Vary": "Authorization"})
+                            headers={"ETag": etag, "Vary": _vary(args["words"])})
 
     @blp.route("/<string:game_id>/players")
     class Players(MethodView):
@@ -361,7 +369,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            view = encode_game_view(service.view(table, seat, args["words"]))
+            view = encode_game_view(service.view(table, seat,
+                                                 game_words(args["words"], table.type)))
             return Response(with_view(result.body, view), status=200,
                             mimetype="application/json",
                             headers={"ETag": _etag(table.version)})
@@ -382,9 +391,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
             With `wait`, the answer comes as soon as there is an event after `after`, or
             after `wait` seconds with none. Waiting holds no connection to the store."""
-            _table, seat = load_for_caller(game_id)
+            now, seat = load_for_caller(game_id)
             after, limit = args["after"], args["limit"]
-            words = args["words"]
+            words = game_words(args["words"], now.type)
             events, table = service.events_for(game_id, seat, after=after, limit=limit,
                                                words=words)
             if not events and args["wait"] > 0 and table.status != "finished":
@@ -399,7 +408,7 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                     events, table = service.events_for(game_id, seat, after=after,
                                                        limit=limit, words=words)
             return ({"version": table.version, "status": table.status, "events": events},
-                    200, {"Vary": "Authorization"})
+                    200, {"Vary": _vary(args["words"])})
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
@@ -410,9 +419,9 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                                  Failure(404, ("unknown_seq",), "no such event")])
         def get(self, args: dict[str, Any], game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
-            _table, seat = load_for_caller(game_id)
-            return Response(encode_game_view(service.state_at(game_id, seq, seat,
-                                                              args["words"])),
+            now, seat = load_for_caller(game_id)
+            words = game_words(args["words"], now.type)
+            return Response(encode_game_view(service.state_at(game_id, seq, seat, words)),
                             status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")
