@@ -35,6 +35,7 @@ from api.contract.operations import (
 from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
 from api.event_hub import EventHub
+from api.locale import game_words
 from api.request_guard import header_seq
 from api.schemas import (
     ActedSchema,
@@ -47,6 +48,7 @@ from api.schemas import (
     JoinSchema,
     ListArgsSchema,
     RematchSchema,
+    WordsArgsSchema,
 )
 from domain.errors import DomainError, UnknownGame
 from domain.redaction import redact
@@ -94,6 +96,12 @@ def _if_match_hint() -> int | None:
 
 
 NAME_OR_KEY = "name_or_key_required"
+
+
+def _vary(words: bool) -> str:
+    """What an answer's content depends on besides its URL: the caller (a seat sees its own
+    cards), and its language when it carries the game's words."""
+    return "Authorization, Accept-Language" if words else "Authorization"
 
 
 def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
@@ -157,9 +165,11 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>")
     class GameResource(MethodView):
+        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, GameViewSchema)
         @blp.alt_response(304, description=NOT_MODIFIED)
-        @blp.operation("getGame", security=SEAT_OR_SPECTATOR, failures=[BAD_TOKEN, UNKNOWN_GAME],
+        @blp.operation("getGame", security=SEAT_OR_SPECTATOR,
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY],
                        responses={200: "GameView"}, parameters=["IfNoneMatch"],
                        headers={200: ["ETAG", "Vary"], 304: ["ETAG", "Vary"]}, links={200: {
                            "PostAction": link("postAction", "play the first legal action",
@@ -169,18 +179,22 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                            **game_link("comeBack", "$response.body#/id"),
                            **game_link("getState", "$response.body#/id",
                                        "$response.body#/version")}})
-        def get(self, game_id: str) -> Any:
+        def get(self, args: dict[str, Any], game_id: str) -> Any:
             """The game as the caller may see it (a seat with its token, else a spectator)
 
-            `legal_actions` lists complete action bodies the caller may post unchanged.
-            The `ETag` is the game's version; `If-None-Match` answers 304 when unchanged."""
+            `legal_actions` lists complete action bodies the caller may post unchanged;
+            with `words=true` each has its label (`action_labels`) and `layout` lays the
+            game out for a client that knows nothing of it. The `ETag` is the game's
+            version; `If-None-Match` answers 304 when unchanged."""
             table, seat = load_for_caller(game_id)
             etag = _etag(table.version)
             if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-                return Response(status=304, headers={"ETag": etag, "Vary": "Authorization"})
-            return Response(encode_game_view(service.view(table, seat)), status=200,
+                return Response(status=304, headers={"ETag": etag, "Vary": _vary(args["words"])})
+            words = game_words(args["words"], table.type)
+            return Response(encode_game_view(service.view(table, seat, words)),
+                            status=200,
                             mimetype="application/json",
-                            headers={"ETag": etag, "Vary": "Authorization"})
+                            headers={"ETag": etag, "Vary": _vary(args["words"])})
 
     @blp.route("/<string:game_id>/players")
     class Players(MethodView):
@@ -302,11 +316,12 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
+        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, ActedSchema)
         @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
                        parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
                        failures=[
-                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, BAD_QUERY,
                            Failure(409, GAME_STATE, "not your turn, the game is not being "
                                                     "played, or your seat was given up to a "
                                                     "bot (`legal_actions` says what you may "
@@ -324,14 +339,15 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                            **game_link("getGame", "$request.path.game_id"),
                            **game_link("getState", "$request.path.game_id",
                                        "$response.body#/version"),
-                           **game_link("listEvents", "$request.path.game_id")}})
-        def post(self, game_id: str) -> Any:
+                           **game_link("listEvents", "$request.path.game_id"),
+                           **game_link("takeBack", "$request.path.game_id")}})
+        def post(self, args: dict[str, Any], game_id: str) -> Any:
             """Play one action
 
             The events it caused come back as the caller may see them, with the caller's
-            new `view` of the game (its `legal_actions` when it is still to act): no GET
-            is needed after a move. A retried request (the same `Idempotency-Key`) gets
-            the first answer, view included."""
+            new `view` of the game (its `legal_actions` when it is still to act; with
+            `words=true` labelled and laid out): no GET is needed after a move. A retried
+            request (the same `Idempotency-Key`) gets the first answer, view included."""
             token = bearer_token()
             loaded = service.load_to_act(game_id, token, version=_if_match_hint())
             seat = require_seat(loaded.seat, token)
@@ -353,7 +369,8 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            view = encode_game_view(service.view(table, seat))
+            view = encode_game_view(service.view(table, seat,
+                                                 game_words(args["words"], table.type)))
             return Response(with_view(result.body, view), status=200,
                             mimetype="application/json",
                             headers={"ETag": _etag(table.version)})
@@ -374,9 +391,11 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
 
             With `wait`, the answer comes as soon as there is an event after `after`, or
             after `wait` seconds with none. Waiting holds no connection to the store."""
-            _table, seat = load_for_caller(game_id)
+            now, seat = load_for_caller(game_id)
             after, limit = args["after"], args["limit"]
-            events, table = service.events_for(game_id, seat, after=after, limit=limit)
+            words = game_words(args["words"], now.type)
+            events, table = service.events_for(game_id, seat, after=after, limit=limit,
+                                               words=words)
             if not events and args["wait"] > 0 and table.status != "finished":
                 feed, group = hub.watch(game_id)  # (woken by the process's one listener)
                 try:
@@ -387,20 +406,22 @@ def make_blueprint(service: GameService, hub: EventHub) -> Blueprint:
                 # long-polls timing out together costs the store nothing.
                 if moved:
                     events, table = service.events_for(game_id, seat, after=after,
-                                                       limit=limit)
+                                                       limit=limit, words=words)
             return ({"version": table.version, "status": table.status, "events": events},
-                    200, {"Vary": "Authorization"})
+                    200, {"Vary": _vary(args["words"])})
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
+        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, GameViewSchema)
         @blp.operation("getState", security=SEAT_OR_SPECTATOR, responses={200: "GameView"},
-                       failures=[BAD_TOKEN, UNKNOWN_GAME,
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY,
                                  Failure(404, ("unknown_seq",), "no such event")])
-        def get(self, game_id: str, seq: int) -> Response:
+        def get(self, args: dict[str, Any], game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
-            _table, seat = load_for_caller(game_id)
-            return Response(encode_game_view(service.state_at(game_id, seq, seat)),
+            now, seat = load_for_caller(game_id)
+            words = game_words(args["words"], now.type)
+            return Response(encode_game_view(service.state_at(game_id, seq, seat, words)),
                             status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")

@@ -18,7 +18,7 @@ from typing import Any
 
 from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
-from domain.bots.observation import observe
+from domain.bots.observation import Bot, observe
 from domain.game import Game
 from domain.play import begin, play_on
 from domain.rng import rng_for
@@ -41,15 +41,18 @@ class Match:
 def play_match(game: Game[Any, Any], levels: Sequence[str], name: str, number: int,
                options: Mapping[str, Any] | None = None,
                budgets: Mapping[str, Budget] | None = None,
-               max_moves: int = 100_000) -> Match:
+               max_moves: int = 100_000, others: Mapping[str, Bot] | None = None) -> Match:
     """Game `number` of the series `name` (its RNGs' root), seat `s` played by the bot of
-    `levels[s]`; `budgets` sets a searching level's budget (else the deployment's)."""
+    `levels[s]`; `budgets` sets a searching level's budget (else the deployment's);
+    `others` names bots that are not levels (a variant under study)."""
     budgets = budgets or {}
+    others = others or {}
     players = len(levels)
     game_rng = rng_for(name, number)
     order_rng = rng_for(name + ":order", number)
     bot_rngs = [rng_for(f"{name}:bot:{number}", s) for s in range(players)]
-    bots = [make_bot(level, budgets.get(level)) for level in levels]
+    bots = [others[level] if level in others else make_bot(level, budgets.get(level))
+            for level in levels]
     times: list[list[float]] = [[] for _ in range(players)]
 
     def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:

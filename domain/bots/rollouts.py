@@ -4,12 +4,14 @@ A one-step improvement of a policy: for each determinization of the seat's view 
 cards drawn consistently with what the seat has seen, never the truth), every candidate
 action is played and then everyone — this seat included — follows the kit's policy to the
 horizon (the other seats with a share `kit.epsilon` of random moves: a model of opponents
-that are not this policy). The candidates share their samples, so two actions are compared
-on the same deals, pair by pair: the comparison's noise is the difference's, far below
-either value's. A candidate clearly behind the leader is dropped (racing), which leaves
-the budget to the close calls. At the end the leader is played only if it beats the
-policy's own choice by a margin the samples support; otherwise the policy's choice is
-played, so searching with few samples costs nothing against the policy.
+that are not this policy). The candidates share their samples, and on a sample their
+rollouts draw the same random numbers (the opponents' slips, the game's chance), so two
+actions are compared on the same deals and the same luck, pair by pair: the comparison's
+noise is the difference's, far below either value's. A candidate clearly behind the leader
+is dropped (racing), which leaves the budget to the close calls. At the end the leader is
+played only if it beats the policy's own choice by a margin the samples support; otherwise
+the policy's choice is played, so searching with few samples costs nothing against the
+policy.
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ def compare(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
     anchor: Candidate | None = None
     alive = [Candidate(a) for a in legal]
     rollouts = samples = dropped = 0
-    choose = _policy_with_noisy_opponents(game, seat, kit, rng)
+    shared = random.Random()  # each candidate's rollout on a sample draws the same numbers
+    choose = _policy_with_noisy_opponents(game, seat, kit, shared)
     while rollouts + len(alive) <= max_rollouts and time.perf_counter() < deadline:
         sample = sampler.draw()
         if anchor is None:
@@ -89,9 +92,13 @@ def compare(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
                 kit.policy(game, sample, seat, legal, rng)
             anchor = next(c for c in alive if c.action == choice)
         got: list[float] = []
+        numbers = rng.getrandbits(64)
         try:
             for cand in alive:
-                got.append(_rollout(game, sample, seat, cand.action, rng, kit, choose,
+                if time.perf_counter() >= deadline:
+                    raise _OutOfTime  # a sample of many candidates must not overrun
+                shared.seed(numbers)
+                got.append(_rollout(game, sample, seat, cand.action, shared, kit, choose,
                                     deadline))
         except (GameRuleError, _OutOfTime):
             dropped += 1  # a sample the rules reject, or the clock ran out: unused
