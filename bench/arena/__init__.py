@@ -1,6 +1,6 @@
-"""`donkeypost arena`: bots against bots, in process, without HTTP or Redis.
+"""`python -m bench.arena`: bots against bots, in process, without HTTP or Redis.
 
-    donkeypost arena --game ochs-und-esel --seats strong,basic,random --games 50 \
+    python -m bench.arena --game ochs-und-esel --seats strong,basic,random --games 50 \
         [--seed 1] [--budget-ms 750] [--options '{"rounds": 2}'] [--jobs 2] [--json out.json]
 
 Each game is pure domain, played with `domain.play`, with RNGs derived from the seed and

@@ -1,4 +1,4 @@
-"""The `donkeypost arena` command (see `bench.arena`)."""
+"""The `python -m bench.arena` command (see `bench.arena`)."""
 
 from __future__ import annotations
 

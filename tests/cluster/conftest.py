@@ -11,7 +11,6 @@ tests/integration) and run them again with this directory's fixtures, which put 
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,12 +18,13 @@ import pytest
 from redis.cluster import RedisCluster
 
 from api.rate_limits import RateLimits
-from bench.redis_cluster import Cluster, running_cluster
 from domain.connection import connect_cluster
 from domain.service import NoHooks
 from donkeypost.bootstrap import Components, bootstrap, job_context, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
+from tests.support.clock import Clock
+from tests.support.redis_cluster import Cluster, running_cluster
 from workers import context
 from workers.hooks import RqHooks
 
@@ -68,19 +68,6 @@ def api(app) -> ApiClient:
 
 
 # --- what tests/integration's modules ask for ----------------------------------------------
-class Clock:
-    """Wall-clock time, moved forward at will (deadlines without waiting for them)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()

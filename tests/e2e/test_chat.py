@@ -21,6 +21,7 @@ from donkeypost.bootstrap import bootstrap, rq_worker, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.support import high_card
+from tests.support.apps import shared_app
 from tests.support.live import SseMessage, open_stream, serving
 from tests.support.receiver import receiving
 from workers.webhooks import QUEUE, WebhookHooks
@@ -35,8 +36,8 @@ def with_test_game(monkeypatch):
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, sse_keepalive_s=0.2, rate_limits=RateLimits.off())
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return shared_app(Settings(redis_url=redis_url, sse_keepalive_s=0.2,
+                               rate_limits=RateLimits.off()))
 
 
 @pytest.fixture

@@ -12,11 +12,10 @@ import pytest
 from api.rate_limits import RateLimits
 from api.stream_tickets import StreamTickets
 from domain import registry
-from domain.service import NoHooks
-from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.support import high_card
+from tests.support.apps import shared_app
 from tests.support.live import SseMessage, serving, sse_messages
 
 
@@ -27,8 +26,7 @@ def with_test_game(monkeypatch):
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return shared_app(Settings(redis_url=redis_url, rate_limits=RateLimits.off()))
 
 
 @pytest.fixture

@@ -16,14 +16,7 @@ from tests.contract.event_store import EventStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 class TestMemoryEventStore(EventStoreContract):
@@ -51,7 +44,7 @@ class TestMemoryRatingStore(RatingStoreContract):
 
 
 def test_an_idempotency_record_expires_as_in_redis():
-    clock = Clock()
+    clock = Clock(1000.0)
     store = MemoryEventStore(clock=clock)
     store.append("g1", 0, stamp([event("noted")], 1, 1.0, ""), b"s1",
                  idempotency=Idempotency("k", "r", b"answer"))
@@ -62,7 +55,7 @@ def test_an_idempotency_record_expires_as_in_redis():
 
 
 def test_a_delivery_expires_as_in_redis():
-    clock = Clock()
+    clock = Clock(1000.0)
     store = MemoryWebhookStore(clock=clock)
     store.add_deliveries([_delivery(1, "h1")])
     clock.now += DELIVERY_TTL_S

@@ -24,6 +24,7 @@ from domain.players.records import Player
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from tests.support import high_card
+from tests.support.clock import Clock
 
 
 @pytest.fixture(autouse=True)
@@ -31,17 +32,9 @@ def with_test_game(monkeypatch):
     monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from domain.service.retention import RetentionPolicy, sweep_unstarted
 from domain.store import MemoryEventStore, MemoryWebhookStore
 from domain.webhooks.registration import new_registration
 from tests.support import high_card
+from tests.support.clock import Clock
 
 DAY = 24 * 3600.0
 NOW = 1_800_000_000.0
@@ -21,14 +22,6 @@ NOW = 1_800_000_000.0
 @pytest.fixture(autouse=True)
 def with_test_game(monkeypatch):
     monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _open_game(service: GameService, joined: int = 0) -> str:
