@@ -1,4 +1,4 @@
-"""The tests on a real Redis Cluster (`bench.redis_cluster`): one cluster of three
+"""The tests on a real Redis Cluster (`tests.support.redis_cluster`): one cluster of three
 masters with a replica each for the whole run, started when the first test needs it and
 emptied before each test. The queues stay on the run's plain Redis, as they must (RQ does
 not run on a cluster): the settings are those of a deployment with `REDIS_CLUSTER_URL` and
@@ -19,10 +19,10 @@ from redis.cluster import RedisCluster
 
 from api.rate_limits import RateLimits
 from domain.connection import connect_cluster
-from domain.service import NoHooks
-from donkeypost.bootstrap import Components, bootstrap, job_context, web_app
+from donkeypost.bootstrap import Components, bootstrap, job_context
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
+from tests.support.apps import shared_app
 from tests.support.clock import Clock
 from tests.support.redis_cluster import Cluster, running_cluster
 from workers import context
@@ -58,8 +58,7 @@ def cluster_settings(redis_cluster: Cluster, redis_url: str, cluster_client) -> 
 # --- what tests/e2e's modules ask for ------------------------------------------------------
 @pytest.fixture
 def app(cluster_settings: Settings):
-    settings = dataclasses.replace(cluster_settings, sse_keepalive_s=0.2)
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return shared_app(dataclasses.replace(cluster_settings, sse_keepalive_s=0.2))
 
 
 @pytest.fixture
