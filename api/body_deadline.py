@@ -23,6 +23,8 @@ import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from api.observe import request_id
+
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -89,8 +91,8 @@ def _stop_reading(environ: dict[str, Any]) -> None:
 
 def _request_timeout(start_response: Callable[..., Any], timeout_s: float) -> list[bytes]:
     body = json.dumps({"code": "request_timeout", "status": 408,
-                       "message": f"the request body did not arrive within {timeout_s:g} s"
-                       }).encode()
+                       "message": f"the request body did not arrive within {timeout_s:g} s",
+                       "request_id": request_id()}).encode()
     start_response("408 Request Timeout", [("Content-Type", "application/json"),
                                            ("Content-Length", str(len(body))),
                                            ("Connection", "close")])

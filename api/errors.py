@@ -17,6 +17,7 @@ from flask import Flask, Response, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from api.observe import request_id
 from api.outage import RETRY_AFTER_S, STORE_ERRORS, OutageWatch, describe, is_unavailable
 from domain.errors import (
     AlreadySeated,
@@ -52,6 +53,9 @@ class ErrorSchema(ma.Schema):
     legal_actions = ma.fields.List(ma.fields.Dict(), metadata={
         "description": "what the caller may post now"})
     errors = ma.fields.Dict(metadata={"description": "field-by-field validation errors"})
+    request_id = ma.fields.String(metadata={
+        "description": "this request's id, also in the `X-Request-ID` header: quote it when "
+                       "you report a problem"})
 
 
 class ApiError(Exception):
@@ -67,8 +71,12 @@ class ApiError(Exception):
         self.extra = extra
 
     def body(self) -> dict[str, Any]:
-        return {"code": self.code, "status": self.status, "message": self.message,
+        body = {"code": self.code, "status": self.status, "message": self.message,
                 **self.extra}
+        rid = request_id()
+        if rid is not None:
+            body["request_id"] = rid
+        return body
 
 
 def status_for(err: DomainError) -> int:

@@ -25,6 +25,11 @@ the feed already there. Appends of other processes are read as before.
 A game's chat rides along: a chat write publishes "<game> chat" on the same channel, and
 the feed's reader then reads the chat's new entries into a buffer of their own, in which
 a hiding erases the text of the message it hides (streams send them as `message` events).
+
+So do players' own streams (`GET /players/me/events/stream`): a write to a player's
+stream publishes "@<player id> 0" on the same channel, and a `PlayerFeed` (one per player
+watched in this process, under that name) reads the new entries once for all the
+streams of that player, as a game's feed does.
 """
 
 from __future__ import annotations
@@ -33,12 +38,14 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from api.outage import STORE_ERRORS
 from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
-from domain.store.port import AppendNotices, EventLog, TimerChanges
+from domain.players.notes import PlayerEntry
+from domain.store import keys
+from domain.store.port import AppendNotices, EventLog, PlayerStore, TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
 
@@ -210,13 +217,106 @@ class GameFeed:
                 time.sleep(WAKE_PAUSE_S)
 
 
+class PlayerFeed:
+    """The new entries of one player's stream, read by this process once for all of that
+    player's streams here (a player has few: no wake-up groups)."""
+
+    def __init__(self, hub: EventHub, player_id: str) -> None:
+        self.hub = hub
+        self.player_id = player_id
+        self.game_id = keys.player_notice(player_id)  # its name among the hub's feeds
+        self._seen: tuple[str | None, tuple[PlayerEntry, ...]] = (None, ())
+        self._arrival = threading.Event()
+        self._doorbell = threading.Event()
+        self._in_group = [0] * WAKE_GROUPS
+        self.finished = False  # (a player's stream never ends)
+        self.broken = False
+        self.listeners = 0
+
+    def wait_beyond(self, after: str, timeout_s: float) -> bool:
+        """Wait until an entry after `after` is known (True), or `timeout_s` passed."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            arrival = self._arrival
+            last = self._seen[0]
+            if self.broken or (last is not None and _order(last) > _order(after)):
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            arrival.wait(remaining)
+
+    def entries_after(self, after: str) -> list[PlayerEntry] | None:
+        """The buffered entries after `after`; None if the buffer cannot tell."""
+        last, recent = self._seen
+        if last is None:
+            return None
+        if _order(last) <= _order(after):
+            return []
+        if not recent or _order(recent[0].id) > _order(after):
+            return None  # the buffer starts after `after`: it may miss some
+        return [e for e in recent if _order(e.id) > _order(after)]
+
+    def ring(self, version: int | None) -> None:
+        self._doorbell.set()
+
+    def _read(self) -> None:
+        players = self.hub.players
+        assert players is not None
+        try:
+            after = players.last_player_event(self.player_id)
+            self._publish([], after)
+            while not self.broken and self.hub._keep_reading(self):
+                if not self._doorbell.wait(self.hub.read_block_s):
+                    continue
+                self._doorbell.clear()
+                while entries := players.player_events(self.player_id, after,
+                                                       BUFFERED_EVENTS):
+                    after = entries[-1].id
+                    self._publish(entries, after)
+        except STORE_ERRORS as err:
+            self.hub.lost(err)
+            self._break()
+        finally:
+            self.hub._forget(self)
+
+    def _publish(self, entries: list[PlayerEntry], last: str) -> None:
+        recent = self._seen[1]
+        if entries:
+            # The first read's position is the stream's end: the buffer holds what follows.
+            recent = (*recent, *entries)[-BUFFERED_EVENTS:]
+        elif self._seen[0] is None:
+            recent = (PlayerEntry(last, b""),)  # a marker: the buffer reaches back to here
+        self._seen = (last, recent)
+        self._wake()
+
+    def _break(self) -> None:
+        self.broken = True
+        self._wake()
+
+    def _wake(self) -> None:
+        arrival, self._arrival = self._arrival, threading.Event()
+        arrival.set()
+
+
+def _order(entry_id: str) -> tuple[int, int]:
+    """A stream id's place in its stream (`<ms>-<n>`)."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
 class EventHub:
-    """Hands out one `GameFeed` per watched game; `watch`/`leave` count its waiters; one
-    listener per process rings the feeds of the games that moved."""
+    """Hands out one `GameFeed` per watched game (and a `PlayerFeed` per watched player);
+    `watch`/`leave` count its waiters; one listener per process rings the feeds of the
+    games that moved."""
 
     def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S,
-                 listener_idle_s: float = LISTENER_IDLE_S) -> None:
+                 listener_idle_s: float = LISTENER_IDLE_S,
+                 players: PlayerStore | None = None,
+                 presence: Callable[[str, str, float], None] | None = None) -> None:
         self.store = store
+        self.players = players
+        self._presence = presence
         self.read_block_s = read_block_s
         self.listener_idle_s = listener_idle_s
         self._feeds: dict[str, GameFeed] = {}
@@ -244,10 +344,38 @@ class EventHub:
             sizes[group] += 1
             return feed, group
 
-    def leave(self, feed: GameFeed, group: int) -> None:
+    def leave(self, feed: GameFeed | PlayerFeed, group: int) -> None:
         with self._lock:
             feed.listeners -= 1
             feed._in_group[group] -= 1
+
+    def present(self, player_id: str | None, what: str, for_s: float) -> None:
+        """A stream of the player's is open on game `what` (`*`: their own stream) for
+        the next `for_s` seconds at least: the notifier leaves them alone there. Said
+        when a stream opens and at each keep-alive; never fails a stream."""
+        if player_id is None or self._presence is None:
+            return
+        try:
+            self._presence(player_id, what, time.time() + for_s)
+        except STORE_ERRORS as err:
+            self.lost(err)
+
+    def watch_player(self, player_id: str) -> PlayerFeed:
+        """The player's feed (leave it with `leave(feed, 0)`)."""
+        name = keys.player_notice(player_id)
+        with self._lock:
+            feed = self._feeds.get(name)
+            if not isinstance(feed, PlayerFeed):
+                feed = PlayerFeed(self, player_id)
+                self._feeds[name] = feed  # type: ignore[assignment]
+                threading.Thread(target=feed._read, name=f"feed-{name}", daemon=True).start()
+            if not self._listening:
+                self._listening = True
+                threading.Thread(target=self._listen, name="event-hub-listener",
+                                 daemon=True).start()
+            feed.listeners += 1
+            feed._in_group[0] += 1
+            return feed
 
     def timer_changes(self, table: Table, new_events: Sequence[Event]) -> TimerChanges | None:
         return None  # (it arms no timers)
@@ -310,7 +438,7 @@ class EventHub:
                 with contextlib.suppress(*STORE_ERRORS):
                     notices.close()
 
-    def _keep_reading(self, feed: GameFeed) -> bool:
+    def _keep_reading(self, feed: GameFeed | PlayerFeed) -> bool:
         """Called by a reader between reads: stop (and be forgotten) if nobody listens."""
         with self._lock:
             if feed.listeners > 0:
@@ -318,7 +446,7 @@ class EventHub:
             self._feeds.pop(feed.game_id, None)
             return False
 
-    def _forget(self, feed: GameFeed) -> None:
+    def _forget(self, feed: GameFeed | PlayerFeed) -> None:
         with self._lock:
             if self._feeds.get(feed.game_id) is feed:
                 del self._feeds[feed.game_id]

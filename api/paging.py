@@ -3,12 +3,40 @@ write it without a schema dump."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint, abort
+
+# The last page any listing serves: a bound like every other input's (a page past the
+# listing's end is an empty one).
+MAX_PAGE = 100_000
 
 
 class PagedBlueprint(Blueprint):  # type: ignore[misc]
+    def paginate(self, pager: Any = None, **kwargs: Any) -> Callable[..., Any]:
+        """flask-smorest's, with the page number bounded by `MAX_PAGE` (422, and the
+        bound in the document)."""
+        paginated = super().paginate(pager, **kwargs)
+
+        def decorator(func: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(func)
+            def bounded(*args: Any, **view_kwargs: Any) -> Any:
+                params = view_kwargs.get("pagination_parameters")
+                if params is not None and params.page > MAX_PAGE:
+                    abort(422, errors={"query": {"page": [
+                        f"Must be greater than or equal to 1 and less than or equal to "
+                        f"{MAX_PAGE}."]}})
+                return func(*args, **view_kwargs)
+
+            wrapper = paginated(bounded)
+            parameters = wrapper._apidoc["pagination"]["parameters"]
+            parameters["schema"] = _bounded_page(parameters["schema"])
+            return wrapper
+
+        return decorator
+
     def _document_pagination_metadata(self, spec: Any, resp_doc: dict[str, Any]) -> None:
         # The header's value is a JSON object: OpenAPI 3 describes that with `content`.
         resp_doc.setdefault("headers", {})[self.PAGINATION_HEADER_NAME] = {
@@ -34,3 +62,15 @@ class PagedBlueprint(Blueprint):  # type: ignore[misc]
                 if page < pages:
                     meta["next_page"] = page + 1
         return meta
+
+
+def _bounded_page(schema: type[Any]) -> type[Any]:
+    """The pagination parameters' schema, documenting the page's maximum."""
+    import marshmallow as ma
+
+    class BoundedPagination(schema):  # type: ignore[misc, valid-type]
+        page = ma.fields.Integer(load_default=schema().fields["page"].load_default,
+                                 validate=ma.validate.Range(min=1, max=MAX_PAGE))
+
+    BoundedPagination.__name__ = schema.__name__
+    return BoundedPagination

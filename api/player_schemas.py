@@ -6,20 +6,30 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from domain.players.inbox import BUCKETS
-from domain.players.names import MAX_LENGTH, MIN_LENGTH
+from domain.players.names import MAX_LENGTH, MIN_LENGTH, name_pattern
 
 
 class NewPlayerSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=4 * MAX_LENGTH),
+    name = fields.String(required=True, validate=validate.Length(min=MIN_LENGTH,
+                                                                 max=MAX_LENGTH),
                          metadata={"description": f"{MIN_LENGTH} to {MAX_LENGTH} letters, "
                                                   "digits, spaces or -_.' of one script; "
-                                                  "unique whatever its case"})
+                                                  "unique whatever its case. The pattern "
+                                                  "is a name as it is kept; the service "
+                                                  "also takes other Unicode forms of one "
+                                                  "(NFKC) and combining marks after a "
+                                                  "letter",
+                                   "pattern": name_pattern()})
+    bot = fields.Boolean(load_default=False, metadata={
+        "description": "a bot account: a program that plays its games from its event "
+                       "stream, shown as a bot at tables and on leaderboards"})
 
 
 class PlayerKeySchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     key = fields.String(required=True, metadata={
         "description": "the player key, shown once: send it as `Authorization: Bearer …`"})
 
@@ -38,6 +48,7 @@ class ProfileSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = fields.Float(required=True)
+    bot = fields.Boolean(required=True, metadata={"description": "a bot account"})
     games = fields.List(fields.Nested(StandingSchema), required=True,
                         metadata={"description": "per game type played"})
 
@@ -56,6 +67,8 @@ class InboxSeatSchema(ma.Schema):
     name = fields.String(allow_none=True)
     player = fields.String(allow_none=True)
     taken = fields.Boolean(required=True)
+    bot_account = fields.Boolean(required=True, metadata={"description": "held by a bot "
+                                                                         "account"})
 
 
 class RatingChangeSchema(ma.Schema):
@@ -89,6 +102,8 @@ class InboxEntrySchema(ma.Schema):
 class LeaderboardPlayerSchema(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(allow_none=True)
+    bot = fields.Boolean(required=True, metadata={
+        "description": "a bot account (a program), rated among the players but marked"})
 
 
 class LeaderboardEntrySchema(ma.Schema):
@@ -101,3 +116,118 @@ class LeaderboardEntrySchema(ma.Schema):
     played = fields.Integer(allow_none=True)
     won = fields.Integer(allow_none=True)
     provisional = fields.Boolean(required=True)
+
+
+PLAYER_EVENT_ID = r"^[0-9]{1,15}-[0-9]{1,15}$"
+PLAYER_EVENT_TYPES = ("my_turn", "deadline_soon", "invited", "game_started", "game_finished",
+                      "message", "seat_taken_over")
+
+
+class PlayerEventSchema(ma.Schema):
+    id = fields.String(required=True, metadata={
+        "description": "its place in your stream (`<ms>-<n>`): resume after it"})
+    type = fields.String(required=True, validate=validate.OneOf(PLAYER_EVENT_TYPES))
+    at = fields.Float(required=True, metadata={"description": "epoch seconds"})
+    game = fields.String(required=True, metadata={"description": "the game's id"})
+    game_type = fields.String(required=True)
+    data = fields.Dict(required=True, metadata={"description": (
+        "`my_turn`: seat, version, deadline; `deadline_soon`: seat, version, deadline; "
+        "`invited`: seat, by (the creator's player id), rematch_of; `game_started`: seat, "
+        "version; `game_finished`: seat, place, score, rating (before, after, delta, "
+        "deviation); `message`: n (read its text from the game's chat), seat, name; "
+        "`seat_taken_over`: seat, version, away")})
+
+
+class PlayerEventsArgsSchema(ma.Schema):
+    after = fields.String(load_default="0-0", validate=validate.Regexp(PLAYER_EVENT_ID),
+                          metadata={"description": "the id of the last entry you hold "
+                                                   "(`0-0`: from the oldest kept)"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class PlayerEventsPageSchema(ma.Schema):
+    events = fields.List(fields.Nested(PlayerEventSchema), required=True)
+    last = fields.String(required=True, metadata={
+        "description": "the id to ask after next (the last entry's, or `after` when none)"})
+
+
+class PlayerStreamArgsSchema(ma.Schema):
+    after = fields.String(load_default=None, validate=validate.Regexp(PLAYER_EVENT_ID),
+                          metadata={"description": "start after this entry (default: from "
+                                                   "now on; Last-Event-ID wins)"})
+    ticket = fields.String(validate=validate.Length(min=1, max=120), metadata={
+        "description": "a ticket from POST /players/me/events/stream/tickets, in place of "
+                       "the Authorization header (what a browser's EventSource needs)"})
+
+
+class PlayerStreamTicketSchema(ma.Schema):
+    ticket = fields.String(required=True, metadata={
+        "description": "open `GET /players/me/events/stream?ticket=<ticket>` with it within "
+                       "`expires_in_s` seconds; good for one stream"})
+    expires_in_s = fields.Integer(required=True)
+
+
+class QuietHoursSchema(ma.Schema):
+    start = fields.String(required=True, validate=validate.Regexp(r"^[0-2][0-9]:[0-5][0-9]$"),
+                          metadata={"description": "HH:MM, in `time_zone`"})
+    end = fields.String(required=True, validate=validate.Regexp(r"^[0-2][0-9]:[0-5][0-9]$"))
+
+
+class NotificationsSchema(ma.Schema):
+    channels = fields.List(fields.String(validate=validate.OneOf(["email", "push"])),
+                           load_default=list, validate=validate.Length(max=2), metadata={
+                               "description": "how you are told (none: nothing is sent)"})
+    kinds = fields.List(fields.String(validate=validate.OneOf(
+        ["my_turn", "deadline_soon", "invitations", "results", "chat"])),
+        load_default=lambda: ["my_turn", "deadline_soon", "invitations"],
+        validate=validate.Length(max=5), metadata={"description": (
+            "what is worth it: `my_turn` (also a bot played for you), `deadline_soon`, "
+            "`invitations` (and a game's start), `results`, `chat`")})
+    digest_hours = fields.Integer(load_default=0, validate=validate.Range(min=0, max=168),
+                                  metadata={"description": "0: each e-mail at once; N: at "
+                                                           "most one e-mail per N hours"})
+    quiet_hours = fields.Nested(QuietHoursSchema, allow_none=True, load_default=None,
+                                metadata={"description": "nothing is sent between start "
+                                                         "and end (what waited goes then)"})
+    time_zone = fields.String(load_default="UTC", validate=validate.Length(min=1, max=64),
+                              metadata={"description": "an IANA time zone, e.g. "
+                                                       "Europe/Berlin"})
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254), metadata={
+        "description": "your address: a new one is sent a confirmation link first; null "
+                       "removes it"})
+    email_pending = fields.String(allow_none=True, dump_only=True, metadata={
+        "description": "an address waiting for its confirmation"})
+    push_subscriptions = fields.Integer(dump_only=True)
+    email_available = fields.Boolean(dump_only=True, metadata={
+        "description": "this server sends e-mail"})
+    push_available = fields.Boolean(dump_only=True, metadata={
+        "description": "this server sends Web Push"})
+
+
+class EmailLinkArgsSchema(ma.Schema):
+    token = fields.String(required=True, validate=validate.Length(min=1, max=300))
+
+
+class PushKeysSchema(ma.Schema):
+    p256dh = fields.String(required=True, validate=validate.Length(min=80, max=100),
+                           metadata={"description": "the browser's P-256 key, base64url"})
+    auth = fields.String(required=True, validate=validate.Length(min=16, max=32),
+                         metadata={"description": "its auth secret, base64url"})
+
+
+class NewPushSubscriptionSchema(ma.Schema):
+    endpoint = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
+                          validate=validate.Length(max=2000))
+    keys = fields.Nested(PushKeysSchema, required=True)
+    expirationTime = fields.Float(allow_none=True, load_default=None)
+
+
+class PushSubscriptionSchema(ma.Schema):
+    id = fields.String(required=True)
+    endpoint = fields.String(required=True)
+    created_at = fields.Float(required=True)
+
+
+class PushKeySchema(ma.Schema):
+    key = fields.String(required=True, metadata={
+        "description": "the VAPID public key (uncompressed P-256, base64url)"})

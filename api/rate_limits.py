@@ -119,6 +119,8 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("chat.HiddenMessage", "POST"): ("chat",),
     ("stream.StreamTicket", "POST"): ("stream_tickets",),
 }
+# Of those, the routes that refuse a request without `Authorization` (401).
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,11 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
         view = app.view_functions[endpoint]
         for rule in rules:
             if not RULES[rule].in_process:
-                view = _decorator(limiter, limits, rule, methods=[method])(view)
+                # A route that needs a credential answers a request without one 401 (the
+                # `auth_failures` rule counts those), never 429 first.
+                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL else None
+                view = _decorator(limiter, limits, rule, methods=[method],
+                                  exempt_when=exempt)(view)
         app.view_functions[endpoint] = view
     _only_decorated_routes(app, limiter)
     failures = AuthFailures(limiter, limits, service)
@@ -356,6 +362,10 @@ def _message(limits: RateLimits, rule: str) -> str:
 def _limit_headers(amount: int, remaining: int, reset_s: int, window_s: int) -> dict[str, str]:
     return {"RateLimit-Limit": str(amount), "RateLimit-Remaining": str(remaining),
             "RateLimit-Reset": str(reset_s), "RateLimit-Policy": f"{amount};w={window_s}"}
+
+
+def _no_bearer() -> bool:
+    return _bearer() is None
 
 
 def _bearer() -> str | None:

@@ -28,6 +28,7 @@ import msgspec
 from flask import Request, request
 
 from api.errors import ApiError
+from api.observe import note_route
 
 MAX_DEPTH = 32  # every body of this API is a few levels deep
 MAX_DIGITS = 32  # no number of this API is longer (seqs and versions stay below 2^53)
@@ -61,6 +62,8 @@ def check_request() -> None:
     """Flask `before_request`: refuse a body over the limit, and a hostile JSON body,
     before any route reads them."""
     req = request._get_current_object()  # (one lookup of the proxy, not one per use)
+    if req.url_rule is not None:
+        note_route(req.url_rule, req.view_args)
     if req.method not in _BODY_METHODS:
         return
     if req.content_length is None and "wsgi.input_terminated" in req.environ:

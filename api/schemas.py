@@ -8,8 +8,10 @@ from marshmallow import fields, validate
 
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
+from domain.clocks import KINDS as TIME_CONTROL_KINDS
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
-from domain.players.names import TABLE_NAME_LENGTH
+from domain.players.names import MIN_LENGTH as MIN_NAME_LENGTH
+from domain.players.names import TABLE_NAME_LENGTH, name_pattern, table_name_pattern
 from domain.service import BOT_LEVELS, DEFAULT_DEADLINE_S, TIMEOUT_POLICIES
 from domain.store.port import CHAT_PAGE
 from domain.table import STATUSES
@@ -25,9 +27,33 @@ class SeatSpecSchema(ma.Schema):
                           metadata={"description": "bot level (bots only)"})
     me = fields.Boolean(load_default=False, metadata={
         "description": "a human seat for the creating player (needs their player key)"})
-    invite = fields.String(validate=validate.Length(min=1, max=4 * MAX_NAME_LENGTH),
+    invite = fields.String(validate=validate.Length(min=MIN_NAME_LENGTH, max=MAX_NAME_LENGTH),
                            metadata={"description": "a player's name: the seat is kept for "
-                                                    "them (only they may take it)"})
+                                                    "them (only they may take it)",
+                                     "pattern": name_pattern()})
+
+
+MAX_CLOCK_S = 90 * 24 * 3600
+
+
+class TimeControlSchema(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(TIME_CONTROL_KINDS), metadata={
+        "description": "`per_move`: `deadline_s` for every move; `correspondence`: a bank "
+                       "of `bank_s` per seat that runs only while the game waits for that "
+                       "seat, plus `increment_s` each time its turn passes (never above "
+                       "`bank_s`); `none`: no clock"})
+    deadline_s = fields.Float(validate=validate.Range(min=1, max=MAX_CLOCK_S), metadata={
+        "description": "per_move: seconds per move (else the request's `deadline_s`)"})
+    bank_s = fields.Float(validate=validate.Range(min=1, max=MAX_CLOCK_S), metadata={
+        "description": "correspondence: each seat's bank, and its cap (e.g. 259200, three "
+                       "days)"})
+    increment_s = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=MAX_CLOCK_S),
+                               metadata={"description": "correspondence: added to a seat's "
+                                                        "bank each time its turn passes "
+                                                        "(e.g. 86400, a day)"})
+    vacation = fields.Boolean(load_default=True, metadata={
+        "description": "correspondence: the players' vacations stop their clocks here "
+                       "(POST /players/me/vacation)"})
 
 
 class CreateGameSchema(ma.Schema):
@@ -45,17 +71,29 @@ class CreateGameSchema(ma.Schema):
                         metadata={"description": "one entry per player, in seat order"})
     deadline_s = fields.Float(allow_none=True, load_default=DEFAULT_DEADLINE_S,
                               validate=validate.Range(min=1, max=90 * 24 * 3600),
-                              metadata={"description": "seconds per move; null = no deadline"})
-    on_timeout = fields.String(load_default="autoplay", validate=validate.OneOf(TIMEOUT_POLICIES))
+                              metadata={"description": "seconds per move; null = no deadline "
+                                                       "(used when `time_control` is not "
+                                                       "given)"})
+    time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True,
+                                 metadata={"description": "the game's clock; absent: a "
+                                                          "deadline per move of `deadline_s`"})
+    on_timeout = fields.String(load_default="autoplay", validate=validate.OneOf(TIMEOUT_POLICIES),
+                               metadata={"description": "when a seat's time runs out: "
+                                                        "`autoplay` (the basic bot plays "
+                                                        "the move; two in a row and the "
+                                                        "seat is away) or `away` (the seat "
+                                                        "is away at once: the bot plays it "
+                                                        "until its owner acts)"})
     bot_delay_s = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600),
                                metadata={"description": "wait before a bot moves"})
 
 
 class JoinSchema(ma.Schema):
     name = fields.String(validate=validate.Length(min=1, max=TABLE_NAME_LENGTH), metadata={
-        "description": "your name at this table (without a player key; with one, your "
-                       "player's name is used): printable text, no control or format "
-                       "characters"})
+        "description": "your name at this table (needed without a player key; with one, "
+                       "your player's name is used): printable text, no control or format "
+                       "characters, single spaces inside",
+        "pattern": table_name_pattern()})
 
 
 class LeaveSchema(ma.Schema):
@@ -126,6 +164,14 @@ class SeatViewSchema(ma.Schema):
     played_by = fields.String(allow_none=True, metadata={
         "description": "the level of the bot that plays it since its player resigned or "
                        "left (null: its player plays it)"})
+    bot_account = fields.Boolean(metadata={
+        "description": "held by a bot account: a program playing through its own key"})
+    time_left = fields.Float(allow_none=True, metadata={
+        "description": "correspondence: seconds left on the seat's bank at `server_time` "
+                       "(it runs while `deadline` is set); null: no bank"})
+    vacation_until = fields.Float(allow_none=True, metadata={
+        "description": "the seat's player is on vacation until then (epoch seconds): its "
+                       "clock is stopped"})
 
 
 class TableActionSchema(ma.Schema):
@@ -151,7 +197,8 @@ class GameViewSchema(ma.Schema):
     you = fields.Integer(allow_none=True, metadata={"description": "your seat, null = spectator"})
     to_act = fields.List(fields.Integer(), required=True)
     deadline_s = fields.Float(allow_none=True)
-    on_timeout = fields.String()
+    time_control = fields.Nested(TimeControlSchema, metadata={"description": "the clock"})
+    on_timeout = fields.String(validate=validate.OneOf(TIMEOUT_POLICIES))
     seed_hash = fields.String(required=True, metadata={"description": "sha256 of the seed"})
     seed = fields.String(allow_none=True, metadata={"description": "revealed at the end"})
     created_at = fields.Float()
@@ -258,12 +305,24 @@ class WorkerHealthSchema(ma.Schema):
         "description": "whether /healthz answers 503 without it"})
 
 
+class QueueHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok, or late (its oldest job has waited longer than the limit)"})
+    waiting = fields.Integer(required=True, metadata={"description": "jobs in the queue"})
+    oldest_wait_s = fields.Float(required=True, allow_none=True, metadata={
+        "description": "how long the oldest job has waited (null: the queue is empty)"})
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
     redis = fields.String(required=True, metadata={"description": "ok or unavailable"})
     workers = fields.Dict(keys=fields.String(), values=fields.Nested(WorkerHealthSchema),
                           required=True, metadata={"description": "by kind of worker"})
+    queues = fields.Dict(keys=fields.String(), values=fields.Nested(QueueHealthSchema),
+                         required=True, metadata={
+                             "description": "by queue (empty when the queues' Redis does "
+                                            "not answer)"})
 
 
 class LiveSchema(ma.Schema):

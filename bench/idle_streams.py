@@ -36,8 +36,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.loadgen import HttpConnection, latency_summary
+from bench.loadgen import latency_summary
 from bench.peer.processes import cpu_seconds, tree
+from tests.support.http_connection import HttpConnection
 from tests.support.processes import answers_healthz, free_port
 from tests.support.redis_process import RedisProcess
 

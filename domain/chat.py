@@ -10,8 +10,10 @@ and `hidden: true`. Everybody may read the chat (spectators too); only seats wri
 What a text may hold: 1 to `MAX_TEXT` characters once its surrounding blanks are dropped,
 lines and tabs allowed; no other control characters, no bidirectional overrides or
 isolates (they make a text show other than it reads), nothing outside Unicode's
-characters. A game's chat holds at most `MAX_MESSAGES` entries of messages: it is
-bounded like everything a game keeps (hiding is always possible).
+characters; and something to see: a text of blanks only (zero-width spaces, joiners, Hangul
+fillers, a blank Braille pattern…) is refused like an empty one. A game's chat holds at
+most `MAX_MESSAGES` entries of messages: it is bounded like everything a game keeps
+(hiding is always possible).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ MESSAGE, HIDDEN = "message", "message_hidden"
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                            "\u200e\u200f\u061c")
 _ALLOWED_CONTROLS = frozenset("\n\t")
+# Letters and symbols that draw nothing (Unicode's default-ignorable ones outside the format
+# category, and the blank Braille pattern): a text made of them and of spaces says nothing.
+_BLANK_LOOKING = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Mn", "Me"})
 
 
 class ChatEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -45,8 +51,9 @@ class ChatEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 def clean_text(raw: str) -> str:
     """The text as it is kept, or BadMessage saying what is wrong with it."""
     text = raw.strip()
-    if not text:
-        raise BadMessage("a message says something: it may not be empty")
+    if not any(unicodedata.category(ch) not in _BLANK_CATEGORIES and ch not in _BLANK_LOOKING
+               for ch in text):
+        raise BadMessage("a message says something: it may not be empty or blank")
     if len(text) > MAX_TEXT:
         raise BadMessage(f"a message has at most {MAX_TEXT} characters, not {len(text)}")
     for ch in text:

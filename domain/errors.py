@@ -126,6 +126,12 @@ class SeatNotAway(GameRuleError):
     code = "not_away"
 
 
+class OutOfTime(GameRuleError):
+    """The seat's correspondence clock ran out: the table's timeout ruling plays for it."""
+
+    code = "out_of_time"
+
+
 class GameNotFinished(GameRuleError):
     """What follows a game (a rematch) waits for its end."""
 

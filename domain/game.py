@@ -52,6 +52,19 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     description: str = ""
 
 
+class SeatRule(msgspec.Struct, frozen=True, kw_only=True):
+    """A rule across fields of a new game that its options' bounds cannot say: while
+    `option` is one of `values`, at most `max_players` seats (else `new_state` refuses with
+    `code`). A game lists its own in a `seat_rules` attribute (none: no such rule); the
+    API's document states each (`if`/`then` in the game's `CreateGame`, and `x-rules`)."""
+
+    option: str
+    values: list[Any]
+    max_players: int
+    code: str
+    rule: str
+
+
 @dataclass(frozen=True)
 class EventShape:
     """An event type's public `data`, and the private part one seat may see (if any)."""

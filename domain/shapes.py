@@ -39,10 +39,20 @@ class SeatCreated(TypedDict):
     for whoever held seat `rematch_seat` of the game this one is the rematch of."""
 
     kind: Literal["human", "bot"]
-    level: NotRequired[Literal["random", "basic", "strong"]]
+    level: NotRequired[Literal["random", "basic", "strong", "expert"]]
     invited: NotRequired[str]
     name: NotRequired[str]
     rematch_seat: NotRequired[int]
+
+
+class TimeControlCreated(TypedDict):
+    """A correspondence time control (`domain.clocks`): a bank per seat, its increment
+    each time the seat's turn passes, and whether vacations stop the clocks."""
+
+    kind: Literal["correspondence"]
+    bank_s: float
+    increment_s: float
+    vacation: bool
 
 
 class GameCreated(TypedDict):
@@ -51,7 +61,8 @@ class GameCreated(TypedDict):
     options: dict[str, OptionValue]
     seats: list[SeatCreated]
     deadline_s: float | None
-    on_timeout: Literal["autoplay"]
+    on_timeout: Literal["autoplay", "away"]
+    time_control: NotRequired[TimeControlCreated]  # a correspondence clock
     bot_delay_s: float
     seed_hash: str
     created_by: NotRequired[str]  # the player who created it
@@ -62,6 +73,7 @@ class PlayerJoined(TypedDict):
     seat: int
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
+    bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
 
 
 class RematchCreated(TypedDict):
@@ -72,9 +84,19 @@ class OneSeat(TypedDict):
     seat: int
 
 
+class TimedOut(TypedDict):
+    seat: int
+    away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
+
+
+class VacationStarted(TypedDict):
+    seat: int
+    until: float  # the seat's clock is stopped until then (epoch seconds)
+
+
 class SeatLeft(TypedDict):
     seat: int
-    level: Literal["random", "basic", "strong"]  # the bot that plays it from now on
+    level: Literal["random", "basic", "strong", "expert"]  # the bot that plays it from now on
 
 
 class GameFinished(TypedDict):
@@ -86,7 +108,7 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_created": EventShape(GameCreated),
     "player_joined": EventShape(PlayerJoined),
     "game_started": EventShape(Empty),
-    "turn_timed_out": EventShape(OneSeat),
+    "turn_timed_out": EventShape(TimedOut),
     "seat_returned": EventShape(OneSeat),
     "game_finished": EventShape(GameFinished),
     "game_cancelled": EventShape(Empty),
@@ -96,4 +118,6 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "abort_voted": EventShape(OneSeat),
     "abort_vote_withdrawn": EventShape(OneSeat),
     "game_aborted": EventShape(Empty),
+    "vacation_started": EventShape(VacationStarted),
+    "vacation_ended": EventShape(OneSeat),
 }

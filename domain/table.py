@@ -3,7 +3,8 @@
 A game's log starts with the table's own events (`game_created`, `player_joined`,
 `game_started`), then the game's events; `turn_timed_out`, `seat_returned`,
 `game_finished`, `game_cancelled` (the creator called off a game that had not started) and
-`rematch_created` (the game that follows a finished one) are the table's too. So is the
+`rematch_created` (the game that follows a finished one) are the table's too, and so are
+the clocks' (`vacation_started`, `vacation_ended`: `domain.clocks`). So is the
 table's life while a game is played: `seat_resigned` (the seat concedes; the basic bot
 plays it on), `seat_left` (its player hands it to a bot of a level they chose),
 `abort_voted` and `abort_vote_withdrawn` (the people playing agree to call the game off
@@ -27,6 +28,8 @@ from typing import Any
 
 import msgspec
 
+from domain import clocks
+from domain.clocks import Correspondence, SeatClock
 from domain.events import Event
 from domain.game import Game, Outcome
 from domain.games.kit import places
@@ -34,7 +37,8 @@ from domain.games.kit import places
 TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
      "game_finished", "game_cancelled", "rematch_created", "seat_resigned", "seat_left",
-     "abort_voted", "abort_vote_withdrawn", "game_aborted"}
+     "abort_voted", "abort_vote_withdrawn", "game_aborted", "vacation_started",
+     "vacation_ended"}
 )
 # open -> active -> finished (a result) or aborted (by agreement, no result);
 # open -> cancelled (by its creator, before the start)
@@ -54,6 +58,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     resigned: bool = False  # its player conceded
     left: bool = False  # its player handed it to a bot
     played_by: str | None = None  # the level of the bot playing a seat its player gave up
+    bot_account: bool = False  # held by a player that is a bot account (a program)
 
     @property
     def bot_level(self) -> str | None:
@@ -96,6 +101,11 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     rematch_of: str | None = None  # the finished game this one follows
     rematch: str | None = None  # the game that follows this one, once asked for
     abort_votes: tuple[int, ...] = ()  # the seats that agree to abort the game
+    # A correspondence time control (None: a deadline per move, `deadline_s`, or none),
+    # each seat's clock under it, and the seats' vacations (seat -> until when).
+    clock: Correspondence | None = None
+    clocks: tuple[SeatClock, ...] = ()
+    vacation_until: dict[int, float] = {}
 
     @property
     def players(self) -> int:
@@ -134,13 +144,27 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
         return self.timeouts_in_row[seat] >= AWAY_AFTER_TIMEOUTS
 
     def deadline(self, seat: int) -> float | None:
+        """When the seat's time to act runs out if it does not act (None: no clock runs
+        for it)."""
+        if self.clock is not None:
+            mine = self.clocks[seat]
+            return None if mine.since is None else mine.since + mine.bank
         if self.deadline_s is None or seat not in self.waiting_since:
             return None
         return self.waiting_since[seat] + self.deadline_s
 
+    @property
+    def has_clock(self) -> bool:
+        return self.clock is not None or self.deadline_s is not None
+
+    def time_control(self) -> dict[str, Any]:
+        return clocks.describe(self.deadline_s, self.clock)
+
 
 def created_table(ev: Event) -> Table:
     d = ev.data
+    control = msgspec.convert(d["time_control"], Correspondence) \
+        if d.get("time_control") else None
     seats = tuple(SeatInfo(kind=s["kind"], level=s.get("level"), taken=s["kind"] == "bot",
                            name=s.get("name"), invited=s.get("invited"),
                            rematch_seat=s.get("rematch_seat")) for s in d["seats"])
@@ -149,7 +173,8 @@ def created_table(ev: Event) -> Table:
         deadline_s=d.get("deadline_s"), on_timeout=d.get("on_timeout", "autoplay"),
         bot_delay_s=d.get("bot_delay_s", 0.0), seed_hash=d["seed_hash"], created_at=ev.at,
         timeouts_in_row=(0,) * len(seats), created_by=d.get("created_by"),
-        rematch_of=d.get("rematch_of"),
+        rematch_of=d.get("rematch_of"), clock=control,
+        clocks=clocks.start_clocks(control, len(seats)) if control is not None else (),
     )
 
 
@@ -178,13 +203,17 @@ def table_facts(table: Table, ev: Event) -> Table:
             seat = ev.data["seat"]
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], name=ev.data["name"], taken=True,
-                                  player=ev.data.get("player"))
+                                  player=ev.data.get("player"),
+                                  bot_account=ev.data.get("bot", False))
             table = replace(table, seats=tuple(seats))
         case "game_started":
             table = replace(table, status="active")
         case "turn_timed_out":
             counts = list(table.timeouts_in_row)
-            counts[ev.data["seat"]] += 1
+            seat = ev.data["seat"]
+            # The `away` ruling marks the seat away at the first timeout.
+            counts[seat] = max(counts[seat] + 1, AWAY_AFTER_TIMEOUTS) \
+                if ev.data.get("away") else counts[seat] + 1
             table = replace(table, timeouts_in_row=tuple(counts))
         case "seat_returned":
             counts = list(table.timeouts_in_row)
@@ -214,6 +243,17 @@ def table_facts(table: Table, ev: Event) -> Table:
                                                      if v != ev.data["seat"]))
         case "game_aborted":
             table = replace(table, status="aborted", ended_at=ev.at)
+        case "vacation_started":
+            seat, until = ev.data["seat"], ev.data["until"]
+            table = replace(table, vacation_until={**table.vacation_until, seat: until},
+                            clocks=clocks.stop_for_vacation(table.clocks, seat, ev.at, until)
+                            if table.clock is not None else table.clocks)
+        case "vacation_ended":
+            seat = ev.data["seat"]
+            table = replace(table, vacation_until={s: u for s, u in table.vacation_until.items()
+                                                   if s != seat},
+                            clocks=clocks.resume(table.clocks, seat, ev.at)
+                            if table.clock is not None else table.clocks)
     return table
 
 
@@ -239,6 +279,11 @@ def _track_waiting(table: Table, ev: Event, game: Game[Any, Any]) -> Table:
             # A seat that acted and must act again (e.g. Trash's chained choices) keeps
             # its clock running from its new action, not from when it first waited.
             waiting[ev.actor] = ev.at
+    if table.clock is not None:
+        running = [s for s in waiting if table.seats[s].bot_level is None]
+        acted = ev.actor if ev.type not in TABLE_EVENTS else None
+        table = msgspec.structs.replace(table, clocks=clocks.run(
+            table.clock, table.clocks, ev.at, running, acted, table.vacation_until))
     return msgspec.structs.replace(table, waiting_since=waiting, version=ev.seq,
                                    last_hash=ev.hash, updated_at=ev.at)
 

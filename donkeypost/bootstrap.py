@@ -26,6 +26,7 @@ With `REDIS_CLUSTER_URL` the games' client is a Redis Cluster client (at most
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,11 +34,14 @@ from typing import Any
 
 import redis
 from flask import Flask
+from py_vapid import Vapid02
 from rq import Queue
 
-from api.app import create_app
+from api.app import MetricsWiring, create_app
 from api.rate_limits import CounterStorage
+from api.routes.notifications import NotifyWiring
 from domain import registry
+from domain.archive.reading import ArchivedGames
 from domain.connection import (
     RedisClient,
     cluster_nodes,
@@ -46,6 +50,7 @@ from domain.connection import (
     connect_cluster,
 )
 from domain.game import Game
+from domain.notify.mail import Links
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
     RedisEventStore,
@@ -54,10 +59,15 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.port import ArchiveStore
+from domain.store.redis_archive import RedisArchiveStore
+from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
 from workers.context import JobContext, WebhookDelivery
 from workers.hooks import QUEUES, RqHooks
+from workers.notify import MailServer, Notifier
+from workers.push import PushSender, public_key, vapid_key
 from workers.runner import GameWorker, RedisWatch, make_worker
 from workers.webhooks import QUEUE as NOTIFICATIONS
 from workers.webhooks import WebhookHooks
@@ -65,6 +75,46 @@ from workers.webhooks import WebhookHooks
 Clock = Callable[[], float]
 # The names a process's two clients give their connections (`CLIENT LIST` tells them apart).
 STORE_CLIENT, QUEUE_CLIENT = "donkeypost-games", "donkeypost-queues"
+
+
+@dataclass
+class Notifications:
+    """The notifications' parts of a process: their store, the secrets (read from Redis
+    when first needed: kept there unless configured), the senders."""
+
+    settings: Settings
+    store: RedisNotifyStore
+
+    @functools.cached_property
+    def link_secret(self) -> bytes:
+        configured = self.settings.notify_secret
+        return configured.encode() if configured else self.store.link_secret()
+
+    @functools.cached_property
+    def vapid(self) -> Vapid02 | None:
+        if not self.settings.notify_push:
+            return None
+        return vapid_key(self.store, self.settings.vapid_private_key)
+
+    def vapid_public_key(self) -> str | None:
+        return public_key(self.vapid) if self.vapid is not None else None
+
+    def wiring(self) -> NotifyWiring:
+        return NotifyWiring(store=self.store, link_secret=lambda: self.link_secret,
+                            vapid_public_key=self.vapid_public_key,
+                            targets=self.settings.webhook_targets,
+                            email_on=self.settings.smtp_url is not None)
+
+    def notifier(self, service: GameService, clock: Clock = time.time) -> Notifier:
+        settings = self.settings
+        links = Links(settings.public_url)
+        mail = MailServer(settings.smtp_url, settings.smtp_from,
+                          settings.webhook_targets) if settings.smtp_url else None
+        push = PushSender(self.store, lambda: self.vapid, settings.vapid_subject, links,
+                          settings.webhook_targets) if settings.notify_push else None
+        return Notifier(service=service, store=self.store, links=links,
+                        link_secret=lambda: self.link_secret, mail=mail, push=push,
+                        clock=clock, lease_s=settings.notify_lease_s)
 
 
 @dataclass(frozen=True)
@@ -78,6 +128,8 @@ class Components:
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
+    archives: ArchiveStore  # the finished games' archive records (`domain.archive`)
+    notifications: Notifications
 
 
 def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
@@ -96,9 +148,17 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
             rq_hooks,
             WebhookHooks(webhook_store, Queue(NOTIFICATIONS, connection=queue_redis), clock),
         ])
+    if settings.metrics:
+        from donkeypost.metrics_wiring import MetricsHooks
+
+        hooks = FanOutHooks([*(hooks.hooks if isinstance(hooks, FanOutHooks) else [hooks]),
+                             MetricsHooks()])
+    archives = RedisArchiveStore(store_redis)
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
                       games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock, settings))
+                      service=game_service(store_redis, hooks, clock, settings, archives),
+                      archives=archives,
+                      notifications=Notifications(settings, RedisNotifyStore(store_redis)))
 
 
 def timers_in_appends(settings: Settings) -> bool:
@@ -116,12 +176,21 @@ def store_client(settings: Settings) -> RedisClient:
 
 
 def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
-                 settings: Settings | None = None) -> GameService:
+                 settings: Settings | None = None,
+                 archives: ArchiveStore | None = None) -> GameService:
     """The service on the games' Redis (its one constructor call in the project): the
-    games, the players and the ratings. (`settings`: the replicas an append waits for.)"""
+    games (archived ones read through their expansion), the players and the ratings.
+    (`settings`: the replicas an append waits for, the archives' cache.)"""
     settings = settings or Settings()
-    store = RedisEventStore(store_redis, wait_replicas=settings.wait_replicas,
-                            wait_timeout_ms=settings.wait_timeout_ms)
+    store_class = RedisEventStore
+    if settings.metrics:
+        from donkeypost.metrics_wiring import TimedEventStore
+        store_class = TimedEventStore
+    store = ArchivedGames(
+        store_class(store_redis, wait_replicas=settings.wait_replicas,
+                    wait_timeout_ms=settings.wait_timeout_ms),
+        archives or RedisArchiveStore(store_redis), registry.games(),
+        cache_events=settings.archive_cache_events)
     return GameService(store=store, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis))
@@ -138,11 +207,27 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       worker_beats=lambda: heartbeats.last_beats(queue_redis),
                       required_workers=settings.health_workers,
                       stale_after_s=settings.health_stale_s,
+                      queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
+                      queue_wait_limit_s=settings.health_queue_wait_s,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
                       cors_origins=settings.cors_origins,
-                      body_timeout_s=settings.body_timeout_s, config=config)
+                      body_timeout_s=settings.body_timeout_s,
+                      log_requests=settings.log_requests,
+                      metrics=_metrics(components),
+                      notify=components.notifications.wiring(), config=config)
+
+
+def _metrics(components: Components) -> MetricsWiring | None:
+    """The web app's metrics: None when off; `/metrics` served only with a token."""
+    settings = components.settings
+    if not settings.metrics:
+        return None
+    from donkeypost.metrics_wiring import state_reader
+
+    return MetricsWiring(token=settings.metrics_token, state=state_reader(
+        components.store_redis, components.queue_redis, sorted(components.games)))
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:
@@ -164,7 +249,9 @@ def job_context(components: Components) -> JobContext:
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
         connect_timeout_s=settings.webhook_connect_timeout_s),
-        retention=settings.retention)
+        retention=settings.retention, archives=components.archives,
+        archive_after_s=settings.archive_after_s,
+        notifier=components.notifications.notifier(components.service))
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from donkeypost import logs
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
 from donkeypost.web_servers import WEB_SERVERS
@@ -161,7 +162,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
-    setup_logging(settings.log_level)
+    logs.configure(settings.log_level, settings.log_format, "worker")
+    setup_logging(settings.log_level)  # (the handler above, with RQ's outage lines quieter)
     components = bootstrap(settings)
     if args.burst:
         rq_worker(components, queues).work(burst=True, logging_level=settings.log_level)

@@ -7,9 +7,12 @@ Its children (`donkeypost.supervisor`), each restarted with backoff if it dies:
   workers, or granian; `donkeypost.web_servers`), which itself replaces a web worker that
   dies; the supervisor restarts the server;
 - `bots-N`: the bot and deadline workers, one per core unless told (`--bot-workers`), on
-  the queues of deadlines, quick bots, searching bots and ratings, in that order of
-  priority;
-- `notifier`: the webhook worker, apart so that a slow receiver never holds up a bot turn.
+  the quick queues (deadlines, ratings, quick bots) first, then the searching bots'
+  (strong and expert, taking turns);
+- `quick`: one worker on the quick queues only: however many searches keep the `bots-N`
+  busy, a deadline, a rating or a quick bot's turn never waits for one to end;
+- `notifier`: the webhook worker and the notifier (players' e-mail and Web Push, and the
+  `deadline_soon` warnings), apart so that a slow receiver never holds up a bot turn.
 
 A port that another process listens on is refused before anything starts: gunicorn's web
 workers bind with SO_REUSEPORT (the kernel then spreads connections over them evenly),
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -28,11 +32,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from donkeypost import logs
 from donkeypost.embedded_redis import AppendFsync, EmbeddedRedis
 from donkeypost.settings import Settings
 from donkeypost.supervisor import Child, ChildFailed, Supervisor
-from donkeypost.web_servers import WebServer, missing, web_command
-from workers.hooks import GAME_QUEUES, NOTIFICATIONS
+from donkeypost.web_servers import MULTIPROC_ENV, WebServer, missing, web_command
+from workers.hooks import GAME_QUEUES, NOTIFICATIONS, QUICK_QUEUES
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +72,7 @@ def options_from(settings: Settings, *, host: str | None = None, port: int | Non
 
 def serve(settings: Settings, options: ServeOptions) -> int:
     """Run the service until SIGINT, SIGTERM or SIGHUP; the exit code."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s serve %(levelname)s %(message)s")
+    logs.configure("INFO", settings.log_format, "serve")
     unavailable = missing(options.web_server)
     if unavailable:
         print(f"donkeypost: {unavailable}", file=sys.stderr)
@@ -86,6 +91,10 @@ def serve(settings: Settings, options: ServeOptions) -> int:
         redis_url = embedded.url
         print(f"embedded Redis: data in {embedded.data_dir} (append-only file, appendfsync "
               f"{options.appendfsync})", flush=True)
+    if not os.environ.get(MULTIPROC_ENV):
+        # Every child counts its metrics into files here, which a scrape adds up; emptied
+        # at each start (the counters start again from zero, as Prometheus expects).
+        os.environ[MULTIPROC_ENV] = str(metrics_folder(options.data_dir))
     supervisor = Supervisor(children(options, redis_url, embedded))
     stopping = _stop_on_signals()
     try:
@@ -105,6 +114,15 @@ def serve(settings: Settings, options: ServeOptions) -> int:
     return 0
 
 
+def metrics_folder(data_dir: Path) -> Path:
+    """The multiprocess metrics' folder of a `serve`, emptied."""
+    folder = data_dir / "metrics"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
 def children(options: ServeOptions, redis_url: str | None,
              embedded: EmbeddedRedis | None) -> list[Child]:
     """(`redis_url` None: the children read `REDIS_CLUSTER_URL` from the environment.)"""
@@ -119,6 +137,7 @@ def children(options: ServeOptions, redis_url: str | None,
     worker = [sys.executable, "-m", "donkeypost.cli", "worker", "--queues"]
     out.extend(Child(f"bots-{n}", [*worker, ",".join(GAME_QUEUES)], env=env, stage=1)
                for n in range(1, options.bot_workers + 1))
+    out.append(Child("quick", [*worker, ",".join(QUICK_QUEUES)], env=env, stage=1))
     out.append(Child("notifier", [*worker, NOTIFICATIONS], env=env, stage=1))
     return out
 

@@ -40,13 +40,25 @@ Variable → setting (default):
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
-- `DONKEYPOST_LOG_LEVEL` → `log_level` of the workers (`INFO`)
+- `DONKEYPOST_LOG_LEVEL` → `log_level` of the web processes and the workers (`INFO`)
+- `LOG_FORMAT` → `log_format`: `text` (a line of text per record) or `json` (a JSON
+  object per line: `donkeypost.logs`) (`text`)
+- `METRICS` → `metrics`: `on` or `off`, the Prometheus metrics counted (on); with
+  `PROMETHEUS_MULTIPROC_DIR` (an empty folder, the same for every process of a host) the
+  web processes and workers count into files there that a scrape adds up (`api.metrics`;
+  `donkeypost serve` sets it)
+- `METRICS_TOKEN` → `metrics_token`: `GET /metrics` answers only with
+  `Authorization: Bearer <METRICS_TOKEN>` (unset: `/metrics` is not served)
+- `LOG_REQUESTS` → `log_requests`: `on` or `off`, a line per request answered, with its id,
+  route, status, duration and game (on)
 - `BODY_TIMEOUT_S` → `body_timeout_s`, a request's body must arrive within … or the
   connection is closed (10)
 - `DONKEYPOST_HEALTH_WORKERS` → `health_workers`, the kinds of worker `/healthz` requires,
   comma-separated, or `none` (all: bots, deadlines, notifications, timers)
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
   stale (30)
+- `DONKEYPOST_HEALTH_QUEUE_WAIT_S` → `health_queue_wait_s`, a queue whose oldest job has
+  waited longer than this is late, and `/healthz` answers 503 (60)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)
@@ -57,6 +69,29 @@ Variable → setting (default):
 - `WEB_SERVER` → `web_server`, the HTTP server of `donkeypost serve` and `donkeypost web`:
   `gunicorn` (gevent workers) or `granian` (WSGI mode, a thread per request in flight,
   `WEB_CONNECTIONS` of them per worker at most) (`gunicorn`)
+
+- `DONKEYPOST_ARCHIVE_AFTER_S` → `archive_after_s`, a game that is over is archived this
+  long after its end (3600; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
+  a process keeps expanded (100000)
+- `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
+  measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
+- `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
+  `smtp+starttls://` or `smtps://`, with `user:password@` if it needs them (none: no
+  e-mail); `SMTP_FROM` → `smtp_from`, their sender (`donkeypost <noreply@localhost>`)
+- `PUBLIC_URL` → `public_url`, the server's address as players reach it, for the links in
+  e-mails and pushes (`http://127.0.0.1:8000`)
+- `NOTIFY_SECRET` → `notify_secret`, signs the e-mails' links (none: one is made on first
+  start and kept in Redis)
+- `VAPID_PRIVATE_KEY` → `vapid_private_key`, the Web Push key (PEM; none: one is made on
+  first start and kept in Redis); `VAPID_SUBJECT` → `vapid_subject`, the contact push
+  services see (`mailto:` or `https:`; `mailto:admin@localhost`)
+- `NOTIFY_PUSH` → `notify_push`: `on` or `off`, Web Push (on)
+- `NOTIFY_LEASE_S` → `notify_lease_s`: a notifier that dies mid-round leaves its players
+  to another after this long (120)
+
+Mail servers and push endpoints get the webhook targets' checks (`WEBHOOK_ALLOWED_NETWORKS`
+lets them be on other networks).
 
 (`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
 """
@@ -75,9 +110,10 @@ from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES, AppendFsync
+from donkeypost.logs import LOG_FORMATS, LogFormat
 from donkeypost.web_servers import WEB_SERVERS, WebServer
 from workers.heartbeats import KINDS as WORKER_KINDS
-from workers.heartbeats import STALE_AFTER_S
+from workers.heartbeats import QUEUE_WAIT_LIMIT_S, STALE_AFTER_S
 
 T = TypeVar("T")
 
@@ -113,9 +149,14 @@ class Settings:
     sweep_s: int = 60
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     log_level: str = "INFO"
+    log_format: LogFormat = "text"
+    log_requests: bool = True
+    metrics: bool = True
+    metrics_token: str | None = None
     health_workers: tuple[str, ...] = WORKER_KINDS
     body_timeout_s: float = 10.0
     health_stale_s: float = STALE_AFTER_S
+    health_queue_wait_s: float = QUEUE_WAIT_LIMIT_S
     host: str = "127.0.0.1"
     port: int = 8000
     web_connections: int = 2000
@@ -123,6 +164,17 @@ class Settings:
     appendfsync: AppendFsync = "everysec"
     bot_workers: int = field(default_factory=usable_cores)
     web_server: WebServer = "gunicorn"
+    archive_after_s: float = 3600.0
+    archive_cache_events: int = 100_000
+    memory_budget_mb: float | None = None
+    smtp_url: str | None = None
+    smtp_from: str = "donkeypost <noreply@localhost>"
+    public_url: str = "http://127.0.0.1:8000"
+    notify_secret: str | None = None
+    vapid_private_key: str | None = None
+    vapid_subject: str = "mailto:admin@localhost"
+    notify_push: bool = True
+    notify_lease_s: float = 120.0
 
     def __post_init__(self) -> None:
         if self.redis_cluster_url is None:
@@ -207,9 +259,15 @@ class Settings:
                                      default.retention.unstarted_ttl_s),
                 batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
+            log_format=read("LOG_FORMAT", _log_format, default.log_format),
+            log_requests=read("LOG_REQUESTS", _switch, default.log_requests),
+            metrics=read("METRICS", _switch, default.metrics),
+            metrics_token=read("METRICS_TOKEN", str, None),
             health_workers=read("DONKEYPOST_HEALTH_WORKERS", _worker_kinds,
                                 default.health_workers),
             health_stale_s=read("DONKEYPOST_HEALTH_STALE_S", float, default.health_stale_s),
+            health_queue_wait_s=read("DONKEYPOST_HEALTH_QUEUE_WAIT_S", _positive(float),
+                                     default.health_queue_wait_s),
             body_timeout_s=read("BODY_TIMEOUT_S", _positive(float), default.body_timeout_s),
             host=read("HOST", str, default.host),
             port=read("PORT", int, default.port),
@@ -218,7 +276,28 @@ class Settings:
             appendfsync=read("DONKEYPOST_APPENDFSYNC", _appendfsync, default.appendfsync),
             bot_workers=read("DONKEYPOST_BOT_WORKERS", _at_least_one, default.bot_workers),
             web_server=read("WEB_SERVER", _web_server, default.web_server),
+            archive_after_s=read("DONKEYPOST_ARCHIVE_AFTER_S", _not_negative,
+                                 default.archive_after_s),
+            archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
+                                      default.archive_cache_events),
+            memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
+                                  default.memory_budget_mb),
+            smtp_url=read("SMTP_URL", _smtp_url, None),
+            smtp_from=read("SMTP_FROM", str, default.smtp_from),
+            public_url=read("PUBLIC_URL", _public_url, default.public_url),
+            notify_secret=read("NOTIFY_SECRET", str, None),
+            vapid_private_key=read("VAPID_PRIVATE_KEY", str, None),
+            vapid_subject=read("VAPID_SUBJECT", str, default.vapid_subject),
+            notify_push=read("NOTIFY_PUSH", _on_off, default.notify_push),
+            notify_lease_s=read("NOTIFY_LEASE_S", _positive(float), default.notify_lease_s),
         )
+
+
+def _not_negative(raw: str) -> float:
+    value = float(raw)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
 
 
 def _positive(parse: Callable[[str], T]) -> Callable[[str], T]:
@@ -239,6 +318,22 @@ def _worker_kinds(raw: str) -> tuple[str, ...]:
         raise ValueError(f"unknown kind(s) {unknown}: use some of {','.join(WORKER_KINDS)} "
                          "or none")
     return kinds
+
+
+def _log_format(raw: str) -> LogFormat:
+    for choice in LOG_FORMATS:
+        if raw.lower() == choice:
+            return choice
+    raise ValueError(f"use one of {', '.join(LOG_FORMATS)}")
+
+
+def _switch(raw: str) -> bool:
+    value = raw.lower()
+    if value in ("on", "true", "1", "yes"):
+        return True
+    if value in ("off", "false", "0", "no"):
+        return False
+    raise ValueError("on or off")
 
 
 def _appendfsync(raw: str) -> AppendFsync:
@@ -277,6 +372,26 @@ def _rate_limits(env: Mapping[str, str]) -> RateLimits:
                 raise SettingsError(f"{name}={value!r} is not valid: {err}") from None
             limits[rule] = value
     return RateLimits(enabled=switch not in ("off", "false", "0"), limits=limits)
+
+
+def _smtp_url(raw: str) -> str:
+    scheme, _, rest = raw.partition("://")
+    if scheme not in ("smtp", "smtp+starttls", "smtps") or not rest:
+        raise ValueError("smtp://, smtp+starttls:// or smtps://[user:password@]host[:port]")
+    return raw
+
+
+def _public_url(raw: str) -> str:
+    scheme, _, host = raw.partition("://")
+    if scheme not in ("http", "https") or not host:
+        raise ValueError("an http(s) URL, e.g. https://donkeypost.example")
+    return raw.rstrip("/")
+
+
+def _on_off(raw: str) -> bool:
+    if raw.lower() not in ("on", "off", "true", "false", "1", "0"):
+        raise ValueError("on or off")
+    return raw.lower() in ("on", "true", "1")
 
 
 def _count(raw: str) -> int:

@@ -26,6 +26,12 @@ WEB_SERVERS: tuple[WebServer, ...] = ("gunicorn", "granian")
 APP = "donkeypost.wsgi:app"
 GRACE_S = 1  # a request in flight gets this long at a stop (streams would hold it for ever)
 RESPAWN_S = 1  # granian: the pause before a dead worker is replaced
+# gunicorn's gevent worker, with what gunicorn refuses itself answered in the error shape.
+GUNICORN_WORKER = "donkeypost.gunicorn_worker.JsonErrorsWorker"
+# Its hooks (`child_exit`: a dead worker's live gauges leave the metrics).
+GUNICORN_CONFIG = "python:donkeypost.gunicorn_config"
+# The multiprocess metrics' folder (prometheus_client's variable; `api.metrics`).
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 def web_command(server: WebServer, host: str, port: int, workers: int, connections: int,
@@ -39,7 +45,8 @@ def web_command(server: WebServer, host: str, port: int, workers: int, connectio
                 "--respawn-failed-workers", "--respawn-interval", str(RESPAWN_S),
                 "--workers-kill-timeout", str(GRACE_S), "--log-level", log_level, app]
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return [sys.executable, "-m", "gunicorn", "--worker-class", "gevent",
+    return [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG,
+            "--worker-class", GUNICORN_WORKER,
             "--workers", str(workers), "--worker-connections", str(connections),
             "--bind", bind, "--reuse-port", "--graceful-timeout", str(GRACE_S),
             "--no-control-socket", "--log-level", log_level, app]

@@ -5,7 +5,10 @@ Importing this module builds the application from the environment: it is the one
 that builds at import, because gunicorn's import of it is the web process's start.
 """
 
+from donkeypost import logs
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 
-app = web_app(bootstrap(Settings.from_env()))
+settings = Settings.from_env()
+logs.configure(settings.log_level, settings.log_format, "web")
+app = web_app(bootstrap(settings))

@@ -14,13 +14,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy
 from domain.store import WebhookStore
+from domain.store.port import ArchiveStore
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.receivers import ReceiverBackoff
 from domain.webhooks.targets import TargetPolicy
+
+if TYPE_CHECKING:
+    from workers.notify import Notifier
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,11 @@ class JobContext:
     service: GameService  # its hooks follow a job's move like any other (bots, deadlines, …)
     webhooks: WebhookDelivery
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)  # what sweeps delete
+    archives: ArchiveStore | None = None  # the finished games' archive records
+    archive_after_s: float = 3600.0  # a game over is archived this long after its end
+    # Turns players' streams into e-mail and Web Push (`workers.notify`), in the workers
+    # serving the notifications queue; None: not here.
+    notifier: Notifier | None = None
 
 
 _current: ContextVar[JobContext] = ContextVar("donkeypost_job_context")

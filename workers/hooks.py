@@ -51,6 +51,7 @@ from rq.registry import ScheduledJobRegistry
 from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.players.notes import soon_due
 from domain.store.port import TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
@@ -59,19 +60,32 @@ from workers.plan import Duty, duties, seat_duty
 
 log = logging.getLogger(__name__)
 
-BOTS, STRONG_BOTS = "bots", "strong-bots"  # quick bots' turns; searching bots' turns
+BOTS = "bots"  # quick bots' turns (milliseconds)
+STRONG_BOTS, EXPERT_BOTS = "strong-bots", "expert-bots"  # searching bots' turns (seconds)
 DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
-# A worker serves them in this order; a game worker all but the notifications.
-QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS, NOTIFICATIONS)
-GAME_QUEUES = (DEADLINES, BOTS, STRONG_BOTS, RATINGS)
+# The quick queues: jobs of milliseconds, which nothing slow may hold up.
+QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
+# The searches, each up to its level's budget; a worker alternates between them
+# (`workers.runner.GameWorker.reorder_queues`), so neither starves the other.
+SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS)
+# A worker serves them in this order, the quick ones first; a game worker all but the
+# notifications (the archive last), a quick worker (`donkeypost serve` starts one) only
+# the quick ones.
+# Finished games made into archive records, when nothing else waits.
+ARCHIVE = "archive"
+GAME_QUEUES = (*QUICK_QUEUES, *SEARCH_QUEUES, ARCHIVE)
+QUEUES = (*GAME_QUEUES, NOTIFICATIONS)
 JOB_FUNCTIONS: dict[str, tuple[str, Callable[[str, int, int], str]]] = {
     "bot": (BOTS, jobs.bot_turn),
     "strong": (STRONG_BOTS, jobs.bot_turn),
+    "expert": (EXPERT_BOTS, jobs.bot_turn),
     "away": (DEADLINES, jobs.away_turn),
     "deadline": (DEADLINES, jobs.deadline_passed),
+    "soon": (NOTIFICATIONS, jobs.deadline_soon),
 }
 TIMERS = "donkeypost:timers"
-JOB_TIMEOUT_S = 120  # a strong bot thinks about a second; anything near this is stuck
+JOB_TIMEOUT_S = 120  # a strong bot thinks about a second, an expert a few; anything near
+# this is stuck
 RESULT_TTL_S = 600  # what a job did stays readable (`rq info`, tests) for ten minutes
 FAILURE_TTL_S = 7 * 24 * 3600
 # A job whose worker died mid-run is found by RQ's registry cleanup and run again.
@@ -89,19 +103,49 @@ def rating_job_id(game_id: str) -> str:
     return f"rate-{game_id}"
 
 
+def archive_job_id(game_id: str) -> str:
+    return f"archive-{game_id}"
+
+
 def _superseded(table: Table, new_events: Sequence[Event]) -> list[str]:
     """The timers armed at the version before `new_events`: the game has moved on since.
     (Those of seats still waiting are armed again, due at the same moment.)"""
     before = new_events[0].seq - 1 if new_events else table.version
-    if before <= 0 or (table.deadline_s is None and table.bot_delay_s <= 0):
+    if before <= 0 or (not table.has_clock and table.bot_delay_s <= 0):
         return []
     kinds = (seat_duty(table, seat) for seat in range(len(table.seats)))
     stale = [Duty("deadline" if kind == "away" else kind, table.id, before, seat,
                   0.0).job_id for seat, kind in enumerate(kinds)]
+    # The warnings of the players' seats (`warnings`) of that version too.
+    stale += [Duty("soon", table.id, before, seat, 0.0).job_id
+              for seat, s in enumerate(table.seats) if s.player is not None]
     # A seat given up to a bot in this append waited for its player before it.
     stale += [Duty("deadline", table.id, before, seat, 0.0).job_id
               for seat, s in enumerate(table.seats) if s.played_by is not None]
     return stale
+
+
+def warnings(table: Table, planned: Sequence[Duty], now: float) -> list[Duty]:
+    """A `soon` duty for each deadline duty of a player's seat whose warning is still
+    ahead (at `domain.players.notes.SOON_AT` of the time from when the seat started
+    waiting to the deadline the duty carries, whatever clock set it): it tells the
+    player's stream
+    `deadline_soon`. A warning whose moment has passed is not planned again, so a version
+    that follows it (another seat moved) does not repeat it."""
+    out: list[Duty] = []
+    for duty in planned:
+        if duty.kind != "deadline" or table.seats[duty.seat].player is None:
+            continue
+        due = soon_due(table, duty.seat, duty.due)
+        if due is not None and due > now:
+            out.append(Duty("soon", duty.game_id, duty.version, duty.seat, due))
+    return out
+
+
+def planned_duties(table: Table, now: float) -> list[Duty]:
+    """The table's duties (`workers.plan.duties`) and the warnings of its deadlines."""
+    found = duties(table, registry.get_game(table.type))
+    return found + warnings(table, found, now)
 
 
 @dataclass
@@ -147,8 +191,8 @@ class RqHooks:
         else:
             # The append dropped and armed the timers; the duties it did not arm were
             # due when they were planned: they are queued now, as they would have been.
-            game = registry.get_game(table.type)
-            due_now = [duty for duty in duties(table, game) if duty.job_id not in timers.arm]
+            due_now = [duty for duty in planned_duties(table, self.clock())
+                       if duty.job_id not in timers.arm]
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
             any(s.player is not None for s in table.seats)
@@ -172,7 +216,7 @@ class RqHooks:
         """The table's duties: those due now, and those due later (timers)."""
         now = self.clock()
         due_now, later = [], []
-        for duty in duties(table, registry.get_game(table.type)):
+        for duty in planned_duties(table, now):
             (due_now if duty.due <= now else later).append(duty)
         return due_now, later
 
@@ -202,6 +246,37 @@ class RqHooks:
             timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
             retry=RETRY, description=f"rate {game_id}")
         queue.enqueue_job(job, pipeline=pipe)
+
+    def enqueue_archives(self, game_ids: Sequence[str], running_is_lost: bool = False) -> int:
+        """Queue the archiving of games that are over (`workers.jobs.archive_game`) whose
+        job is not waiting in the queue or running (with `running_is_lost`, a worker
+        starting, likely after a crash: waiting); returns how many were queued.
+        Archiving twice archives once."""
+        if not game_ids:
+            return 0
+        queue = self.queues[ARCHIVE]
+        read = self.redis.pipeline(transaction=False)
+        read.lrange(queue.key, 0, -1)
+        for game_id in game_ids:
+            read.hget(Job.key_for(archive_job_id(game_id)), "status")
+        waiting, *found = read.execute()
+        # A job marked queued but in no queue was taken by a worker that died before it
+        # marked the job started: nobody would ever run it.
+        waiting = {raw.decode() for raw in waiting}
+        lost = [g for g, status in zip(game_ids, found, strict=True)
+                if not (status == b"queued" and archive_job_id(g) in waiting)
+                and not (status == b"started" and not running_is_lost)]
+        if lost:
+            write = self._pipeline()
+            for game_id in lost:
+                job = queue.create_job(
+                    jobs.archive_game, args=(game_id,), job_id=archive_job_id(game_id),
+                    timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                    failure_ttl=FAILURE_TTL_S, retry=RETRY,
+                    description=f"archive {game_id}")
+                queue.enqueue_job(job, pipeline=write)
+            write.execute()
+        return len(lost)
 
     def enqueue_ratings(self, game_ids: Sequence[str]) -> int:
         """Queue the rating of games whose job is not waiting or running (it was lost, or
@@ -272,9 +347,10 @@ class RqHooks:
         other is dropped."""
         counts = RebuildCounts()
         planned: list[Duty] = []
+        now = self.clock()
         for table in tables:
             counts.tables += 1
-            planned.extend(duties(table, registry.get_game(table.type)))
+            planned.extend(planned_duties(table, now))
         if not planned:
             return counts
         counts.duties = len(planned)

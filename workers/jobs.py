@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from domain import bots, registry
+from domain.archive import archiving
 from domain.errors import (
     GameNotStarted,
     GameOver,
@@ -26,6 +27,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.game import Game
+from domain.players import notes
 from domain.table import Table, to_act
 from workers import context
 
@@ -55,6 +57,23 @@ def away_turn(game_id: str, version: int, seat: int) -> str:
     return _act_for(game_id, version, seat, by="away")
 
 
+def deadline_soon(game_id: str, version: int, seat: int) -> str:
+    """Tell the player of the seat that most of their time to move has gone
+    (`deadline_soon` in their stream), if the game still waits for them at `version`."""
+    service = context.current().service
+    try:
+        table, _ = service.load(game_id)
+    except UnknownGame:
+        return "unknown_game"
+    if table.version != version:
+        return "superseded"
+    note = notes.deadline_soon(table, seat, service.clock())
+    if note is None:
+        return "not_waiting"
+    service.players.place([], [note])
+    return "told"
+
+
 def rate_game(game_id: str) -> str:
     """A finished game's players get their new ratings, exactly once however often this
     runs (`domain.service.rating`)."""
@@ -63,6 +82,15 @@ def rate_game(game_id: str) -> str:
     except UnknownGame:
         log.warning("rating job for unknown game %s dropped", game_id)
         return "unknown_game"
+
+
+def archive_game(game_id: str) -> str:
+    """A game that is over becomes its archive record (`domain.archive.archiving`): what
+    happened (`archived`, `already`, `moved`, `refused`, …)."""
+    current = context.current()
+    if current.archives is None:
+        return "no_archives"
+    return archiving.archive_game(current.archives, registry.games(), game_id)
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:

@@ -4,13 +4,14 @@ Everything derives from the table (its seats, who is to act and since when, `dea
 `bot_delay_s`), so the hooks after an append and the rebuild when a worker starts plan the
 very same jobs, with the very same ids, from the stored state alone.
 
-A bot's turn is a `strong` duty when the bot searches (up to its budget, ~0.75 s a move) and
-a `bot` duty otherwise (milliseconds): they go to different queues, so that a quick bot's
-reply never waits behind other games' slow ones. A table gets at most one turn played for it
-(a bot's or an away seat's) at a time: a job acts only at the version it was planned for,
-so where several such seats may act at once (a simultaneous phase) all but the first would
-be dropped after their work, and a table of slow bots would fill the queue with them. The
-next seat's turn is planned when the first one's move is appended.
+A bot's turn is a `strong` or `expert` duty when the bot searches (up to its level's budget:
+~0.75 s, a few seconds) and a `bot` duty otherwise (milliseconds): they go to different
+queues, so that a quick bot's reply never waits behind other games' slow ones. A table gets
+at most one turn played for it (a bot's or an away seat's) at a time: a job acts only at
+the version it was planned for, so where several such seats may act at once (a simultaneous
+phase) all but the first would be dropped after their work, and a table of slow bots would
+fill the queue with them. The next seat's turn is planned when the first one's move is
+appended.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from typing import Any, Literal, cast
 from domain.game import Game
 from domain.table import Table, to_act
 
-DutyKind = Literal["bot", "strong", "away", "deadline"]
-KINDS: tuple[DutyKind, ...] = ("bot", "strong", "away", "deadline")
-SEARCHING_LEVELS = frozenset({"strong"})  # bot levels whose move takes their budget
+DutyKind = Literal["bot", "strong", "expert", "away", "deadline", "soon"]
+# `soon`: warn a player that 80 % of their time to move has gone (`workers.hooks`).
+KINDS: tuple[DutyKind, ...] = ("bot", "strong", "expert", "away", "deadline", "soon")
+# Bot levels whose move takes their budget: each has a duty (and a queue) of its own.
+SEARCHING_LEVELS: dict[str, DutyKind] = {"strong": "strong", "expert": "expert"}
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ def duties(table: Table, game: Game[Any, Any]) -> list[Duty]:
         since = table.waiting_since.get(seat, table.updated_at)
         deadline = table.deadline(seat)
         kind = seat_duty(table, seat)
-        if kind in ("bot", "strong", "away"):
+        if kind != "deadline":
             if not played_for:
                 delay = table.bot_delay_s if kind != "away" else 0.0
                 out.append(Duty(kind, table.id, table.version, seat, since + delay))
@@ -75,5 +78,5 @@ def seat_duty(table: Table, seat: int) -> DutyKind:
     """What the workers do for `seat` when it is to act (`deadline`: wait for its owner)."""
     level = table.seats[seat].bot_level  # a bot seat, or one its player resigned or left
     if level is not None:
-        return "strong" if level in SEARCHING_LEVELS else "bot"
+        return SEARCHING_LEVELS.get(level, "bot")
     return "away" if table.is_away(seat) else "deadline"

@@ -47,7 +47,7 @@ from rq.job import Job
 from domain.service.retention import sweep_unstarted
 from workers import heartbeats
 from workers.context import JobContext, running
-from workers.hooks import QUEUES, RqHooks
+from workers.hooks import NOTIFICATIONS, QUEUES, SEARCH_QUEUES, RqHooks
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,7 @@ PUMP_EVERY_S = 0.25
 # A finished game's rating job is queued by the hooks after its append; the sweep queues
 # it again only when it is still awaited this long after the end (the job was lost).
 RATING_GRACE_S = 60.0
+ARCHIVE_BATCH = 1000  # games queued for their archive per sweep, at most
 REDIS_POLL_S = 0.25  # how often a worker waiting for Redis asks again
 RESTART_PAUSE_S = 1.0  # between a worker that quit and the next (a bug must not spin)
 # What Redis being away (killed, restarting, loading its data) looks like to a client.
@@ -104,6 +105,21 @@ class GameWorker(SimpleWorker):
         self.stop_asked = False
         self._stop_pump = threading.Event()
 
+    def reorder_queues(self, reference_queue: Queue) -> None:
+        """After a job of `reference_queue` (RQ's hook for a worker's dequeue order): a
+        search queue just served goes behind the other search queues, so that strong and
+        expert searches take turns and neither starves the other; every other queue keeps
+        its place (the quick ones in front: they are never behind a queued search)."""
+        if reference_queue.name not in SEARCH_QUEUES:
+            return
+        order = list(self._ordered_queues)
+        spots = [i for i, q in enumerate(order) if q.name in SEARCH_QUEUES]
+        searches = [order[i] for i in spots]
+        searches.sort(key=lambda q: q.name == reference_queue.name)  # stable: served last
+        for i, queue in zip(spots, searches, strict=True):
+            order[i] = queue
+        self._ordered_queues = order
+
     def execute_job(self, job: Job, queue: Queue) -> None:
         with running(self.job_context):
             super().execute_job(job, queue)
@@ -115,19 +131,33 @@ class GameWorker(SimpleWorker):
     def work(self, burst: bool = False, **kwargs: Any) -> bool:
         # The pump moves scheduled jobs; RQ's scheduler process is not started.
         kwargs.pop("with_scheduler", None)
-        pump = None
+        pump = notifier = None
+        notifies = self.job_context.notifier is not None and \
+            NOTIFICATIONS in self.queue_names()
         if burst:  # what is due now, once (a burst's rebuild enqueues the games' due jobs)
             self.rq_hooks.release_scheduled(self.queue_names())
         else:
             self._stop_pump.clear()
             pump = threading.Thread(target=self._pump, name="timer-pump", daemon=True)
             pump.start()
+            if notifies:  # players' streams into e-mail and Web Push (`workers.notify`)
+                assert self.job_context.notifier is not None
+                notifier = threading.Thread(target=self.job_context.notifier.run,
+                                            args=(self._stop_pump,), name="notifier",
+                                            daemon=True)
+                notifier.start()
         try:
-            return bool(super().work(burst=burst, **kwargs))
+            done = bool(super().work(burst=burst, **kwargs))
+            if burst and notifies:
+                assert self.job_context.notifier is not None
+                while self.job_context.notifier.run_once():
+                    pass
+            return done
         finally:
             self._stop_pump.set()
-            if pump is not None:
-                pump.join(timeout=5)
+            for thread in (pump, notifier):
+                if thread is not None:
+                    thread.join(timeout=5)
 
     def _pump(self) -> None:
         next_beat = 0.0
@@ -173,9 +203,10 @@ class GameWorker(SimpleWorker):
         if self.rebuilt and not self.connection.set(
                 SWEEP_LOCK, self.name, nx=True, ex=max(1, int(self.maintenance_interval) - 1)):
             return
+        starting = not self.rebuilt
         try:
             counts = self.rq_hooks.rebuild(self.job_context.service.active_games(),
-                                           running_is_lost=not self.rebuilt)
+                                           running_is_lost=starting)
         except REDIS_DOWN:
             raise  # RQ's loop: the worker waits for Redis (`work_through_outages`)
         except Exception:
@@ -194,6 +225,26 @@ class GameWorker(SimpleWorker):
             return
         if ratings:
             log.info("queued %s awaited ratings again", ratings)
+        self.queue_archives(starting)
+
+    def queue_archives(self, starting: bool = False) -> None:
+        """Queue the archiving of the games over for `archive_after_s` (a bounded number
+        per sweep, the oldest first); a worker starting queues again those whose job is
+        marked running (its worker is presumed dead: archiving twice archives once)."""
+        context = self.job_context
+        if context.archives is None:
+            return
+        try:
+            due = context.archives.due_archives(
+                time.time() - context.archive_after_s, ARCHIVE_BATCH)
+            queued = self.rq_hooks.enqueue_archives(due, running_is_lost=starting)
+        except REDIS_DOWN:
+            raise
+        except Exception:
+            log.exception("queuing the archives due failed; the next sweep retries")
+            return
+        if queued:
+            log.info("queued %s games to archive", queued)
 
     def sweep_unstarted(self) -> None:
         """Delete the games nobody started in time (`domain.service.retention`), a

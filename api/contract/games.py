@@ -30,7 +30,7 @@ from marshmallow import validate
 from api import schemas
 from api.contract import examples
 from api.contract.jsonschema import nullable, ref, schemas_of, without_default
-from domain.game import EventShape, Game, OptionSpec, Outcome
+from domain.game import EventShape, Game, OptionSpec, Outcome, SeatRule
 from domain.shapes import TABLE_EVENTS, OptionValue
 
 Games = Mapping[str, Game[Any, Any]]
@@ -207,7 +207,7 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     fields = schemas.CreateGameSchema._declared_fields
     convert = api.ma_plugin.converter.field2property
     common = {name: without_default(convert(fields[name]))
-              for name in ("deadline_s", "on_timeout", "bot_delay_s")}
+              for name in ("deadline_s", "time_control", "on_timeout", "bot_delay_s")}
     seat_fields = schemas.SeatSpecSchema._declared_fields
     out: dict[str, dict[str, Any]] = {"SeatSpec": {
         "type": "object", "additionalProperties": False, "required": ["kind"],
@@ -229,11 +229,25 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                           "description": "one entry per player, in seat order"},
                 **common},
             "description": f"A new {game.title} game."}
+        rules = getattr(game, "seat_rules", ())
+        if rules:
+            out[f"Create{prefix}Game"].update(_seat_rules(rules))
         mapping[game.id] = ref(f"Create{prefix}Game")["$ref"]
     out["CreateGame"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                          "discriminator": {"propertyName": "type", "mapping": mapping},
                          "description": "A new game: its type, options and seats."}
     return out
+
+
+def _seat_rules(rules: Iterable[SeatRule]) -> dict[str, Any]:
+    """A game's rules between options and seats: as `if`/`then` (a validator or a test
+    generator keeps to them), and in words with their codes (`x-rules`)."""
+    return {
+        "allOf": [{"if": {"required": ["options"], "properties": {"options": {
+                       "required": [r.option], "properties": {r.option: {"enum": r.values}}}}},
+                   "then": {"properties": {"seats": {"maxItems": r.max_players}}}}
+                  for r in rules],
+        "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules]}
 
 
 def _event_shapes(games: Games) -> dict[str, list[EventShape]]:

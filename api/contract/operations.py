@@ -139,10 +139,19 @@ OWN_PARAMETERS = {"IF_NONE_MATCH": "IfNoneMatch"}  # flask-smorest's -> ours
 
 REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgsSchema,
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
-                  "NewMessage": schemas.NewMessageSchema}
+                  "NewMessage": schemas.NewMessageSchema,
+                  "SetNotifications": player_schemas.NotificationsSchema,
+                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema}
 REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
                     "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
-                    "NewMessage": {"text": "good game!"}}
+                    "NewMessage": {"text": "good game!"},
+                    "SetNotifications": {"channels": ["email"], "digest_hours": 12,
+                                      "quiet_hours": {"start": "22:00", "end": "08:00"},
+                                      "time_zone": "Europe/Berlin",
+                                      "email": "ann@example.org"},
+                    "NewPushSubscription": {
+                        "endpoint": "https://push.example.net/send/abc123",
+                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}}
 
 
 def register_components(api: Api, example_game: Game[Any, Any]) -> None:
@@ -219,6 +228,7 @@ class Operation:
     body: str | None
     responses: Mapping[int, str | dict[str, Any]]
     links: Mapping[int, Mapping[str, dict[str, Any]]]
+    rules: tuple[dict[str, Any], ...] = ()
 
 
 class JsonParser(FlaskParser):
@@ -245,22 +255,27 @@ class ContractBlueprint(PagedBlueprint):
             confirmed.set_etag(etag)
             raise NotModified(response=confirmed)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, json_bodies_only: bool = True, **kwargs: Any) -> None:
+        """`json_bodies_only=False`: the blueprint's routes take other bodies too (a
+        form posted from an e-mail's link)."""
         super().__init__(*args, **kwargs)
         self._prepare_doc_cbks.append(self._prepare_contract_doc)
-        self.before_request(_json_bodies_only)
+        if json_bodies_only:
+            self.before_request(_json_bodies_only)
 
     def operation(self, operation_id: str, *, security: list[dict[str, list[str]]] = PUBLIC,
                   failures: Sequence[Failure] = (), parameters: Sequence[str] = (),
                   headers: Mapping[int, Sequence[str]] | None = None, body: str | None = None,
                   responses: Mapping[int, str | dict[str, Any]] | None = None,
-                  links: Mapping[int, Mapping[str, dict[str, Any]]] | None = None
-                  ) -> Callable[[Any], Any]:
+                  links: Mapping[int, Mapping[str, dict[str, Any]]] | None = None,
+                  rules: Sequence[dict[str, Any]] = ()) -> Callable[[Any], Any]:
         """Document an operation: `body` names the request body's schema component;
         `responses` gives the schema (a component's name, or a schema) of answers the
         marshmallow schema does not describe; `parameters` and `headers` name header
         components; `failures` lists every error status; `links` say which operations
-        an answer leads to (OpenAPI links: what a client, or a stateful test, does next)."""
+        an answer leads to (OpenAPI links: what a client, or a stateful test, does next);
+        `rules` are the rules across fields that a schema cannot say (`x-rules`: each with
+        the `code` that refuses it, its `status` and a `rule` in words)."""
         failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
         # Rate limits (api.rate_limits) cover every request with a token (refused tokens
         # are counted) and the operations that take a body.
@@ -271,7 +286,7 @@ class ContractBlueprint(PagedBlueprint):
             failures += (STORE_UNAVAILABLE,)
         op = Operation(operation_id, security, failures, tuple(parameters),
                        {s: tuple(h) for s, h in (headers or {}).items()}, body,
-                       dict(responses or {}), dict(links or {}))
+                       dict(responses or {}), dict(links or {}), tuple(rules))
 
         def decorator(func: Any) -> Any:
             func._apidoc = {**getattr(func, "_apidoc", {}), "contract": op}
@@ -305,6 +320,8 @@ class ContractBlueprint(PagedBlueprint):
             answer["content"] = {"application/json": {"schema": schema}}
         for status, named in op.links.items():
             responses.setdefault(status, {"description": ""})["links"] = dict(named)
+        if op.rules:
+            doc["x-rules"] = list(op.rules)
         for status, names in op.headers.items():
             responses.setdefault(status, {"description": ""}).setdefault("headers", {}).update(
                 {HEADER_NAMES[name]: name for name in names})

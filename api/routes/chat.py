@@ -66,9 +66,10 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             NO_SEAT, NOT_SEATED, UNKNOWN_GAME,
             Failure(409, ("game_cancelled", "chat_full"), "the game was cancelled, or its "
                     f"chat holds {MAX_MESSAGES} messages"),
-            Failure(422, ("bad_message",), f"empty once its blanks are dropped, over "
-                    f"{MAX_TEXT} characters, or characters a message may not hold (control "
-                    "characters but lines and tabs, bidirectional overrides)")],
+            Failure(422, ("bad_message",), "empty or only blanks (spaces, zero-width "
+                    f"characters), over {MAX_TEXT} characters, or characters a message may "
+                    "not hold (control characters but lines and tabs, bidirectional "
+                    "overrides)")],
             links={201: {"HideMessage": link(
                 "hideMessage", "hide it (the game's creator)", game_id="$request.path.game_id",
                 n="$response.body#/n"), "ListMessages": link(

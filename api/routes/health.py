@@ -1,7 +1,9 @@
 """Health: this web process, Redis, and each kind of worker with the age of its heartbeat.
 
-`GET /healthz` answers 200 when Redis answers and every required kind of worker has beaten
-recently, else 503 with the same report (a monitor reads which part is missing). It says
+`GET /healthz` answers 200 when Redis answers, every required kind of worker has beaten
+recently and no queue's oldest job has waited longer than its limit (workers may beat and
+still never reach a queue: all busy, or serving others), else 503 with the same report (a
+monitor reads which part is missing or late). It says
 what is missing, never where: no address, path or error text. `GET /healthz/live` answers
 200 whenever this web process can answer at all (for a load balancer: a missing worker
 must not take the web tier out of rotation).
@@ -24,13 +26,19 @@ from api.schemas import HealthSchema, LiveSchema
 from domain.connection import RedisClient, ping
 
 WorkerBeats = Callable[[], Mapping[str, float | None]]
+# Each queue: (jobs waiting in it, seconds its oldest job has waited or None when empty).
+QueueWaits = Callable[[float], Mapping[str, tuple[int, float | None]]]
 
 
 def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                    required: Sequence[str], stale_after_s: float,
-                   clock: Callable[[], float] = time.time) -> Blueprint:
+                   clock: Callable[[], float] = time.time,
+                   queue_waits: QueueWaits | None = None,
+                   queue_wait_limit_s: float = 60.0) -> Blueprint:
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
-    the kinds in `required` must have one younger than `stale_after_s`."""
+    the kinds in `required` must have one younger than `stale_after_s`. `queue_waits`
+    (given the time now) reads each queue's waiting jobs; a queue whose oldest job has
+    waited longer than `queue_wait_limit_s` is late."""
     blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
@@ -61,8 +69,23 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                 healthy = False
             workers[kind] = {"status": status, "heartbeat_age_s": age,
                              "required": kind in required}
-        return {"status": "ok" if healthy else "unavailable", "web": "ok", "redis": store,
-                "workers": workers}, healthy
+        queues, late = queue_report(now)
+        return {"status": "ok" if healthy and not late else "unavailable", "web": "ok",
+                "redis": store, "workers": workers, "queues": queues}, healthy and not late
+
+    def queue_report(now: float) -> tuple[dict[str, dict[str, Any]], bool]:
+        if queue_waits is None:
+            return {}, False
+        try:
+            waits = queue_waits(now)
+        except redis.RedisError:
+            return {}, False  # the queues' Redis is away: the workers' report says so
+        out: dict[str, dict[str, Any]] = {}
+        for name, (waiting, oldest) in sorted(waits.items()):
+            status = "late" if oldest is not None and oldest > queue_wait_limit_s else "ok"
+            out[name] = {"status": status, "waiting": waiting,
+                         "oldest_wait_s": round(oldest, 1) if oldest is not None else None}
+        return out, any(q["status"] == "late" for q in out.values())
 
     @blp.route("")
     class Health(MethodView):
@@ -77,7 +100,9 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
 
             Each worker kind (`bots`, `deadlines`, `notifications`, `timers`: the pump
             that releases timers and scheduled retries) with the age of its last
-            heartbeat; `stale` past the limit, `missing` when none was ever seen."""
+            heartbeat; `stale` past the limit, `missing` when none was ever seen. Each
+            queue with its waiting jobs and how long the oldest has waited; `late` past
+            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`)."""
             body, healthy = report()
             response = jsonify(body)
             response.status_code = 200 if healthy else 503

@@ -48,9 +48,9 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
             seat, on POST /games (to sit at your own table or invite players by name) and
             on your inbox. Names are unique whatever their case or Unicode form, and are
             letters of one script, digits, spaces and `-_.'`."""
-            player, key = service.register_player(body["name"])
+            player, key = service.register_player(body["name"], body["bot"])
             return {"id": player.id, "name": player.name, "created_at": player.created_at,
-                    "key": key}
+                    "bot": player.bot, "key": key}
 
     @blp.route("/me")
     class Me(MethodView):
@@ -69,7 +69,7 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
             player = require_player(service)
             key = service.rotate_key(player)
             return {"id": player.id, "name": player.name, "created_at": player.created_at,
-                    "key": key}
+                    "bot": player.bot, "key": key}
 
     @blp.route("/me/games")
     class Inbox(MethodView):

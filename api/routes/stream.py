@@ -242,6 +242,10 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
     if views is not None and opened_on is not None and after >= opened_on.version:
         yield views.of(opened_on)  # nothing to catch up: the view now, at once
     feed, group = (None, 0) if finished else hub.watch(game_id)
+    # A player watching their seat live is not notified of this game meanwhile.
+    player = opened_on.seats[viewer].player if opened_on is not None and \
+        viewer is not None and not finished else None
+    hub.present(player, game_id, keepalive_s * 2 + 5)
     ends_at = time.monotonic() + max_s
     ended = False  # game_finished was sent: what is left of the chat, then the end
     try:
@@ -270,6 +274,7 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 return
             if not feed.wait_beyond(after, min(keepalive_s, ends_at - time.monotonic()), group,
                                     chat_after):
+                hub.present(player, game_id, keepalive_s * 2 + 5)
                 yield b": keep-alive\n\n"
     finally:
         if feed is not None:

@@ -8,6 +8,6 @@ from bench.arena.cli import main as arena
 
 
 def test_the_arena_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena(["--game", "ochs-und-esel", "--seats", "basic,expert,random", "--games", "1",
+    assert arena(["--game", "ochs-und-esel", "--seats", "basic,master,random", "--games", "1",
                   "--quiet"]) == 2
-    assert "unknown level(s): expert" in capsys.readouterr().out
+    assert "unknown level(s): master" in capsys.readouterr().out

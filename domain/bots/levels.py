@@ -1,14 +1,16 @@
-"""The bot levels: `random`, `basic` (a per-game heuristic) and `strong` (a search).
+"""The bot levels: `random`, `basic` (a per-game heuristic), `strong` and `expert` (the same
+search, `expert` with a larger budget: a play-by-post bot may think for seconds).
 
 Each game, or family of games, has a heuristic module `domain/bots/<name>_basic` that
 exposes `basic(game, obs, rng)` (the heuristic on the seat's view) and `KIT` (the search's
 rollout policy, evaluation and horizon, see `domain.bots.kit`). A game without a module
-still gets every level: `basic` plays uniformly at random and `strong` searches with random
-rollouts and the game's outcome (it needs the game's `determinize`).
+still gets every level: `basic` plays uniformly at random and the searching levels search
+with random rollouts and the game's outcome (they need the game's `determinize`).
 
-The strong bot's budget defaults to `DEFAULT_BUDGET` (0.75 s per move, overridable with the
-environment variable `DONKEYPOST_STRONG_MS`); `make_bot("strong", Budget(...))` builds one
-with another budget (the arena's `--budget-ms`).
+The searching levels' budgets per move are set per deployment, read at each move: the
+environment variables `DONKEYPOST_STRONG_MS` (default 750 ms) and `DONKEYPOST_EXPERT_MS`
+(default 5,000 ms). `make_bot(level, budget)` builds a bot with another budget (the arena
+gives iteration budgets, the same work whatever the machine's load).
 """
 
 from __future__ import annotations
@@ -24,7 +26,13 @@ from domain.bots.observation import Bot, Observation
 from domain.bots.search import search
 from domain.game import Game, SearchableGame
 
-LEVELS = ("random", "basic", "strong")
+LEVELS = ("random", "basic", "strong", "expert")
+SEARCHING = ("strong", "expert")  # the levels that search, each within its budget
+# Each searching level's budget per move: its environment variable and default (ms).
+BUDGET_SETTINGS: dict[str, tuple[str, float]] = {
+    "strong": ("DONKEYPOST_STRONG_MS", 750.0),
+    "expert": ("DONKEYPOST_EXPERT_MS", 5000.0),
+}
 
 HEURISTICS: dict[str, str] = {
     "ochs-und-esel": "domain.bots.trick_basic",
@@ -44,16 +52,20 @@ class UnknownLevel(ValueError):
         self.level = level
 
 
-def _default_budget() -> Budget:
-    raw = os.environ.get("DONKEYPOST_STRONG_MS")
+def default_budget(level: str) -> Budget:
+    """The deployment's budget per move for a searching `level` (its environment variable,
+    else its default; a malformed value is the default)."""
+    name, default_ms = BUDGET_SETTINGS[level]
+    raw = os.environ.get(name)
     try:
-        ms = float(raw) if raw else 750.0
+        ms = float(raw) if raw else default_ms
     except ValueError:
-        ms = 750.0
+        ms = default_ms
     return Budget(seconds=max(ms, 1.0) / 1000.0)
 
 
-DEFAULT_BUDGET = _default_budget()
+DEFAULT_BUDGET = default_budget("strong")
+EXPERT_BUDGET = default_budget("expert")
 
 _modules: dict[str, ModuleType | None] = {}
 
@@ -87,10 +99,10 @@ def basic_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any
     return mod.basic(game, obs, rng)
 
 
-def strong_with(budget: Budget) -> Bot:
-    """`strong` with the given search budget."""
+def searching_with(budget: Budget) -> Bot:
+    """A searching bot (`strong`, `expert`) with the given search budget."""
 
-    def strong(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
+    def searching(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
         if len(obs.legal_actions) == 1:
             return obs.legal_actions[0]
         if not isinstance(game, SearchableGame):  # nothing to sample hidden cards with
@@ -99,22 +111,30 @@ def strong_with(budget: Budget) -> Bot:
                         budget)
         return basic_bot(game, obs, rng) if choice is None else choice
 
-    return strong
+    return searching
 
 
 def strong_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
-    """`strong`: the search within `DEFAULT_BUDGET` (read at each move)."""
-    return strong_with(DEFAULT_BUDGET)(game, obs, rng)
+    """`strong`: the search within `DEFAULT_BUDGET`."""
+    return searching_with(DEFAULT_BUDGET)(game, obs, rng)
+
+
+def expert_bot(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
+    """`expert`: the same search within `EXPERT_BUDGET`."""
+    return searching_with(EXPERT_BUDGET)(game, obs, rng)
 
 
 def make_bot(level: str, budget: Budget | None = None) -> Bot:
-    """The bot function of `level`; `budget` only matters to `strong`."""
+    """The bot function of `level`; `budget` only matters to the searching levels
+    (None: the deployment's)."""
     if level == "random":
         return random_bot
     if level == "basic":
         return basic_bot
-    if level == "strong":
-        return strong_with(budget) if budget is not None else strong_bot
+    if level in SEARCHING:
+        if budget is not None:
+            return searching_with(budget)
+        return strong_bot if level == "strong" else expert_bot
     raise UnknownLevel(level)
 
 

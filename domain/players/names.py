@@ -15,6 +15,8 @@ that would need the Unicode confusables table.)
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 
 from domain.errors import BadName
@@ -86,3 +88,60 @@ def _script(letter: str) -> str:
     if first.startswith("CJK"):
         return "CJK"
     return _SCRIPT_FAMILIES.get(first, first)
+
+
+# The names above as JSON Schema patterns (ECMA-262 and Python alike), for the API's
+# document: a client may check a name before sending it. Built from the same rules: a
+# name written as it is kept (NFKC, single inner spaces) passes both. (A player's pattern
+# leaves out combining marks, which the rules take after a letter: the pattern is the
+# portable part of what is accepted.)
+_DIGITS = "0-9"
+_LAST_CODE_POINT = 0x2FFFF
+
+
+def _class(code_points: list[int]) -> str:
+    """A character class's inside for sorted code points, as ranges of \\u escapes."""
+    def esc(cp: int) -> str:
+        return f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\u{{{cp:x}}}"
+    parts: list[str] = []
+    start = prev = code_points[0]
+    for cp in [*code_points[1:], -1]:
+        if cp == prev + 1:
+            prev = cp
+            continue
+        parts.append(esc(start) if start == prev else f"{esc(start)}-{esc(prev)}")
+        start = prev = cp
+    return "".join(parts)
+
+
+def _stable(ch: str) -> bool:
+    return unicodedata.normalize("NFKC", ch) == ch
+
+
+@functools.cache
+def name_pattern() -> str:
+    """A player's name: one script's letters, digits, `-_.'`, single inner spaces, at
+    least one letter or digit."""
+    scripts: dict[str, list[int]] = {}
+    for cp in range(0x41, 0xFFFF + 1):  # the pattern stays within the BMP (\\u escapes)
+        ch = chr(cp)
+        if unicodedata.category(ch).startswith("L") and _stable(ch):
+            scripts.setdefault(_script(ch), []).append(cp)
+    punctuation = re.escape("".join(sorted(PUNCTUATION))).replace("'", "'")
+    alternatives = []
+    for letters in scripts.values():
+        some = f"[{_class(letters)}{_DIGITS}]"
+        every = f"[{_class(letters)}{_DIGITS}{punctuation}]"
+        alternatives.append(f"(?:[{punctuation}]+ )*[{punctuation}]*{some}{every}*"
+                            f"(?: {every}+)*")
+    return "^(?:" + "|".join(alternatives) + ")$"
+
+
+@functools.cache
+def table_name_pattern() -> str:
+    """A name at a table: printable characters as kept (NFKC), single inner spaces."""
+    printable = [cp for cp in range(0x21, 0xFFFF + 1)
+                 if unicodedata.category(chr(cp)) not in _HIDDEN_CATEGORIES
+                 and not unicodedata.category(chr(cp)).startswith("Z") and _stable(chr(cp))]
+    every = f"[{_class(printable)}]"
+    return f"^{every}+(?: {every}+)*$"

@@ -16,6 +16,7 @@ BOT_RATINGS: dict[str, Rating] = {
     "random": Rating(1000.0, BOT_DEVIATION),
     "basic": Rating(1400.0, BOT_DEVIATION),
     "strong": Rating(1800.0, BOT_DEVIATION),
+    "expert": Rating(2000.0, BOT_DEVIATION),
 }
 BOT_PREFIX = "bot:"
 

@@ -2,7 +2,8 @@
 
 A message is kept in the game's chat (`domain.chat`; a log of its own: the game's log stays
 the rules' log) with the writer's seat, name and player, and told to the hooks (the
-webhooks that asked for `messages`; the streams hear of it from the store's notice). Any
+webhooks that asked for `messages`; the streams hear of it from the store's notice) and,
+as `message` entries, to the streams of the other players at the table. Any
 seat may write while it holds its seat, before the start and after the end too (not in a
 cancelled game). The game's creator — the creator token of `POST /games`, or the key of the
 player who created it — may hide a message: the hiding is an entry of the chat, and the
@@ -15,6 +16,7 @@ import msgspec
 
 from domain.chat import HIDDEN, MAX_MESSAGES, MESSAGE, ChatEntry, clean_text
 from domain.errors import ChatFull, GameOver, NotAllowed, UnknownMessage
+from domain.players.notes import chat_notes
 from domain.service.deps import Deps
 from domain.service.loading import load
 from domain.service.lobby import is_creators
@@ -32,6 +34,9 @@ def post(deps: Deps, table: Table, seat: int, text: str) -> ChatEntry:
     if n is None:
         raise ChatFull(f"this game's chat holds {MAX_MESSAGES} messages: no more")
     posted = msgspec.structs.replace(entry, n=n)
+    told = chat_notes(table, [posted])
+    if told:
+        deps.players.place([], told)
     deps.hooks.after_chat(table, [posted])
     return posted
 

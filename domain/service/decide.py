@@ -14,6 +14,7 @@ from domain.errors import (
     GameNotStarted,
     GameOver,
     NotYourTurn,
+    OutOfTime,
     PreconditionFailed,
     SeatGivenUp,
 )
@@ -38,9 +39,12 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
     if seat not in to_act(table, game):
         raise NotYourTurn(f"seat {seat} may not act now")
     parsed = parse_action(game, action)
+    if by == "player":
+        check_time_left(table, seat, clock())
     prefix: list[Event] = []
     if by == "timeout":
-        prefix.append(event("turn_timed_out", seat=seat))
+        away = {"away": True} if table.on_timeout == "away" else {}
+        prefix.append(event("turn_timed_out", seat=seat, **away))
     elif by == "player" and table.timeouts_in_row[seat] > 0:
         prefix.append(event("seat_returned", seat=seat))
     decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
@@ -65,6 +69,16 @@ def check_playing(table: Table) -> None:
         raise GameOver("the game was aborted by agreement", code="game_aborted")
     if table.status == "open":
         raise GameNotStarted("the game starts when every seat is taken")
+
+
+def check_time_left(table: Table, seat: int, now: float) -> None:
+    """A seat whose correspondence clock ran out may not move: the timeout ruling applies
+    (its job may not have run yet). A deadline per move is kept as it always was: a
+    move that beats the timer's job is taken."""
+    deadline = table.deadline(seat)
+    if table.clock is not None and deadline is not None and now > deadline:
+        raise OutOfTime(f"seat {seat}'s time ran out (at {deadline:.0f}); the table's "
+                        f"timeout ruling ({table.on_timeout}) plays for it")
 
 
 def check_in_play(table: Table, seat: int) -> None:

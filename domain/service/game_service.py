@@ -103,12 +103,17 @@ class GameService:
                seats: Sequence[Mapping[str, Any]],
                deadline_s: float | None = DEFAULT_DEADLINE_S,
                on_timeout: str = "autoplay", bot_delay_s: float = 0.0,
-               by: Player | None = None) -> Table:
-        """A new game; seats may say `me` (seats `by`, a player) or `invite` (a name)."""
+               by: Player | None = None,
+               time_control: Mapping[str, Any] | None = None) -> Table:
+        """A new game; seats may say `me` (seats `by`, a player) or `invite` (a name).
+        `time_control` (`domain.clocks.time_control`; None: a deadline per move of
+        `deadline_s`, or none)."""
+        deadline_s, clock = creating.resolve_time_control(time_control, deadline_s)
         resolved = lobby.seats_for(self.deps, seats, by)
         return creating.create(self.deps, game_type, options, resolved,
                                deadline_s=deadline_s, on_timeout=on_timeout,
-                               bot_delay_s=bot_delay_s, created_by=by.id if by else None)
+                               bot_delay_s=bot_delay_s, created_by=by.id if by else None,
+                               clock=clock)
 
     def join(self, game_id: str, name: str | None, player: Player | None = None,
              idempotency_key: str | None = None) -> tuple[int, str | None, Table]:
@@ -142,8 +147,8 @@ class GameService:
     def messages(self, game_id: str, after: int, limit: int) -> list[ChatEntry]:
         return chat.read(self.deps, game_id, after, limit)
 
-    def register_player(self, name: str) -> tuple[Player, str]:
-        return players.register(self.deps, name)
+    def register_player(self, name: str, bot: bool = False) -> tuple[Player, str]:
+        return players.register(self.deps, name, bot)
 
     def authenticate(self, key: str) -> Player:
         return players.authenticate(self.deps, key)

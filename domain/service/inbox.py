@@ -1,7 +1,9 @@
 """A player's inbox: kept after every append of a game with players, read a page at a time.
 
 After an append, the games' positions that changed move in their players' indexes
-(`domain.players.inbox`), and a game that just finished with players at the table is noted
+(`domain.players.inbox`), what the append means to each player goes to their stream
+(`domain.players.notes`, with the same round trip: a move that changes nobody's turn
+writes nothing), and a game that just finished with players at the table is noted
 as awaiting its rating (the rating job takes it from there). A page is one read of the
 player's slot (their key's hash and the index, so the key costs no round trip of its own)
 and one of the page's snapshots, decoded without their game state; a game gone from the
@@ -15,7 +17,7 @@ from typing import Any
 
 from domain.errors import BadCredentials
 from domain.events import Event
-from domain.players import inbox
+from domain.players import inbox, notes
 from domain.players.credentials import player_of
 from domain.service.deps import Deps
 from domain.service.loading import stored_envelope
@@ -25,10 +27,14 @@ from domain.table import Table
 
 def follow_append(deps: Deps, before: Table | None, after: Table,
                   events: Sequence[Event]) -> None:
-    """Keep the players' indexes in step with an append from `before` to `after`."""
+    """Keep the players' indexes in step with an append from `before` to `after`, and
+    tell them in their streams what it means to them (`domain.players.notes`), in the
+    same round trip."""
     moves = inbox.moves(before, after)
-    if moves:
-        deps.players.place(moves)
+    told = notes.after_append(before, after, events)
+    moved = notes.movers(after, events) if after.status == "active" else []
+    if moves or told or moved:
+        deps.players.place(moves, told, moved)
     if after.status == "finished" and any(e.type == "game_finished" for e in events) and \
             any(s.player is not None for s in after.seats):
         deps.ratings.await_rating(after.id, after.ended_at or after.updated_at)

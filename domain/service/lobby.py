@@ -12,7 +12,6 @@ from domain.errors import (
     BadOptions,
     GameStarted,
     NotAllowed,
-    UnknownPlayer,
     VersionConflict,
 )
 from domain.events import event
@@ -50,10 +49,8 @@ def seats_for(deps: Deps, seats: Sequence[Mapping[str, Any]],
                                      "(Authorization: Bearer pk.…)", code="needs_player_key")
             spec["player"] = by
         elif seat.get("invite") is not None:
-            try:
-                spec["invited"] = find_by_name(deps, seat["invite"])
-            except UnknownPlayer as err:
-                raise BadOptions(err.message, code="unknown_player") from None
+            # An unknown name is an unknown player (404), as everywhere in the service.
+            spec["invited"] = find_by_name(deps, seat["invite"])
         out.append(spec)
     return out
 

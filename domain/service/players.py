@@ -18,10 +18,11 @@ from domain.service.deps import Deps
 from domain.service.tokens import hash_token, matches
 
 
-def register(deps: Deps, name: str) -> tuple[Player, str]:
-    """A new player and their key (shown this once: only its hash is kept)."""
+def register(deps: Deps, name: str, bot: bool = False) -> tuple[Player, str]:
+    """A new player and their key (shown this once: only its hash is kept); `bot`: a bot
+    account."""
     shown = clean_name(name)
-    player = Player(id=new_player_id(), name=shown, created_at=deps.clock())
+    player = Player(id=new_player_id(), name=shown, created_at=deps.clock(), bot=bot)
     key = new_player_key(player.id)
     if not deps.players.add(player, name_key(shown), hash_token(key)):
         raise NameTaken(f"the name {shown!r} is taken (names are the same whatever their "
@@ -76,7 +77,7 @@ def profile(deps: Deps, player_id: str) -> dict[str, Any]:
     if player is None:
         raise UnknownPlayer(f"no player {player_id!r}")
     return {"id": player.id, "name": player.name, "created_at": player.created_at,
-            "games": [standing_view(game_type, s)
+            "bot": player.bot, "games": [standing_view(game_type, s)
                       for game_type, s in deps.ratings.all_standings(player.id).items()]}
 
 

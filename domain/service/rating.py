@@ -7,6 +7,9 @@ already or the standing changed since it was read (another game of theirs was ra
 meanwhile: read again and recompute). New standings are always computed from everyone's
 standing *before* the game: a player the game was already rated for (by an earlier run
 cut short) counts with the standing the record keeps from before it.
+
+Each player whose rating this run applied is told `game_finished` in their stream, with
+their place, score and rating change (a run cut short between the two tells nobody).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import Contention
+from domain.players.notes import PlayerNote, finished_note
 from domain.ratings.bots import BOT_RATINGS, bot_level
 from domain.ratings.outcome import new_standings, participants
 from domain.ratings.standing import RatingChange, Standing
@@ -37,6 +41,7 @@ def rate_game(deps: Deps, game_id: str) -> str:
         return "unrated"
     places: list[int] = table.outcome["places"]
     applied = False
+    told: list[PlayerNote] = []  # `game_finished` for each player rated by this run
     for _attempt in range(RATE_ATTEMPTS):
         current = dict(zip(players, deps.ratings.standings(table.type, players), strict=True))
         done = {p: deps.ratings.changes(p, [game_id])[0] for p in players}
@@ -52,6 +57,11 @@ def rate_game(deps: Deps, game_id: str) -> str:
                                   after=after[p], at=table.ended_at or table.updated_at)
             answer = deps.ratings.apply(p, current[p], change)
             applied |= answer == "applied"
+            if answer == "applied":
+                told.append(finished_note(table, p, members.index(p), {
+                    "before": before[p].rating, "after": after[p].rating,
+                    "delta": change.delta, "deviation": after[p].deviation},
+                    deps.clock()))
             conflicts += answer == "conflict"
         if not conflicts:
             break
@@ -63,6 +73,7 @@ def rate_game(deps: Deps, game_id: str) -> str:
     ranked.update({m: BOT_RATINGS[level].rating for m in members
                    if m is not None and (level := bot_level(m)) is not None})
     deps.ratings.rank(table.type, ranked)
+    deps.players.place([], told)
     deps.ratings.rated(game_id)
     return "rated" if applied else "already"
 
@@ -87,7 +98,8 @@ def leaderboard(deps: Deps, game_type: str, offset: int,
         player, standing = players.get(member), standings.get(member)
         view = standing_view(game_type, standing) if standing else {}
         entries.append({"rank": rank, "kind": "player", "level": None,
-                        "player": {"id": member, "name": player.name if player else None},
+                        "player": {"id": member, "name": player.name if player else None,
+                                   "bot": player.bot if player else False},
                         "rating": view.get("rating", rating),
                         "deviation": view.get("deviation"), "played": view.get("played"),
                         "won": view.get("won"), "provisional": view.get("provisional", True)})

@@ -102,6 +102,7 @@ def _created(deps: Deps, old: Table, new_id: str) -> tuple[Table, bool]:
     try:
         return create(deps, old.type, old.options, seats, deadline_s=old.deadline_s,
                       on_timeout=old.on_timeout, bot_delay_s=old.bot_delay_s,
-                      created_by=old.created_by, game_id=new_id, rematch_of=old.id), True
+                      created_by=old.created_by, game_id=new_id, rematch_of=old.id,
+                      clock=old.clock), True
     except VersionConflict:
         return load(deps, new_id)[0], False

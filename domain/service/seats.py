@@ -130,7 +130,8 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
             raise SeatTaken(f"seat {seat} is taken")
         token = new_seat_token() if player is None else None
         joined = event("player_joined", seat=seat, name=player.name if player else name,
-                       **({"player": player.id} if player else {}))
+                       **({"player": player.id} if player else {}),
+                       **({"bot": True} if player is not None and player.bot else {}))
         batch = Batch()
         table = fold(before, game, [joined], batch, deps.clock)
         if all(s.taken for s in table.seats):

@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from domain import clocks
 from domain.game import Game
 from domain.table import Table, to_act
 from domain.table_actions import table_actions
@@ -22,7 +23,8 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
          "away": table.is_away(i), "timeouts_in_row": table.timeouts_in_row[i],
          "deadline": table.deadline(i), "player": s.player, "invited": s.invited,
          "rematch_seat": s.rematch_seat, "resigned": s.resigned, "left": s.left,
-         "played_by": s.played_by}
+         "played_by": s.played_by, "bot_account": s.bot_account,
+         **_seat_clock(table, i, now)}
         for i, s in enumerate(table.seats)
     ]
     legal: list[Any] = []
@@ -39,6 +41,7 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         "you": viewer,
         "to_act": acting,
         "deadline_s": table.deadline_s,
+        "time_control": table.time_control(),
         "on_timeout": table.on_timeout,
         "seed_hash": table.seed_hash,
         "seed": table.seed,
@@ -55,3 +58,14 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         "ended_at": table.ended_at,
         "server_time": now,
     }
+
+
+def _seat_clock(table: Table, seat: int, now: float) -> dict[str, Any]:
+    """A seat's clock as everybody sees it: under a correspondence control, the time left
+    on its bank now (`time_left`, seconds; it runs while `deadline` is set) and, while its
+    player is on vacation, until when (`vacation_until`)."""
+    if table.clock is None:
+        return {"time_left": None, "vacation_until": None}
+    until = table.vacation_until.get(seat)
+    return {"time_left": clocks.left(table.clocks[seat], now),
+            "vacation_until": until if until is not None and until > now else None}

@@ -15,6 +15,8 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
 - `game:{id}:chat`    stream of the table chat's entries, `0-<n>` (`domain.store.redis_chat`)
 - `game:{id}:chat:text` hash n -> message n's text, until the message is hidden
+- `game:{id}:archive` a finished game's archive record (`domain.archive`), in place of its
+  stream, snapshot, checkpoints, tokens, seed and creator
 
 Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
 rating script and each player's inbox writes stay in one slot):
@@ -22,12 +24,21 @@ rating script and each player's inbox writes stay in one slot):
 - `player:{id}:inbox:<bucket>` sorted set game id -> position (`domain.players.inbox`)
 - `player:{id}:ratings` hash game type -> standing (rating, deviation, volatility, games, wins)
 - `player:{id}:rated`   hash game id -> what that game did to the rating (rated once)
+- `player:{id}:events`  stream: the player's own events (`domain.players.notes`), bounded
+- `player:{id}:ticket:<sha256>` a player stream ticket until it is used (SET EX, GETDEL)
+- `player:{id}:notify`  hash: notification preferences, e-mail address (and one waiting
+  for its confirmation), the notifier's place in the stream (`domain.store.redis_notify`)
+- `player:{id}:push`    hash subscription id -> a Web Push subscription
+- `player:{id}:present` sorted set game id (or `*`: the player's own stream) -> until when
+  an event stream of the player's is open on it
+- `player:{id}:moved`   sorted set game id -> when the player last moved in it
 
 The listing indexes (`games:*`, sorted sets scored by creation time; `games:free*`, the open
 games with a seat anyone may take) live outside any game's slot and are written after the
 append; so are the other indexes of many players: `players:names` (hash name key -> player
 id), `ratings:board:<type>` (sorted set player id or bot -> rating) and `ratings:awaited`
-(sorted set game id -> when it finished, until it is rated). The queues' keys (RQ's, and
+(sorted set game id -> when it finished, until it is rated), `archive:due` and
+`archive:refused` (`domain.archive`). The queues' keys (RQ's, and
 the workers' `donkeypost:*` timers and sweep lock) belong to the workers, on the queues'
 Redis.
 
@@ -97,11 +108,21 @@ def chat_texts(game_id: str) -> str:
     return _game(game_id, "chat:text")
 
 
+def archive(game_id: str) -> str:
+    return _game(game_id, "archive")
+
+
+def archived_away(game_id: str) -> list[str]:
+    """The keys an archive record replaces (the stream first)."""
+    return [events(game_id), snapshot(game_id), checkpoints(game_id), tokens(game_id),
+            secret(game_id), creator(game_id)]
+
+
 def of_game(game_id: str) -> list[str]:
     """The game's keys of the event store besides its stream (not its idempotency
     records, which expire, nor its webhooks')."""
     return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
-            creator(game_id), chat(game_id), chat_texts(game_id)]
+            creator(game_id), chat(game_id), chat_texts(game_id), archive(game_id)]
 
 
 def webhook_receiver(receiver_key: str) -> str:
@@ -157,7 +178,52 @@ def rating_changes(player_id: str) -> str:
     return _player(player_id, "rated")
 
 
+def player_events(player_id: str) -> str:
+    return _player(player_id, "events")
+
+
+def player_ticket(player_id: str, digest: str) -> str:
+    return _player(player_id, f"ticket:{digest}")
+
+
+def player_notice(player_id: str) -> str:
+    """Not a key: what a player's stream publishes on APPENDED ("<this> 0") when it grows,
+    in place of a game id (no game id starts with "@")."""
+    return f"@{player_id}"
+
+
+# The players whose stream the notifier should look at (sorted set player id -> when).
+NOTIFY_DUE = "notify:due"
+NOTIFY_SECRET = "notify:secret"  # signs the e-mails' links, unless NOTIFY_SECRET is set
+VAPID_KEY = "notify:vapid"  # the Web Push key pair (PEM), unless VAPID_PRIVATE_KEY is set
+
+
+def player_notify(player_id: str) -> str:
+    return _player(player_id, "notify")
+
+
+def push_subscriptions(player_id: str) -> str:
+    return _player(player_id, "push")
+
+
+def player_present(player_id: str) -> str:
+    return _player(player_id, "present")
+
+
+def player_moved(player_id: str) -> str:
+    return _player(player_id, "moved")
+
+
+def of_player_notifications(player_id: str) -> list[str]:
+    """What a player's notifications keep (their address, subscriptions, stream): erasing
+    a player deletes these."""
+    return [player_notify(player_id), push_subscriptions(player_id),
+            player_present(player_id), player_moved(player_id), player_events(player_id)]
 PLAYER_NAMES = "players:names"
+# Games over (finished, aborted, cancelled) -> when they ended, until archived; and those
+# whose archive was refused (game id -> why), kept whole.
+ARCHIVE_DUE = "archive:due"
+ARCHIVE_REFUSED = "archive:refused"
 RATINGS_AWAITED = "ratings:awaited"
 
 

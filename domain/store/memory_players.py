@@ -6,8 +6,9 @@ import threading
 from collections.abc import Sequence
 
 from domain.players.inbox import InboxMove
+from domain.players.notes import PlayerEntry, PlayerNote, encode_note
 from domain.players.records import Player
-from domain.store.port import InboxPage
+from domain.store.port import PLAYER_EVENTS_KEPT, InboxPage
 
 
 class MemoryPlayerStore:
@@ -18,6 +19,8 @@ class MemoryPlayerStore:
         self._names: dict[str, str] = {}
         # (player id, bucket) -> game id -> score
         self._inboxes: dict[tuple[str, str], dict[str, float]] = {}
+        self._events: dict[str, list[PlayerEntry]] = {}
+        self._numbered = 0
 
     def add(self, player: Player, name_key: str, key_hash: str) -> bool:
         with self._lock:
@@ -52,8 +55,15 @@ class MemoryPlayerStore:
             self._keys[player_id] = key_hash
             return True
 
-    def place(self, moves: Sequence[InboxMove]) -> None:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
         with self._lock:
+            for note in notes:
+                self._numbered += 1
+                kept = self._events.setdefault(note.player, [])
+                kept.append(PlayerEntry(f"{int(note.at * 1000)}-{self._numbered}",
+                                        encode_note(note)))
+                del kept[:-PLAYER_EVENTS_KEPT]
             for move in moves:
                 for (player_id, bucket), games in self._inboxes.items():
                     if player_id == move.player_id and (
@@ -75,3 +85,19 @@ class MemoryPlayerStore:
         ordered = sorted(found, key=lambda g: (found[g], g), reverse=newest_first)
         page = ordered[offset:offset + limit]
         return InboxPage(page, len(ordered), record, [found[g] for g in page])
+
+    def player_events(self, player_id: str, after: str = "0-0",
+                      count: int = 100) -> list[PlayerEntry]:
+        with self._lock:
+            kept = list(self._events.get(player_id, []))
+        return [e for e in kept if _order(e.id) > _order(after)][:count]
+
+    def last_player_event(self, player_id: str) -> str:
+        with self._lock:
+            kept = self._events.get(player_id)
+            return kept[-1].id if kept else "0-0"
+
+
+def _order(entry_id: str) -> tuple[int, int]:
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)

@@ -18,6 +18,7 @@ import msgspec
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.inbox import InboxMove
+from domain.players.notes import PlayerEntry, PlayerNote
 from domain.players.records import Player
 from domain.ratings.standing import RatingChange, Standing
 from domain.webhooks.deliveries import Delivery
@@ -38,6 +39,7 @@ DELIVERY_TTL_S = 14 * 24 * 3600
 DELIVERIES_KEPT = 100  # per registration, the newest
 CHAT_PAGE = 200  # chat entries read at once
 RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
+PLAYER_EVENTS_KEPT = 1000  # a player's stream keeps about this many of its latest entries
 
 
 class Stored(msgspec.Struct, frozen=True):
@@ -49,6 +51,20 @@ class Stored(msgspec.Struct, frozen=True):
 
     snapshot: bytes
     tail: list[Event]
+
+
+class StoredGame(msgspec.Struct, frozen=True):
+    """Everything the store keeps of one game that its archive replaces (and that a backup
+    holds of a game not archived): the log, the last snapshot, the replay checkpoints
+    (seq -> table), the seat tokens' hashes (-> seat), the seed and the creator's token
+    hash."""
+
+    events: list[Event]
+    snapshot: bytes | None
+    checkpoints: dict[int, bytes]
+    tokens: dict[str, int]
+    seed: str | None
+    creator: str | None
 
 
 class Idempotency(msgspec.Struct, frozen=True):
@@ -246,6 +262,65 @@ class EventStore(EventLog, Protocol):
         ...
 
 
+class ArchiveStore(Protocol):
+    """Finished games kept as archive records (`domain.archive`) in place of their keys,
+    and the games waiting for theirs."""
+
+    def stored_game(self, game_id: str) -> StoredGame | None:
+        """What the archive of a game replaces, read at once (None: no log)."""
+        ...
+
+    def archived(self, game_id: str) -> bytes | None:
+        """The game's archive record, if it is archived."""
+        ...
+
+    def archives_of(self, game_ids: Sequence[str]) -> list[bytes | None]:
+        """Several games' records at once (None: not archived)."""
+        ...
+
+    def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:
+        """In one atomic step, if the game's log is still at `version` and not archived:
+        keep `record` and delete what it replaces (`StoredGame`'s keys). False: the game
+        moved, or is gone (archived already, deleted)."""
+        ...
+
+    def restore_archived(self, game_id: str, record: bytes, game: StoredGame) -> bool:
+        """In one atomic step, if the game is still archived as `record`: write back its
+        keys (`game`) and delete the record. False: it is not (restored meanwhile)."""
+        ...
+
+    def put_archived(self, game_id: str, record: bytes) -> bool:
+        """Keep `record` as the archive of a game the store does not hold (an import);
+        False (nothing written) if it holds the game, archived or not."""
+        ...
+
+    def put_game(self, game_id: str, game: StoredGame) -> bool:
+        """Write a game's keys (an import) in one atomic step, unless the store holds the
+        game, archived or not (then False, nothing written)."""
+        ...
+
+    def archive_due(self, game_id: str, ended_at: float) -> None:
+        """Note a game that is over, to be archived."""
+        ...
+
+    def due_archives(self, before: float, limit: int) -> list[str]:
+        """Games noted as over before `before`, oldest first."""
+        ...
+
+    def archive_done(self, game_id: str, refused: str | None = None) -> None:
+        """The game is no longer waiting for its archive: archived (or gone), or
+        `refused` (why, kept beside the refused games)."""
+        ...
+
+    def refused_archives(self) -> dict[str, str]:
+        """The games whose archive was refused, and why."""
+        ...
+
+    def used_memory(self) -> tuple[int, int | None]:
+        """The store's memory in use and its configured maximum (None: none), in bytes."""
+        ...
+
+
 class WebhookStore(Protocol):
     """Webhook registrations of a game, and their deliveries (kept for a while)."""
 
@@ -320,9 +395,22 @@ class PlayerStore(Protocol):
         """Replace the player's key hash; False for an unknown player."""
         ...
 
-    def place(self, moves: Sequence[InboxMove]) -> None:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
         """Move games within players' inboxes: each game leaves the player's other
-        buckets and goes to its new position (or out, for None)."""
+        buckets and goes to its new position (or out, for None); add `notes` to their
+        players' streams (each bounded to about PLAYER_EVENTS_KEPT entries, its growth
+        published, and the player due for the notifier now); and note when each player
+        of `moved` (player, game, when) last moved in that game: in the same round trip."""
+        ...
+
+    def player_events(self, player_id: str, after: str = "0-0",
+                      count: int = 100) -> list[PlayerEntry]:
+        """The entries of the player's stream after id `after`, oldest first."""
+        ...
+
+    def last_player_event(self, player_id: str) -> str:
+        """The id of the stream's last entry ("0-0": none yet)."""
         ...
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,

@@ -15,8 +15,9 @@ import redis
 
 import domain.store.keys as keys
 from domain.players.inbox import BUCKETS, InboxMove
+from domain.players.notes import PlayerEntry, PlayerNote, encode_note
 from domain.players.records import Player
-from domain.store.port import InboxPage
+from domain.store.port import PLAYER_EVENTS_KEPT, InboxPage
 
 # Replace the key hash of a player who exists.
 _SET_KEY = """
@@ -26,6 +27,7 @@ return 1
 """
 # Redis takes LIMIT offsets up to 2^63 - 1; a larger page number is past any end anyway.
 _MAX_OFFSET = 2**53
+MOVED_KEPT_S = 3600.0  # when a player last moved in a game, kept this long
 
 
 class RedisPlayerStore:
@@ -37,7 +39,8 @@ class RedisPlayerStore:
         record = keys.player(player.id)
         self.redis.hset(record, mapping={"id": player.id, "name": player.name,
                                          "created_at": repr(player.created_at),
-                                         "key": key_hash})
+                                         "key": key_hash,
+                                         **({"bot": 1} if player.bot else {})})
         if self.redis.hsetnx(keys.PLAYER_NAMES, name_key, player.id):
             return True
         self.redis.delete(record)
@@ -49,10 +52,12 @@ class RedisPlayerStore:
     def players(self, player_ids: Sequence[str]) -> list[Player | None]:
         pipe = self.redis.pipeline(transaction=False)
         for player_id in player_ids:
-            pipe.hmget(keys.player(player_id), "name", "created_at")
-        return [Player(id=player_id, name=name.decode(), created_at=float(created))
+            pipe.hmget(keys.player(player_id), "name", "created_at", "bot")
+        return [Player(id=player_id, name=name.decode(), created_at=float(created),
+                       bot=bot is not None)
                 if name is not None and created is not None else None
-                for player_id, (name, created) in zip(player_ids, pipe.execute(), strict=True)]
+                for player_id, (name, created, bot)
+                in zip(player_ids, pipe.execute(), strict=True)]
 
     def named(self, name_key: str) -> str | None:
         raw = self.redis.hget(keys.PLAYER_NAMES, name_key)
@@ -64,8 +69,9 @@ class RedisPlayerStore:
     def set_key_hash(self, player_id: str, key_hash: str) -> bool:
         return bool(self._set_key(keys=[keys.player(player_id)], args=[key_hash]))
 
-    def place(self, moves: Sequence[InboxMove]) -> None:
-        if not moves:
+    def place(self, moves: Sequence[InboxMove], notes: Sequence[PlayerNote] = (),
+              moved: Sequence[tuple[str, str, float]] = ()) -> None:
+        if not moves and not notes and not moved:
             return
         pipe = self.redis.pipeline(transaction=False)
         for move in moves:
@@ -75,7 +81,28 @@ class RedisPlayerStore:
             if move.position is not None:
                 pipe.zadd(keys.inbox(move.player_id, move.position.bucket),
                           {move.game_id: move.position.score})
+        for player_id, game_id, at in moved:
+            pipe.zadd(keys.player_moved(player_id), {game_id: at})
+            pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", at - MOVED_KEPT_S)
+        due: dict[str, float] = {}
+        for note in notes:
+            pipe.xadd(keys.player_events(note.player), {"e": encode_note(note)},
+                      maxlen=PLAYER_EVENTS_KEPT, approximate=True)
+            due.setdefault(note.player, note.at)
+        for player_id in due:
+            pipe.publish(keys.APPENDED, f"{keys.player_notice(player_id)} 0")
+        if due:  # (LT: an earlier look wins over one planned for later)
+            pipe.zadd(keys.NOTIFY_DUE, due, lt=True)
         pipe.execute()
+
+    def player_events(self, player_id: str, after: str = "0-0",
+                      count: int = 100) -> list[PlayerEntry]:
+        found = self.redis.xrange(keys.player_events(player_id), f"({after}", "+", count=count)
+        return [PlayerEntry(i.decode(), fields[b"e"]) for i, fields in found]
+
+    def last_player_event(self, player_id: str) -> str:
+        last = self.redis.xrevrange(keys.player_events(player_id), count=1)
+        return last[0][0].decode() if last else "0-0"
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),
@@ -96,11 +123,12 @@ class RedisPlayerStore:
                          _with_key_hash(player_id, record), [float(s) for _i, s in found])
 
 
-_RECORD = ("name", "created_at", "key")
+_RECORD = ("name", "created_at", "key", "bot")
 
 
 def _with_key_hash(player_id: str, record: list[bytes | None]) -> tuple[Player, str] | None:
-    name, created, key = record
+    name, created, key, bot = record
     if name is None or created is None or key is None:
         return None
-    return Player(id=player_id, name=name.decode(), created_at=float(created)), key.decode()
+    return Player(id=player_id, name=name.decode(), created_at=float(created),
+                  bot=bot is not None), key.decode()

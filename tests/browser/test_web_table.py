@@ -12,118 +12,29 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.pages import (
+    SEATS_KEY,
+    assert_offers_exactly_the_legal_actions,
+    body_data,
+    click_a_move,
+    finished_game,
+    held_seat,
+    hold,
+    new_page,
+    play_until,
+    wait_for,
+)
 from tests.support.serve import ServeProcess
 
-SEATS_KEY = "donkeypost.seats.v1"
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture
 def page(context: Any) -> Iterator[Any]:
     yield new_page(context)
-
-
-def new_page(context: Any) -> Any:
-    """A tab whose script errors fail the test."""
-    tab = context.new_page()
-    tab.set_default_timeout(30_000)  # a busy machine
-    errors: list[str] = []
-    tab.on("pageerror", lambda err: errors.append(str(err)))
-    tab.errors = errors
-    return tab
-
-
-def held_seat(page: Any) -> dict[str, Any]:
-    seats = json.loads(page.evaluate(f"localStorage.getItem('{SEATS_KEY}')") or "[]")
-    assert seats, "the page keeps the seat it took"
-    return seats[0]
-
-
-def offered(page: Any) -> list[dict[str, Any]]:
-    return [json.loads(a) for a in page.locator(".all-actions button.action")
-            .evaluate_all("els => els.map(e => e.dataset.action)")]
-
-
-def assert_offers_exactly_the_legal_actions(page: Any, http: httpx.Client) -> bool:
-    """When the page shows the version the API is at: its buttons are the view's
-    legal actions, no more, no fewer. False when the page stayed behind (nothing checked)."""
-    seat = held_seat(page)
-    key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
-    for _ in range(20):
-        view = http.get(f"/games/{seat['game']}",
-                        headers={"Authorization": f"Bearer {seat['token']}"}).json()
-        if body_data(page, "version") == str(view["version"]):
-            buttons = offered(page)
-            if body_data(page, "version") == str(view["version"]):
-                assert sorted(map(key, buttons)) == sorted(map(key, view["legal_actions"]))
-                return True
-        page.wait_for_timeout(100)  # the page catches up with the stream
-    return False
-
-
-def body_data(page: Any, name: str) -> str | None:
-    return page.get_attribute("body", f"data-{name}")
-
-
-def wait_for(condition: Any, timeout_s: float, what: str) -> None:
-    """Poll from here: the page's content security policy forbids evaluated strings."""
-    ends = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < ends, f"waited {timeout_s} s for {what}"
-        time.sleep(0.05)
-
-
-def click_a_move(page: Any) -> bool:
-    """If this page may act, click one thing it offers (a card or slot on the table
-    first, else a move's button; a choice it opens is answered next time)."""
-    from playwright.sync_api import Error
-
-    try:
-        if page.locator("#actions button.action:not([disabled])").count() == 0:
-            return False
-        version = page.get_attribute("body", "data-version")
-        choice = page.locator(".choice button.action")
-        if choice.count():
-            choice.first.click(timeout=3000)
-        elif page.locator("button.pick").count():
-            page.locator("button.pick").first.click(timeout=3000)
-            return True
-        else:
-            page.locator(".all-actions button.action").first.click(timeout=3000)
-        ends = time.monotonic() + 5
-        while body_data(page, "version") == version and time.monotonic() < ends:
-            page.wait_for_timeout(50)
-    except Error:
-        pass  # the table changed under the pointer: look again
-    return True
-
-
-def play_until(pages: list[Any], done: Any, timeout_s: float, http: httpx.Client,
-               each: Any = None, must_compare: bool = True) -> int:
-    """Click moves on the pages until `done()`; returns how many moves were clicked. The
-    moves offered are compared with the view's legal actions now and then (at least once
-    if `must_compare`)."""
-    clicks = checked = 0
-    ends = time.monotonic() + timeout_s
-    while not done():
-        assert time.monotonic() < ends, "the game did not get there in time"
-        moved = False
-        for page in pages:
-            if checked < 5 and page.locator(".all-actions button.action").count():
-                checked += assert_offers_exactly_the_legal_actions(page, http)
-            if click_a_move(page):
-                clicks += 1
-                moved = True
-            if each is not None:
-                each()
-        if not moved:
-            pages[0].wait_for_timeout(100)
-    assert checked or not must_compare, "the offered moves were compared with the view"
-    return clicks
 
 
 def create_at_the_table(page: Any, server: ServeProcess, game_type: str, name: str,
@@ -308,38 +219,9 @@ def test_a_dropped_stream_resumes_without_losing_a_move(page, server, http):
     assert page.errors == []
 
 
-def _finished_game(http: httpx.Client) -> tuple[str, list[str]]:
-    """An Ochs & Esel round played to the end over the API by three people."""
-    created = http.post("/games", json={"type": "ochs-und-esel", "options": {"rounds": 1},
-                                        "deadline_s": None,
-                                        "seats": [{"kind": "human"}] * 3}).json()
-    tokens = [""] * 3
-    for i in range(3):
-        joined = http.post(f"/games/{created['id']}/players", json={"name": f"P{i}"}).json()
-        tokens[joined["seat"]] = joined["token"]
-    for _ in range(500):
-        spectator = http.get(f"/games/{created['id']}").json()
-        if spectator["status"] == "finished":
-            return created["id"], tokens
-        seat = spectator["to_act"][0]
-        auth = {"Authorization": f"Bearer {tokens[seat]}"}
-        action = http.get(f"/games/{created['id']}", headers=auth).json()["legal_actions"][0]
-        assert http.post(f"/games/{created['id']}/actions", json=action,
-                         headers=auth).status_code == 200
-    raise AssertionError("the game did not end")
-
-
-def hold(context: Any, game_id: str, game_type: str, seat: int, token: str) -> None:
-    """The browser holds this seat, as if it had taken it."""
-    held = [{"game": game_id, "type": game_type, "seat": seat, "token": token,
-             "name": f"P{seat}", "at": 0}]
-    context.add_init_script(f"localStorage.setItem('{SEATS_KEY}', "
-                            f"{json.dumps(json.dumps(held))})")
-
-
 def test_the_replay_steps_from_the_first_to_the_last_event_and_verifies_the_log(
         context, server, http):
-    game_id, tokens = _finished_game(http)
+    game_id, tokens = finished_game(http)
     last = http.get(f"/games/{game_id}").json()["version"]
     hold(context, game_id, "ochs-und-esel", 0, tokens[0])
     page = new_page(context)

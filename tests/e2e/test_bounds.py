@@ -68,3 +68,37 @@ def test_the_openapi_document_states_the_bounds(api):
     assert params["after"]["schema"]["maximum"] == 2**53 - 1
     assert params["limit"]["schema"]["maximum"] == 1000 and params["wait"]["schema"][
         "maximum"] == 60
+
+
+def test_page_numbers_are_bounded_on_every_listing(api):
+    from api.paging import MAX_PAGE
+
+    for path in ("/games", "/ratings/ochs-und-esel"):
+        assert api.http.get(f"{path}?page={MAX_PAGE}").status_code == 200
+        r = api.http.get(f"{path}?page={MAX_PAGE + 1}")
+        assert r.status_code == 422
+        body = r.get_json()
+        assert body["code"] == "validation_error" and "page" in body["errors"]["query"]
+    spec = api.http.get("/openapi.json").get_json()
+    pages = [p for path in spec["paths"].values() for op in path.values()
+             if isinstance(op, dict) for p in op.get("parameters", [])
+             if p.get("name") == "page"]
+    assert len(pages) == 3 and all(p["schema"]["maximum"] == MAX_PAGE for p in pages)
+
+
+def test_cross_field_rules_are_stated_and_refused_with_their_codes(api):
+    spec = api.http.get("/openapi.json").get_json()
+    trash = spec["components"]["schemas"]["CreateTrashGame"]
+    assert trash["x-rules"][0]["code"] == "not_enough_cards"
+    [rule] = trash["allOf"]
+    assert rule["then"]["properties"]["seats"]["maxItems"] == 4
+    r = api.http.post("/games", json={"type": "trash", "options": {"decks": 1},
+                                      "seats": [{"kind": "human"}] * 5})
+    assert r.status_code == 422 and r.get_json()["code"] == "not_enough_cards"
+    join = spec["paths"]["/games/{game_id}/players"]["post"]
+    assert join["x-rules"][0]["code"] == "name_or_key_required"
+    assert "name_or_key_required" in join["responses"]["401"]["x-codes"]
+    game = api.create("trash", 2)
+    r = api.http.post(f"/games/{game['id']}/players", json={})
+    assert r.status_code == 401 and r.get_json()["code"] == "name_or_key_required"
+    assert r.headers["WWW-Authenticate"] == "Bearer"

@@ -57,6 +57,7 @@ def test_a_player_key_is_shown_once_and_works_on_every_game_of_theirs(api):
     assert ann["key"].startswith("pk.") and ann["name"] == "Ann"
     profile = api.http.get(f"/players/{ann['id']}").get_json()
     assert profile == {"id": ann["id"], "name": "Ann", "created_at": ann["created_at"],
+                       "bot": False,
                        "games": []}
     assert "key" not in api.http.get("/players/me", headers=api.auth(ann["key"])).get_json()
     r = api.http.post("/players", json={"name": "ＡＮＮ"})
@@ -143,7 +144,7 @@ def test_an_invitation_only_the_invitee_can_take(api):
     r = api.http.post("/games", json={"type": "high-card", "seats": [
         {"kind": "human", "invite": "nobody here"}, {"kind": "human"}]},
         headers=api.auth(ann["key"]))
-    assert r.status_code == 422 and r.get_json()["code"] == "unknown_player"
+    assert r.status_code == 404 and r.get_json()["code"] == "unknown_player"
 
 
 def test_the_lobby_lists_open_seats_and_the_creator_may_cancel(api):

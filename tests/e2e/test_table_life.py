@@ -123,7 +123,7 @@ def test_a_seat_left_to_a_bot_of_a_chosen_level_is_public_and_played_on(api, com
     game_id = _game_of(api, [ann, bob], bots=1)
     leaves = [a for a in api.view(game_id, bob)["table_actions"] if a["name"] == "leave"]
     assert [a["body"] for a in leaves] == [{"level": "random"}, {"level": "basic"},
-                                           {"level": "strong"}]
+                                           {"level": "strong"}, {"level": "expert"}]
     r = _post(api, game_id, "leave", bob, {"level": "superb"})
     assert r.status_code == 422
     r = _post(api, game_id, "leave", bob, leaves[0]["body"])

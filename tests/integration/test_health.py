@@ -66,3 +66,26 @@ def test_only_the_required_kinds_decide_and_live_always_answers(redis_url, redis
     assert status == 200 and body["workers"]["bots"]["status"] == "ok"
     assert body["workers"]["timers"]["required"] is False
     assert client.get("/healthz/live").get_json() == {"status": "ok", "web": "ok"}
+
+
+def test_a_queue_whose_oldest_job_waits_too_long_is_late(redis_url, redis_client, tmp_path):
+    """Workers that beat are not enough: a queue they never reach shows in its wait."""
+    components = bootstrap(Settings(redis_url=redis_url, health_workers=("bots",),
+                                    health_queue_wait_s=1.0))
+    client = web_app(components).test_client()
+    heartbeats.beat(redis_client, ["bots"], now=time.time())
+    status, body = _health(client)
+    assert status == 200 and body["queues"]["ratings"] == {
+        "status": "ok", "waiting": 0, "oldest_wait_s": None}
+    components.rq_hooks.enqueue_ratings(["g1"])  # nobody serves the ratings
+    status, body = _health(client)
+    assert status == 200 and body["queues"]["ratings"]["waiting"] == 1
+    assert 0 <= body["queues"]["ratings"]["oldest_wait_s"] < 1.0
+    time.sleep(1.2)
+    heartbeats.beat(redis_client, ["bots"], now=time.time())
+    status, body = _health(client)
+    assert status == 503 and body["status"] == "unavailable"
+    assert body["queues"]["ratings"]["status"] == "late"
+    assert body["queues"]["ratings"]["oldest_wait_s"] > 1.0
+    assert body["workers"]["bots"]["status"] == "ok"  # every worker beats, all the same
+    assert {name for name, q in body["queues"].items() if q["status"] == "late"} == {"ratings"}

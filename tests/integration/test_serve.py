@@ -90,7 +90,7 @@ def test_serve_says_where_it_listens_and_stops_quickly_leaving_nothing(tmp_path)
         redis.close()
         children = serve.children()
         assert {role: len(pids) for role, pids in children.items()} == {
-            "redis": 1, "web": 1, "bots": BOT_WORKERS, "notifier": 1}
+            "redis": 1, "web": 1, "bots": BOT_WORKERS, "quick": 1, "notifier": 1}
         # Whole once every worker has beaten: web, Redis and each kind of worker.
         health = wait_until(lambda: _healthy(serve.url), 60, "every part healthy")
         assert {k: w["status"] for k, w in health.json()["workers"].items()} == {
@@ -120,5 +120,5 @@ def test_serve_says_where_it_listens_and_stops_quickly_leaving_nothing(tmp_path)
     assert not any(alive(pid) for pid in serve.seen)
     assert not (serve.data / "redis.sock").exists()
     assert sorted(p.name for p in serve.data.iterdir()) == [
-        "appendonly.aof", "redis.conf", "redis.log"]
+        "appendonly.aof", "metrics", "redis.conf", "redis.log"]
     assert redis_temp_folders(serve.data) == set()

@@ -21,8 +21,10 @@ def role(command: str) -> str | None:
         return "redis"
     if "gunicorn" in command or "-m granian " in command:
         return "web"
-    if "--queues deadlines,bots,strong-bots,ratings" in command:
+    if "--queues deadlines,ratings,bots,strong-bots,expert-bots" in command:
         return "bots"
+    if "--queues deadlines,ratings,bots" in command:
+        return "quick"
     if "--queues notifications" in command:
         return "notifier"
     return None

@@ -32,9 +32,9 @@ class WorkerProcess:
     """`donkeypost worker` in its own session, so a kill takes its scheduler with it."""
 
     def __init__(self, redis_url: str, log_path: Path, cluster_url: str | None = None,
-                 **env_vars: str) -> None:
+                 queues: Sequence[str] | None = None, **env_vars: str) -> None:
         """On the Redis at `redis_url`; with `cluster_url`, the games on that Redis Cluster
-        and the queues on `redis_url`."""
+        and the queues on `redis_url`; serving `queues` (default: all)."""
         env = {**os.environ, "DONKEYPOST_LOG_LEVEL": "INFO", **env_vars}
         if cluster_url is None:
             env["REDIS_URL"] = redis_url
@@ -44,7 +44,10 @@ class WorkerProcess:
             env.pop("REDIS_URL", None)
         self.log_path = log_path
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker"], cwd=ROOT,
+        argv = [sys.executable, "-m", "donkeypost.cli", "worker"]
+        if queues is not None:
+            argv += ["--queues", ",".join(queues)]
+        self.proc = subprocess.Popen(argv, cwd=ROOT,
                                      env=env, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
 

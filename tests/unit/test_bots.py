@@ -15,7 +15,7 @@ from tests.gamekit import start
 
 
 def test_the_levels() -> None:
-    assert LEVELS == ("random", "basic", "strong")
+    assert LEVELS == ("random", "basic", "strong", "expert")
 
 
 @pytest.mark.parametrize("game_id", sorted(registry.games()))
@@ -23,6 +23,7 @@ def test_the_levels() -> None:
 def test_every_level_plays_a_legal_move_in_every_game(game_id: str, level: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(levels, "DEFAULT_BUDGET", Budget(seconds=0.05))
+    monkeypatch.setattr(levels, "EXPERT_BUDGET", Budget(seconds=0.05))
     game = registry.get_game(game_id)
     state, _ = start(game, game.min_players, seed=3)
     seat = min(game.to_act(state))
@@ -36,7 +37,7 @@ def test_an_unknown_level_is_an_error() -> None:
     game = registry.get_game("ochs-und-esel")
     state, _ = start(game, 3)
     obs = observe(game, state, min(game.to_act(state)))
-    with pytest.raises(UnknownLevel, match=r"'grandmaster'.*random, basic, strong"):
+    with pytest.raises(UnknownLevel, match=r"'grandmaster'.*random, basic, strong, expert"):
         choose_action("grandmaster", game, obs, random.Random(0))
     with pytest.raises(UnknownLevel):
         make_bot("Basic")

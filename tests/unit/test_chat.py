@@ -16,6 +16,8 @@ from domain.webhooks.triggers import chat_notifications, with_texts
     ("two\nlines\tand a tab", "two\nlines\tand a tab"),
     ("emoji 👩‍👩‍👧 (joined)", "emoji 👩‍👩‍👧 (joined)"),
     ("é" * MAX_TEXT, "é" * MAX_TEXT),
+    ("\u200bhi\u200b", "\u200bhi\u200b"),  # invisible characters beside visible ones are fine
+    ("한글", "한글"),
 ])
 def test_what_a_message_may_say(raw, kept):
     assert clean_text(raw) == kept
@@ -23,7 +25,9 @@ def test_what_a_message_may_say(raw, kept):
 
 @pytest.mark.parametrize("raw", ["", " \n\t ", "x" * (MAX_TEXT + 1), "a\x00b", "bell\x07",
                                  "esc\x1b[31m", "rtl \u202e override", "isolate \u2066x",
-                                 "unassigned \U000e0fff"])
+                                 "unassigned \U000e0fff", "\u200b\u200b", "\u200d \u2060\ufeff",
+                                 "\u3164\u3164", "\u2800", "\u00a0\u2003", "\u0301\u0301",
+                                 "\ufe0f\U000e0020"])
 def test_what_a_message_may_not(raw):
     with pytest.raises(BadMessage):
         clean_text(raw)

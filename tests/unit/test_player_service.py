@@ -86,7 +86,7 @@ def test_names_are_unique_whatever_their_case_or_form(service):
 def test_the_profile_is_public_and_unknown_players_are_404(service):
     ann, _ = _player(service, "Ann")
     assert service.profile(ann.id) == {"id": ann.id, "name": "Ann", "created_at": 1000.0,
-                                       "games": []}
+                                       "bot": False, "games": []}
     with pytest.raises(UnknownPlayer):
         service.profile("nobody")
 
@@ -124,7 +124,7 @@ def test_seats_of_players_are_checked(service):
     ann, _ = _player(service, "Ann")
     with pytest.raises(BadCredentials):
         service.create("high-card", None, [{"kind": "human", "me": True}] * 2)
-    with pytest.raises(BadOptions, match="no player named") as err:
+    with pytest.raises(UnknownPlayer, match="no player named") as err:
         service.create("high-card", None, [{"kind": "human", "invite": "nobody"}] * 2, by=ann)
     assert err.value.code == "unknown_player"
     with pytest.raises(BadOptions, match="at most once"):

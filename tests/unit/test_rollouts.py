@@ -10,7 +10,7 @@ import pytest
 
 from domain.bots import observe
 from domain.bots.kit import Budget, Kit, SearchStats
-from domain.bots.levels import kit_for, strong_with
+from domain.bots.levels import kit_for, searching_with
 from domain.bots.search import search
 from domain.events import Event, event
 from domain.registry import get_game
@@ -76,7 +76,7 @@ def test_the_strong_bot_plays_a_legal_move_within_its_budget(game_id, players):
     seat = min(game.to_act(state))
     obs = observe(game, state, seat)
     started = time.perf_counter()
-    action = strong_with(Budget(seconds=0.05))(game, obs, random.Random(0))
+    action = searching_with(Budget(seconds=0.05))(game, obs, random.Random(0))
     assert time.perf_counter() - started < 0.5
     assert action in obs.legal_actions
     assert kit_for(game).method == "rollouts"

@@ -107,3 +107,12 @@ def test_a_cluster_for_the_games_with_the_queues_on_a_plain_redis():
 def test_a_cluster_needs_a_plain_redis_for_the_queues_and_a_url_of_its_nodes(env, says):
     with pytest.raises(SettingsError, match=says):
         Settings.from_env(env)
+
+
+def test_the_log_format_and_the_request_lines():
+    assert (Settings().log_format, Settings().log_requests) == ("text", True)
+    settings = Settings.from_env({"LOG_FORMAT": "JSON", "LOG_REQUESTS": "off"})
+    assert (settings.log_format, settings.log_requests) == ("json", False)
+    for name, value in (("LOG_FORMAT", "xml"), ("LOG_REQUESTS", "maybe")):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_env({name: value})

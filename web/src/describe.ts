@@ -47,8 +47,9 @@ export function slotName(slot: number): string {
   return slot === 1 ? "A" : String(slot);
 }
 
+const AUTO: Record<string, string> = { timeout: "time ran out", away: "away", forced: "their only move" };
 const auto = (d: { auto?: string | null }) =>
-  d.auto ? ` (played for them: ${d.auto === "timeout" ? "time ran out" : "away"})` : "";
+  d.auto ? ` (played for them: ${AUTO[d.auto] ?? d.auto})` : "";
 
 type Describers = { [T in GameEvent["type"]]: (e: Extract<GameEvent, { type: T }>, n: Names) => string };
 
@@ -79,7 +80,9 @@ const DESCRIBE: Describers = {
   round_won: (e, n) => `${n(e.data.seat)} won round ${e.data.round}${auto(e.data)}.`,
   game_ended: () => "The game is over.",
   game_finished: () => "The game finished; its seed is revealed.",
-  turn_timed_out: (e, n) => `${n(e.data.seat)} ran out of time.`,
+  turn_timed_out: (e, n) => `${n(e.data.seat)} ran out of time${e.data.away ? " and is away" : ""}.`,
+  vacation_started: (e, n) => `${n(e.data.seat)} is on vacation until ${new Date(e.data.until * 1000).toUTCString()}.`,
+  vacation_ended: (e, n) => `${n(e.data.seat)} is back from vacation.`,
   seat_returned: (e, n) => `${n(e.data.seat)} is back.`,
   rematch_created: () => "A rematch was set up.",
   seat_resigned: (e, n) => `${n(e.data.seat)} resigned.`,

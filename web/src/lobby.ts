@@ -5,6 +5,8 @@ import { announce, h, mount, when } from "./dom";
 import {
   heldSeats, keepCreatorToken, keepPlayer, keepPlayerName, keepSeat, player, playerName,
 } from "./store";
+import { optionInput, type OptionInput } from "./options";
+import { gameTypes } from "./types";
 
 const DEADLINES: [string, number | null][] = [
   ["No deadline", null], ["1 minute a move", 60], ["1 hour a move", 3600],
@@ -14,13 +16,14 @@ const SEAT_KINDS = [["me", "Me"], ["human", "A person (invite)"], ["bot:random",
 
 export async function showLobby(): Promise<void> {
   mount(h("h1", {}, "Lobby"), h("p", {}, "Loading the games…"));
-  const types = unwrap(await api.GET("/games/types"));
+  const types = await gameTypes();
   const form = newGameForm(types);
   const open = h("section", { "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"));
   const mine = h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "My games"));
+  const playing = h("section", { "aria-labelledby": "playing-h" }, h("h2", { id: "playing-h" }, "Being played"));
   mount(h("h1", {}, "Lobby"), h("div", { class: "lobby" }, form,
-    h("div", {}, playerBox(), mine, open)));
-  await Promise.all([fillMyGames(mine), fillOpenGames(open, types)]);
+    h("div", {}, playerBox(), mine, open, playing)));
+  await Promise.all([fillMyGames(mine), fillOpenGames(open, types), fillActiveGames(playing, types)]);
 }
 
 /** Become a player (one key for all one's games, rated), or forget the key here. */
@@ -79,8 +82,10 @@ function newGameForm(types: GameType[]): HTMLElement {
   const rules = h("details", {});
 
   const chosen = () => types.find((t) => t.id === typeSelect.value)!;
+  let inputs: OptionInput[] = [];
   const drawSeats = () => {
     const n = Number(count.value);
+    inputs.forEach((i) => i.players(n));
     const rows = Array.from({ length: n }, (_, i) => h("label", { class: "seat-row" },
       `Seat ${i + 1} `, h("select", { name: `seat-${i}`, "data-seat": i },
         SEAT_KINDS.map(([v, label]) => h("option", {
@@ -92,7 +97,8 @@ function newGameForm(types: GameType[]): HTMLElement {
     count.min = String(type.min_players);
     count.max = String(type.max_players);
     count.value = String(Math.min(Math.max(Number(count.value), type.min_players), type.max_players));
-    options.replaceChildren(h("legend", {}, "Options"), ...type.options.map(optionInput));
+    inputs = type.options.map(optionInput);
+    options.replaceChildren(h("legend", {}, "Options"), ...inputs.map((i) => i.element));
     rules.replaceChildren(h("summary", {}, "The rulings of this server"),
       h("ul", {}, type.rules.map((r) => h("li", {}, r))));
     drawSeats();
@@ -108,7 +114,8 @@ function newGameForm(types: GameType[]): HTMLElement {
     const kinds = [...seats.querySelectorAll("select")].map((s) => (s as HTMLSelectElement).value);
     const body = {
       type: type.id,
-      options: readOptions(options, type),
+      options: Object.fromEntries(type.options.map((o, i) => [o.name, inputs[i].read()])
+        .filter(([, v]) => v !== undefined)),
       seats: kinds.map((k) => k.startsWith("bot:")
         ? { kind: "bot" as const, level: k.slice(4) as "random" | "basic" | "strong" }
         : k === "me" && player() ? { kind: "human" as const, me: true } : { kind: "human" as const }),
@@ -136,45 +143,6 @@ function newGameForm(types: GameType[]): HTMLElement {
     h("label", { for: "deadline" }, "Time to move"), deadline,
     rules, error,
     h("button", { type: "submit", class: "primary" }, "Create the table"));
-}
-
-function optionInput(option: Schemas["Option"]): HTMLElement {
-  const id = `option-${option.name}`;
-  const label = h("label", { for: id }, option.description ?? option.name);
-  if (option.type === "bool") {
-    return h("div", { class: "check" }, h("input", { id, type: "checkbox", name: option.name,
-      checked: option.default === true }), label);
-  }
-  if (option.type === "int") {
-    return h("div", {}, label, h("input", { id, type: "number", name: option.name,
-      value: typeof option.default === "number" ? option.default : "",
-      min: option.minimum ?? null, max: option.maximum ?? null }));
-  }
-  if (option.type === "seat_or_random") {
-    return h("div", {}, label, h("select", { id, name: option.name, "data-kind": "seat" },
-      h("option", { value: "random" }, "random"),
-      Array.from({ length: 12 }, (_, i) => h("option", { value: i }, `seat ${i + 1}`))));
-  }
-  if (option.choices) {
-    return h("div", {}, label, h("select", { id, name: option.name },
-      option.choices.map((c) => h("option", { value: JSON.stringify(c),
-        selected: JSON.stringify(c) === JSON.stringify(option.default) }, String(c ?? "none")))));
-  }
-  return h("p", { class: "note" }, `${option.description ?? option.name}: the default`);
-}
-
-function readOptions(fieldset: HTMLElement, type: GameType): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const option of type.options) {
-    const el = fieldset.querySelector(`[name="${option.name}"]`) as HTMLInputElement | null;
-    if (!el) continue;
-    if (option.type === "bool") out[option.name] = el.checked;
-    else if (option.type === "int" && el.value !== "") out[option.name] = Number(el.value);
-    else if (option.type === "seat_or_random") {
-      out[option.name] = el.value === "random" ? "random" : Number(el.value);
-    } else if (option.choices) out[option.name] = JSON.parse(el.value);
-  }
-  return out;
 }
 
 async function fillMyGames(section: HTMLElement): Promise<void> {
@@ -236,6 +204,16 @@ async function fillOpenGames(section: HTMLElement, types: GameType[]): Promise<v
     `${title(g.type)} · ${g.seats.filter((s) => s.taken).length}/${g.seats.length} seated `,
     held.has(g.id) ? h("a", { href: `#/game/${g.id}` }, "your table")
       : h("a", { href: `#/join/${g.id}`, class: "button" }, "Join")))));
+}
+
+async function fillActiveGames(section: HTMLElement, types: GameType[]): Promise<void> {
+  const games = unwrap(await api.GET("/games", {
+    params: { query: { status: "active", page_size: 10 }, header: {} } }));
+  const title = (id: string) => types.find((t) => t.id === id)?.title ?? id;
+  section.append(games.length ? h("ul", { class: "games" }, games.map((g) => h("li", {},
+    `${title(g.type)} · ${g.seats.map((s) => s.name ?? (s.kind === "bot" ? "bot" : "someone")).join(", ")} `,
+    h("a", { href: `#/games/${g.id}`, class: "button" }, "Watch"))))
+    : h("p", {}, "No game is being played just now."));
 }
 
 export async function showJoin(gameId: string): Promise<void> {

@@ -12,7 +12,8 @@ async function route(): Promise<void> {
   leave = undefined;
   const [, page, id] = location.hash.replace(/^#\/?/, "/").split("/");
   try {
-    if (page === "game" && id) leave = await showTable(decodeURIComponent(id));
+    // (#/games/{id} is the link for spectators: the same table, seen without a seat here)
+    if ((page === "game" || page === "games") && id) leave = await showTable(decodeURIComponent(id));
     else if (page === "join" && id) await showJoin(decodeURIComponent(id));
     else if (page === "replay" && id) leave = await showReplay(decodeURIComponent(id));
     else await showLobby();

@@ -1,19 +1,21 @@
 // A replay: any moment of the game through GET /games/{id}/states/{seq} (the seat's view
 // while the game runs, everything after the end), stepped with a slider or the arrow keys;
 // a finished game's log is verified here, in the browser.
-import { drawBoard } from "./boards";
 import { api, bearer, unwrap, type GameView } from "./client";
-import { eventText } from "./describe";
 import { h, mount } from "./dom";
+import { t } from "./i18n";
+import { boardFor } from "./games";
 import { credentialFor } from "./store";
-import { gameTitle, readLog, seatNames } from "./table";
+import { readLog } from "./table/log";
+import { describeEvent, seatNames } from "./table/render";
+import { gameTypes, tableTitle } from "./types";
 import { verifyLog } from "./verify";
 
 export async function showReplay(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
-  const now = unwrap(await api.GET("/games/{game_id}", {
-    params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) }));
-  const events = await readLog(gameId, token);
+  const [now, events, types] = await Promise.all([api.GET("/games/{game_id}", {
+    params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) }).then(unwrap),
+    readLog(gameId, token), gameTypes()]);
   const last = events.length;
   const slider = h("input", { id: "replay-slider", type: "range", min: 1, max: last, value: last, step: 1,
                               "aria-describedby": "replay-at" }) as HTMLInputElement;
@@ -29,8 +31,8 @@ export async function showReplay(gameId: string): Promise<() => void> {
     const state = unwrap(await api.GET("/games/{game_id}/states/{seq}", {
       params: { path: { game_id: gameId, seq } }, headers: bearer(token) })) as GameView;
     if (wanted !== seq) return; // a later step was asked meanwhile
-    at.textContent = `Event ${seq} of ${last}: ${eventText(ev, seatNames(state))}`;
-    board.replaceChildren(drawBoard(state, seatNames(state), null));
+    at.textContent = `Event ${seq} of ${last}: ${describeEvent(ev, seatNames(state))}`;
+    board.replaceChildren(h("h2", { class: "visually-hidden" }, t("The table")), state.game === null ? "" : boardFor(state.type).draw(state, { names: seatNames(state), pick: null, log: events.slice(0, seq) }));
     document.body.dataset.replaySeq = String(seq);
   };
   const step = (seq: number) => void show(Math.min(Math.max(seq, 1), last));
@@ -44,7 +46,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
   };
   document.addEventListener("keydown", keys);
 
-  mount(h("h1", {}, `Replay · ${gameTitle(now)}`),
+  mount(h("h1", {}, `Replay · ${tableTitle(now, types)}`),
     h("p", { class: "links" }, h("a", { href: `#/game/${gameId}` }, "Back to the table")),
     h("div", { class: "replay-controls" },
       h("button", { type: "button", "aria-label": "first event", onclick: () => step(1) }, "First"),

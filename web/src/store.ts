@@ -43,6 +43,11 @@ export function keepCreatorToken(game: string, token: string): void {
   localStorage.setItem(CREATED, JSON.stringify({ ...read(CREATED, {}), [game]: token }));
 }
 
+/** The creator token this browser got for a game it made, if any. */
+export function creatorToken(game: string): string | undefined {
+  return read<Record<string, string>>(CREATED, {})[game];
+}
+
 export function playerName(): string {
   return read<string>(NAME, "");
 }

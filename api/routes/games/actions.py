@@ -30,7 +30,7 @@ from domain.service import GameService
 from domain.table import Table
 
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
-              "game_aborted", "seat_resigned", "seat_left")
+              "game_aborted", "seat_resigned", "seat_left", "out_of_time")
 
 
 def _legal(service: GameService, table: Table, seat: int) -> list[Any]:

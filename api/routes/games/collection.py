@@ -24,8 +24,8 @@ from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
-                             "bad_donkey_deck", "not_enough_cards", "unknown_player",
-                             "bad_name"),
+                             "bad_donkey_deck", "not_enough_cards", "bad_name",
+                             "bad_time_control"),
                       "the game does not take these options or seats")
 
 
@@ -35,7 +35,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
         @blp.arguments(CreateGameSchema)
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
-                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY],
+                       security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY, Failure(
+                           404, ("unknown_player",), "no player has the name invited")],
                        links={201: {
                            name: target for op in ("joinGame", "getGame", "registerWebhook",
                                                    "streamEvents", "exportLog", "cancelGame")
@@ -55,7 +56,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
-                                   bot_delay_s=body["bot_delay_s"], by=by)
+                                   bot_delay_s=body["bot_delay_s"], by=by,
+                                   time_control=body["time_control"])
             return {**service.view(table, table.seat_of(by.id) if by else None),
                     "creator_token": service.issue_creator_token(table.id)}
 

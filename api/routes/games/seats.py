@@ -27,6 +27,8 @@ from api.routes.game_headers import idempotency_key, view_answer
 from api.schemas import JoinedSchema, JoinSchema
 from domain.service import GameService
 
+NAME_OR_KEY = "name_or_key_required"
+
 
 def register(blp: ContractBlueprint, service: GameService) -> None:
     @blp.route("/<string:game_id>/players")
@@ -41,7 +43,11 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                                    "does not take"),
                            Failure(409, ("no_free_seat", "already_seated", "game_cancelled"),
                                    "no free seat (those left may be kept for invited "
-                                   "players), you sit here already, or it was cancelled")],
+                                   "players), you sit here already, or it was cancelled"),
+                           Failure(401, (NAME_OR_KEY,), "neither a player key nor a `name`: "
+                                   "who is joining?")],
+                       rules=[{"code": NAME_OR_KEY, "status": 401,
+                               "rule": "a join without a player key needs a `name`"}],
                        links={201: {
                            **game_link("joinGame", "$response.body#/game/id"),
                            **game_link("listEvents", "$response.body#/game/id"),
@@ -59,11 +65,13 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
 
             Without a credential: the next seat open to anyone, under `name`, with a new
             seat token. With a player key: the seat you are invited to, else the next open
-            one, as that player (no token: your key is your credential here)."""
+            one, as that player (no token: your key is your credential here). One of the
+            two is needed: a join with neither is refused (401 `name_or_key_required`)."""
             player = optional_player(service)
             if player is None and not body.get("name"):
-                raise ApiError(422, "validation_error", "a name is needed without a player "
-                                                       "key", errors={"name": ["required"]})
+                raise ApiError(401, NAME_OR_KEY, "who is joining? send a `name` for this "
+                                                 "table, or your player key",
+                               headers={"WWW-Authenticate": "Bearer"})
             seat, token, table = service.join(game_id, body.get("name"), player,
                                               idempotency_key())
             return {"seat": seat, "token": token, "game": service.view(table, seat)}

@@ -35,7 +35,7 @@ from typing import Any
 
 from domain.errors import BadOptions
 from domain.events import Event
-from domain.game import OptionSpec, Outcome, resolve_options
+from domain.game import OptionSpec, Outcome, SeatRule, resolve_options
 from domain.games import kit
 from domain.games.trash import automatic
 from domain.games.trash import rules as play_rules
@@ -47,6 +47,12 @@ from domain.games.trash.view import determinize, table_view
 
 DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # the rulebook's material
 PLAYERS_PER_DECK = 4  # at most: with fewer cards, rounds end void without end (Decision)
+SEAT_RULES = (
+    SeatRule(option="decks", values=[1], max_players=PLAYERS_PER_DECK,
+             code="not_enough_cards",
+             rule=f"one deck (`decks`: 1) seats at most {PLAYERS_PER_DECK} players; 5 or 6 "
+                  "players need 2 decks or more (or `decks`: null, by players)"),
+)
 
 OPTIONS = (
     OptionSpec(name="decks", type="int", default=None, minimum=1, maximum=3, nullable=True,
@@ -98,6 +104,7 @@ class Trash:
     max_players = 6
     options = OPTIONS
     rules = RULES
+    seat_rules = SEAT_RULES
     action_type = TrashAction
     state_type = TrashState
     shapes = TRASH_SHAPES

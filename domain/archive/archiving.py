@@ -1,0 +1,56 @@
+"""Archiving one game that is over: read it, make its record, prove it, replace the game.
+
+`archive_game` is what the workers' archive job runs (and `donkeypost archive`). It reads
+everything the record will replace in one round trip, makes the record and expands it
+again (`explain.archive`: the log, the final table and the checkpoints must come back
+byte for byte), then swaps the game's keys for the record in one atomic step that checks
+the log is still at the version read. Whatever stops it (a crash, a kill, Redis going
+away) leaves the game whole or archived: the only write is that one step. Running it
+twice, or on two workers at once, archives the game once.
+
+A game whose record does not expand exactly is kept whole and noted as refused, with the
+reason (`donkeypost archive --refused` lists them).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+from domain.archive.explain import NotArchivable, archive
+from domain.archive.replay import Games
+from domain.store.port import ArchiveStore
+from domain.table import decode_envelope, evolve_envelope
+
+log = logging.getLogger(__name__)
+
+OVER = ("finished", "aborted", "cancelled")
+Outcome = Literal["archived", "already", "unknown", "not_over", "moved", "refused"]
+
+
+def archive_game(archives: ArchiveStore, games: Games, game_id: str) -> Outcome:
+    """Archive the game if it is over; what happened."""
+    if archives.archived(game_id) is not None:
+        archives.archive_done(game_id)
+        return "already"
+    stored = archives.stored_game(game_id)
+    if stored is None or stored.snapshot is None:
+        archives.archive_done(game_id)
+        return "unknown"
+    table = decode_envelope(stored.snapshot)
+    for ev in stored.events[table.version:]:  # (an aborted game's snapshot is behind)
+        table = evolve_envelope(table, ev)
+    if table.status not in OVER or table.version != len(stored.events):
+        archives.archive_done(game_id)
+        return "not_over"
+    try:
+        data, _expansion = archive(stored, games)
+    except NotArchivable as err:
+        log.warning("game %s is kept whole: its archive would not expand exactly (%s)",
+                    game_id, err)
+        archives.archive_done(game_id, refused=str(err))
+        return "refused"
+    if not archives.replace_with_archive(game_id, table.version, data):
+        return "moved"  # appended to meanwhile (a rematch's link): archived next time
+    archives.archive_done(game_id)
+    return "archived"

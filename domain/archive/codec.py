@@ -1,0 +1,255 @@
+"""The archive's bytes: varints, a mixed-radix number for the choices, and a compact,
+type-preserving encoding of JSON-like values (an event's data, an action's body).
+
+- A varint is an unsigned integer in 7-bit groups, least significant first (LEB128); a
+  signed one is zigzagged first (0, -1, 1, -2, … → 0, 1, 2, 3, …).
+- The choices of a game (which seat of those who may act, which of the legal actions) are
+  digits of one number in a mixed radix: the digit `i` of `n` possible values multiplies
+  what follows by `n`. A choice among one costs nothing, and the whole number takes
+  `ceil(sum(log2 n))` bits: the entropy of choosing uniformly, which no fixed code beats
+  without a model of the players.
+- A value is a tag byte and its payload (see `_T_*`): None, booleans, integers (zigzag
+  varint), floats (8 bytes, exact), strings (a varint index into `VOCABULARY` when they
+  are one of its words, else their UTF-8 bytes), lists, maps, and the two placeholders of
+  `game_created` (`DERIVED`, `Defaults`). Decoding gives back the same Python types in the
+  same order, so an event re-encoded to JSON is byte for byte the one stored.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from domain.archive.vocabulary import VOCABULARY
+
+_WORD_INDEX = {word: i for i, word in enumerate(VOCABULARY)}
+_DOUBLE = struct.Struct("<d")
+
+# Value tags (the format's: never renumber; add new ones at the end).
+_T_NONE, _T_FALSE, _T_TRUE, _T_INT, _T_FLOAT, _T_STR, _T_WORD, _T_LIST, _T_MAP = range(9)
+_T_DERIVED, _T_DEFAULTS, _T_SMALL = 9, 10, 11
+# Integers 0..SMALL_INTS-1 are one byte: the tag _T_SMALL + the integer.
+SMALL_INTS = 256 - _T_SMALL
+
+
+class FormatError(ValueError):
+    """Bytes that are not an archive this code can read."""
+
+
+class _Derived:
+    """A value left out because the expansion computes it (the seed's commitment)."""
+
+    def __repr__(self) -> str:
+        return "DERIVED"
+
+
+DERIVED = _Derived()
+
+
+class Defaults(dict[str, Any]):
+    """Options stored as their difference from the game's defaults (resolved again on
+    expansion)."""
+
+
+class Writer:
+    def __init__(self) -> None:
+        self.out = bytearray()
+
+    def byte(self, value: int) -> None:
+        self.out.append(value)
+
+    def raw(self, data: bytes) -> None:
+        self.out += data
+
+    def varint(self, value: int) -> None:
+        if value < 0:
+            raise ValueError("a varint is not negative")
+        while value >= 0x80:
+            self.out.append((value & 0x7F) | 0x80)
+            value >>= 7
+        self.out.append(value)
+
+    def signed(self, value: int) -> None:
+        self.varint(value * 2 if value >= 0 else -value * 2 - 1)
+
+    def blob(self, data: bytes) -> None:
+        self.varint(len(data))
+        self.out += data
+
+    def text(self, value: str) -> None:
+        self.blob(value.encode())
+
+    def value(self, value: Any) -> None:
+        """A JSON-like value (see the module)."""
+        out = self.out
+        if value is None:
+            out.append(_T_NONE)
+        elif value is True:
+            out.append(_T_TRUE)
+        elif value is False:
+            out.append(_T_FALSE)
+        elif type(value) is int:
+            if 0 <= value < SMALL_INTS:
+                out.append(_T_SMALL + value)
+            else:
+                out.append(_T_INT)
+                self.signed(value)
+        elif type(value) is float:
+            out.append(_T_FLOAT)
+            out += _DOUBLE.pack(value)
+        elif type(value) is str:
+            index = _WORD_INDEX.get(value)
+            if index is not None:
+                out.append(_T_WORD)
+                self.varint(index)
+            else:
+                out.append(_T_STR)
+                self.text(value)
+        elif value is DERIVED:
+            out.append(_T_DERIVED)
+        elif isinstance(value, Defaults):
+            out.append(_T_DEFAULTS)
+            self._map(value)
+        elif isinstance(value, dict):
+            out.append(_T_MAP)
+            self._map(value)
+        elif isinstance(value, list | tuple):
+            out.append(_T_LIST)
+            self.varint(len(value))
+            for item in value:
+                self.value(item)
+        else:
+            raise TypeError(f"cannot archive a value of type {type(value).__name__}")
+
+    def _map(self, value: dict[Any, Any]) -> None:
+        self.varint(len(value))
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"cannot archive a map key of type {type(key).__name__}")
+            self.value(key)
+            self.value(item)
+
+    def bytes(self) -> bytes:
+        return bytes(self.out)
+
+
+class Reader:
+    def __init__(self, data: bytes, at: int = 0) -> None:
+        self.data = data
+        self.at = at
+
+    def byte(self) -> int:
+        if self.at >= len(self.data):
+            raise FormatError("the archive ends early")
+        value = self.data[self.at]
+        self.at += 1
+        return value
+
+    def raw(self, n: int) -> bytes:
+        if self.at + n > len(self.data):
+            raise FormatError("the archive ends early")
+        found = self.data[self.at:self.at + n]
+        self.at += n
+        return found
+
+    def varint(self) -> int:
+        value = shift = 0
+        while True:
+            b = self.byte()
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                return value
+            shift += 7
+            if shift > 70:
+                raise FormatError("a varint runs on")
+
+    def signed(self) -> int:
+        n = self.varint()
+        return n >> 1 if not n & 1 else -(n >> 1) - 1
+
+    def blob(self) -> bytes:
+        return self.raw(self.varint())
+
+    def text(self) -> str:
+        return self.blob().decode()
+
+    def value(self) -> Any:
+        tag = self.byte()
+        if tag >= _T_SMALL:
+            return tag - _T_SMALL
+        if tag == _T_NONE:
+            return None
+        if tag == _T_TRUE:
+            return True
+        if tag == _T_FALSE:
+            return False
+        if tag == _T_INT:
+            return self.signed()
+        if tag == _T_FLOAT:
+            return _DOUBLE.unpack(self.raw(8))[0]
+        if tag == _T_STR:
+            return self.text()
+        if tag == _T_WORD:
+            index = self.varint()
+            if index >= len(VOCABULARY):
+                raise FormatError(f"no word {index} in the vocabulary")
+            return VOCABULARY[index]
+        if tag == _T_LIST:
+            return [self.value() for _ in range(self.varint())]
+        if tag == _T_MAP:
+            return self._map({})
+        if tag == _T_DERIVED:
+            return DERIVED
+        if tag == _T_DEFAULTS:
+            return self._map(Defaults())
+        raise FormatError(f"unknown value tag {tag}")
+
+    def _map(self, into: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(self.varint()):
+            key = self.value()
+            into[key] = self.value()
+        return into
+
+    def done(self) -> bool:
+        return self.at >= len(self.data)
+
+
+class Digits:
+    """Writes the choices: (digit, radix) pairs, in the order they are made."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[int, int]] = []
+
+    def add(self, digit: int, radix: int) -> None:
+        if not 0 <= digit < radix:
+            raise ValueError(f"digit {digit} out of radix {radix}")
+        if radix > 1:
+            self.pairs.append((digit, radix))
+
+    def number(self) -> int:
+        n = 0
+        for digit, radix in reversed(self.pairs):
+            n = n * radix + digit
+        return n
+
+
+class DigitReader:
+    """Reads the choices back, in the same order (each needs its radix, which the game's
+    state at that point gives)."""
+
+    def __init__(self, number: int) -> None:
+        self.n = number
+
+    def take(self, radix: int) -> int:
+        if radix <= 1:
+            return 0
+        self.n, digit = divmod(self.n, radix)
+        return digit
+
+
+def int_bytes(n: int) -> bytes:
+    return n.to_bytes((n.bit_length() + 7) // 8, "little")
+
+
+def bytes_int(data: bytes) -> int:
+    return int.from_bytes(data, "little")

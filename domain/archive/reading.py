@@ -1,0 +1,317 @@
+"""Reading archived games: the event store as before, an archived game expanded on demand.
+
+`ArchivedGames` is the `EventStore` the service is given. It asks the store underneath
+first; only when that finds nothing (no log, no table) does it look for the game's
+archive record, expand it (`domain.archive.replay`) and answer from the expansion: the
+same events, the same table (its snapshot's bytes), the same checkpoints, seat tokens,
+seed and creator as the store held, so that every answer built on them is byte for byte
+the one given before the game was archived. A live game costs nothing more, but where its
+answer is empty (no event after the one asked for): then one read of the record's key.
+
+Expansions are kept in this process, the most recently used first, up to `cache_events`
+events in all (an event expanded costs about 1-2 KB of this process's memory).
+
+An append to an archived game (a rematch's link, after the end) writes the game's keys
+back first (`restore_archived`, one atomic step), then appends; and an append that ends
+a game notes it as due for its archive (`archive_due`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.archive.explain import as_read
+from domain.archive.record import Record
+from domain.archive.record import decode as decode_record
+from domain.archive.replay import Expansion, Games, expand
+from domain.chat import ChatEntry
+from domain.errors import VersionConflict
+from domain.events import Event
+from domain.store.port import (
+    CHAT_PAGE,
+    CHECKPOINT_EVERY,
+    SNAPSHOT_EVERY,
+    AppendNotices,
+    AppendResult,
+    ArchiveStore,
+    EventStore,
+    Idempotency,
+    Stored,
+    StoredGame,
+    TimerChanges,
+)
+from domain.table import encode_table
+
+DEFAULT_CACHE_EVENTS = 100_000
+# The events that end a game: after them it waits for its archive.
+GAME_OVER = ("game_finished", "game_aborted", "game_cancelled")
+
+
+@dataclass
+class Archived:
+    """An archived game as this process holds it: the record and its expansion."""
+
+    record: Record
+    data: bytes
+    expansion: Expansion
+    snapshot: bytes
+
+    @property
+    def version(self) -> int:
+        return len(self.expansion.events)
+
+    def stored(self) -> Stored:
+        return Stored(self.snapshot, self.expansion.events[-(SNAPSHOT_EVERY - 1):])
+
+    def as_stored_game(self) -> StoredGame:
+        return StoredGame(events=list(self.expansion.events), snapshot=self.snapshot,
+                          checkpoints=dict(self.expansion.checkpoints),
+                          tokens=dict(self.record.tokens), seed=self.record.seed,
+                          creator=self.record.creator)
+
+
+class ExpansionCache:
+    """Expanded games, least recently used forgotten first, within `limit` events."""
+
+    def __init__(self, limit: int = DEFAULT_CACHE_EVENTS) -> None:
+        self.limit = limit
+        self.size = 0
+        self._games: OrderedDict[str, Archived] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Archived | None:
+        with self._lock:
+            found = self._games.get(game_id)
+            if found is not None:
+                self._games.move_to_end(game_id)
+            return found
+
+    def put(self, game_id: str, archived: Archived) -> None:
+        with self._lock:
+            old = self._games.pop(game_id, None)
+            if old is not None:
+                self.size -= old.version
+            self._games[game_id] = archived
+            self.size += archived.version
+            while self.size > self.limit and len(self._games) > 1:
+                _id, dropped = self._games.popitem(last=False)
+                self.size -= dropped.version
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            old = self._games.pop(game_id, None)
+            if old is not None:
+                self.size -= old.version
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def expand_record(data: bytes, games: Games) -> Archived:
+    record = decode_record(data)
+    expansion = expand(record, games)
+    return Archived(record, data, expansion, as_read(encode_table(expansion.table), games))
+
+
+class ArchivedGames:
+    """The `EventStore` port over `store`, with the archived games of `archives` read as
+    if they were still there (see the module)."""
+
+    def __init__(self, store: EventStore, archives: ArchiveStore, games: Games,
+                 cache_events: int = DEFAULT_CACHE_EVENTS) -> None:
+        self.store = store
+        self.archives = archives
+        self.games = games
+        self.cache = ExpansionCache(cache_events)
+
+    def archived_game(self, game_id: str) -> Archived | None:
+        """The game's expansion, if it is archived (kept in this process's cache)."""
+        found = self.cache.get(game_id)
+        if found is not None:
+            return found
+        data = self.archives.archived(game_id)
+        if data is None:
+            return None
+        return self._expanded(game_id, data)
+
+    def _expanded(self, game_id: str, data: bytes) -> Archived:
+        found = expand_record(data, self.games)
+        self.cache.put(game_id, found)
+        return found
+
+    # --- writing -------------------------------------------------------------------------
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
+               token: tuple[str, int] | None = None,
+               idempotency: Idempotency | None = None,
+               timers: TimerChanges | None = None) -> AppendResult:
+        def attempt() -> AppendResult:
+            return self.store.append(game_id, expected_version, events, snapshot,
+                                     checkpoint=checkpoint, token=token,
+                                     idempotency=idempotency, timers=timers)
+        try:
+            result = attempt()
+        except VersionConflict as conflict:
+            if conflict.actual != 0 or expected_version == 0 or not self.restore(game_id):
+                raise
+            result = attempt()
+        if result.duplicate is None:
+            over = [e for e in events if e.type in GAME_OVER]
+            if over:
+                self.archives.archive_due(game_id, over[-1].at)
+        return result
+
+    def restore(self, game_id: str) -> bool:
+        """Write an archived game's keys back (to append to it); False if it is not
+        archived. It is due for its archive again."""
+        archived = self.archived_game(game_id)
+        if archived is None:
+            return False
+        self.cache.forget(game_id)
+        restored = self.archives.restore_archived(game_id, archived.data,
+                                                  archived.as_stored_game())
+        if restored:
+            self.archives.archive_due(game_id, archived.expansion.table.updated_at)
+        return restored or self.archives.archived(game_id) is None
+
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        return self.store.post_message(game_id, entry, limit)
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        return self.store.hide_message(game_id, n, entry)
+
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        return self.store.save_secrets(game_id, seed)
+
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        self.store.save_creator(game_id, token_hash)
+
+    # --- reading one game ----------------------------------------------------------------
+    def read_table(self, game_id: str, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
+        found = self.store.read_table(game_id, token_hash, with_seed)
+        if found[0] is not None:
+            return found
+        archived = self.archived_game(game_id)
+        if archived is None:
+            return found
+        seat = archived.record.tokens.get(token_hash) if token_hash is not None else None
+        return archived.stored(), seat, archived.record.seed if with_seed else None
+
+    def read_after(self, game_id: str, version: int, token_hash: str | None = None,
+                   with_seed: bool = False) -> tuple[list[Event] | None, int | None,
+                                                     str | None]:
+        # An archived game reads as gone here: the reader then reads its table.
+        return self.store.read_after(game_id, version, token_hash, with_seed)
+
+    def seed(self, game_id: str) -> str | None:
+        found = self.store.seed(game_id)
+        if found is not None:
+            return found
+        archived = self.archived_game(game_id)
+        return archived.record.seed if archived is not None else None
+
+    def creator(self, game_id: str) -> str | None:
+        found = self.store.creator(game_id)
+        if found is not None:
+            return found
+        archived = self.archived_game(game_id)
+        return archived.record.creator if archived is not None else None
+
+    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
+        return self.store.first_answer(game_id, idem_key)
+
+    def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
+        archived = self.cache.get(game_id)
+        if archived is None:
+            found = self.store.checkpoint_at_or_before(game_id, seq)
+            if found is not None or seq < CHECKPOINT_EVERY:
+                return found
+            archived = self.archived_game(game_id)
+            if archived is None:
+                return None
+        at = seq - seq % CHECKPOINT_EVERY
+        raw = archived.expansion.checkpoints.get(at)
+        return (at, raw) if raw is not None else None
+
+    # --- the log -------------------------------------------------------------------------
+    def read(self, game_id: str, after: int = 0, until: int | None = None,
+             count: int | None = None) -> list[Event]:
+        found = self.store.read(game_id, after, until, count)
+        if found:
+            return found
+        archived = self.archived_game(game_id)
+        if archived is None:
+            return found
+        end = archived.version if until is None else min(until, archived.version)
+        events = archived.expansion.events[max(after, 0):end]
+        return events[:count] if count is not None else events
+
+    def wait(self, game_id: str, after: int, timeout_s: float,
+             count: int | None = None) -> list[Event]:
+        found = self.read(game_id, after, count=count)
+        if found or self.cache.get(game_id) is not None:
+            return found
+        return self.store.wait(game_id, after, timeout_s, count)
+
+    def version(self, game_id: str) -> int:
+        found = self.store.version(game_id)
+        if found:
+            return found
+        archived = self.archived_game(game_id)
+        return archived.version if archived is not None else 0
+
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        return self.store.read_chat(game_id, after, count)
+
+    def chat_version(self, game_id: str) -> int:
+        return self.store.chat_version(game_id)
+
+    def appends(self) -> AppendNotices:
+        return self.store.appends()
+
+    # --- many games ----------------------------------------------------------------------
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        found = self.store.snapshots(game_ids)
+        missing = [i for i, stored in zip(game_ids, found, strict=True) if stored is None]
+        if not missing:
+            return found
+        records = dict(zip(missing, self.archives.archives_of(missing), strict=True))
+        out: list[Stored | None] = []
+        for game_id, stored in zip(game_ids, found, strict=True):
+            data = records.get(game_id)
+            if stored is None and data is not None:
+                archived = self.cache.get(game_id) or self._expanded(game_id, data)
+                stored = archived.stored()
+            out.append(stored)
+        return out
+
+    def index(self, game_id: str, game_type: str, status: str, created_at: float,
+              free_seat: bool = False) -> None:
+        self.store.index(game_id, game_type, status, created_at, free_seat)
+
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        return self.store.scan_ids(status, batch)
+
+    def list_ids(self, status: str | None, game_type: str | None, offset: int,
+                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
+        return self.store.list_ids(status, game_type, offset, limit, free_seat)
+
+    # --- retention -----------------------------------------------------------------------
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        return self.store.listed_before(status, before, limit)
+
+    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+        return self.store.delete(game_id, version, game_type)
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        self.store.unlist(game_id, game_type)
+
+    def __getattr__(self, name: str) -> Any:
+        # Whatever else the store underneath offers (methods other parts add to it).
+        return getattr(self.store, name)

@@ -1,0 +1,221 @@
+"""The archive record of a finished game: its inputs, and the bytes they are kept in.
+
+A game's log is the result of its inputs run through the service's decide-and-fold path
+(`domain.archive.replay`). The record keeps those inputs as *steps*, in order:
+
+- a move (`ACT`, the usual step, written as nothing but digits): the seat that acts, as
+  its place among the seats to act (nothing when one seat may act), and the action, as
+  its place among that seat's legal actions (nothing when it has one); played as its
+  seat's owner would (a person, or the bot of a bot seat or of a seat given up);
+- `ActAs(by)`: a move played otherwise (`timeout`, `away`: the server for an absent player;
+  or `player` / `bot` where the usual one would differ), its seat and action in the digits;
+- `EventStep(event, follow)`: one event given as it is (the table's own: a creation, a
+  join, a resignation, a vote, a rematch's link, or any event this format does not know
+  how to derive), stamped and folded like any other; `follow`: what the table does next
+  (the start once every seat is taken, the end or the abort once nothing is left to play
+  for) follows it;
+- `Verbatim(raw)`: an event kept as its stored bytes, for a log no step explains (written
+  before the stamping it has now): appended as it is and folded.
+
+And with them what the game's later life needs: the seed (the deal of every round, the
+commitments' key), every clock reading the steps took (the events' times), the seat
+tokens' hashes, the creator token's hash.
+
+The bytes (format version 1, `docs/archive.md`):
+
+    byte     format version (1)
+    byte     flags: bits 0-1 the times' encoding (0: whole milliseconds, 1: float bits)
+    varint   events in the log (its version)
+    varint   steps
+    seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
+    varint   special steps; each: varint steps since the previous one, byte kind, fields
+    blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
+    varint   clock readings; the first, then each as a signed delta from the one before
+    varint   seat tokens; each: 32 bytes (a sha256) + varint seat
+    byte     0: no creator token; 1: its sha256, 32 bytes
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from domain.archive.codec import FormatError, Reader, Writer, bytes_int, int_bytes
+from domain.events import Event
+
+FORMAT_VERSION = 1
+TIMES_MS, TIMES_BITS = 0, 1
+_KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM = 1, 3, 4  # (2: reserved)
+_INT64 = struct.Struct("<q")
+_DOUBLE = struct.Struct("<d")
+
+
+@dataclass(frozen=True)
+class ActAs:
+    by: str
+
+
+@dataclass(frozen=True)
+class EventStep:
+    event: Event  # type, actor, data, private: what a command gives `fold`
+    follow: bool
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    raw: bytes
+
+
+Special = ActAs | EventStep | Verbatim
+
+
+@dataclass
+class Record:
+    seed: str
+    version: int  # events in the log
+    steps: int
+    special: dict[int, Special]  # step number -> a step other than a usual move
+    choices: int  # the mixed-radix number of every choice made
+    times: list[float]  # every reading of the clock, in order
+    tokens: dict[str, int] = field(default_factory=dict)  # sha256 of a seat token -> seat
+    creator: str | None = None  # sha256 of the creator's token
+
+
+def encode(record: Record) -> bytes:
+    w = Writer()
+    mode = TIMES_MS if all(_whole_ms(t) for t in record.times) else TIMES_BITS
+    w.byte(FORMAT_VERSION)
+    w.byte(mode)
+    w.varint(record.version)
+    w.varint(record.steps)
+    _write_hash(w, record.seed, prefixed=True)
+    w.varint(len(record.special))
+    previous = -1
+    for step in sorted(record.special):
+        w.varint(step - previous - 1)
+        previous = step
+        _write_special(w, record.special[step])
+    w.blob(int_bytes(record.choices))
+    w.varint(len(record.times))
+    last = 0
+    for t in record.times:
+        now = round(t * 1000) if mode == TIMES_MS else _INT64.unpack(_DOUBLE.pack(t))[0]
+        w.signed(now - last)
+        last = now
+    w.varint(len(record.tokens))
+    for digest, seat in record.tokens.items():
+        _write_hash(w, digest)
+        w.varint(seat)
+    if record.creator is None:
+        w.byte(0)
+    else:
+        w.byte(1)
+        _write_hash(w, record.creator)
+    return w.bytes()
+
+
+def decode(data: bytes) -> Record:
+    r = Reader(data)
+    version = r.byte()
+    if version != FORMAT_VERSION:
+        raise FormatError(f"archive format {version} is not known here (this code reads "
+                          f"{FORMAT_VERSION})")
+    mode = r.byte()
+    if mode not in (TIMES_MS, TIMES_BITS):
+        raise FormatError(f"unknown flags {mode}")
+    events = r.varint()
+    steps = r.varint()
+    seed = _read_hash(r, prefixed=True)
+    special: dict[int, Special] = {}
+    step = -1
+    for _ in range(r.varint()):
+        step += r.varint() + 1
+        special[step] = _read_special(r)
+    choices = bytes_int(r.blob())
+    times: list[float] = []
+    last = 0
+    for _ in range(r.varint()):
+        last += r.signed()
+        times.append(last / 1000 if mode == TIMES_MS else
+                     _DOUBLE.unpack(_INT64.pack(last))[0])
+    tokens = {}
+    for _ in range(r.varint()):
+        digest = _read_hash(r)
+        tokens[digest] = r.varint()
+    creator = _read_hash(r) if r.byte() else None
+    if not r.done():
+        raise FormatError("bytes after the archive's end")
+    return Record(seed=seed, version=events, steps=steps, special=special, choices=choices,
+                  times=times, tokens=tokens, creator=creator)
+
+
+def _whole_ms(t: float) -> bool:
+    return round(t * 1000) / 1000 == t
+
+
+def _write_hash(w: Writer, value: str, prefixed: bool = False) -> None:
+    """A sha256 or a seed: 32 bytes when it is 64 lowercase hex digits; otherwise (only
+    with `prefixed`) its text."""
+    compact = len(value) == 64 and value == value.lower() and _is_hex(value)
+    if prefixed:
+        w.byte(0 if compact else 1)
+        if not compact:
+            w.text(value)
+            return
+    elif not compact:
+        raise ValueError(f"not a sha256 in hex: {value!r}")
+    w.raw(bytes.fromhex(value))
+
+
+def _read_hash(r: Reader, prefixed: bool = False) -> str:
+    if prefixed and r.byte() == 1:
+        return r.text()
+    return r.raw(32).hex()
+
+
+def _is_hex(value: str) -> bool:
+    try:
+        bytes.fromhex(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _write_special(w: Writer, step: Special) -> None:
+    match step:
+        case ActAs(by=by):
+            w.byte(_KIND_ACT_AS)
+            w.value(by)
+        case EventStep(event=ev, follow=follow):
+            w.byte(_KIND_EVENT)
+            w.byte(1 if follow else 0)
+            w.value(ev.type)
+            w.value(ev.actor)
+            w.value(ev.data)
+            w.varint(len(ev.private))
+            for seat, part in ev.private.items():
+                w.signed(seat)
+                w.value(part)
+        case Verbatim(raw=raw):
+            w.byte(_KIND_VERBATIM)
+            w.blob(raw)
+
+
+def _read_special(r: Reader) -> Special:
+    kind = r.byte()
+    if kind == _KIND_ACT_AS:
+        return ActAs(by=r.value())
+    if kind == _KIND_EVENT:
+        follow = r.byte() == 1
+        kind_name = r.value()
+        actor = r.value()
+        data = r.value()
+        private = {}
+        for _ in range(r.varint()):
+            seat = r.signed()
+            private[seat] = r.value()
+        return EventStep(Event(type=kind_name, actor=actor, data=data, private=private),
+                         follow)
+    if kind == _KIND_VERBATIM:
+        return Verbatim(r.blob())
+    raise FormatError(f"unknown kind of step {kind}")

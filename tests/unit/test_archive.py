@@ -1,0 +1,193 @@
+"""The archive: a finished game's record expands into its log byte for byte, for every game
+and variant and everything a table lives through; every answer about an archived game is
+the one given before; what cannot be archived exactly is refused and kept whole."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain import registry
+from domain.archive.archiving import archive_game
+from domain.archive.codec import DigitReader, Digits, Reader, Writer
+from domain.archive.explain import NotArchivable, archive
+from domain.archive.reading import ArchivedGames
+from domain.archive.record import EventStep, Verbatim, decode
+from domain.commitments import commitment_key
+from domain.events import Event, event, stamp
+from domain.service import GameService
+from domain.store import MemoryEventStore
+from domain.store.memory_archive import MemoryArchiveStore
+from domain.store.port import StoredGame
+from tests.archive_kit import VARIANTS, play, viewers
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_764_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 0.0371  # moves a few tens of milliseconds apart
+        return self.now
+
+
+def service_pair() -> tuple[GameService, MemoryEventStore, MemoryArchiveStore]:
+    store = MemoryEventStore()
+    archives = MemoryArchiveStore(store)
+    reading = ArchivedGames(store, archives, registry.games(), cache_events=10_000)
+    return GameService(reading, clock=Clock()), store, archives
+
+
+def answers(service: GameService, game_id: str, tokens: dict[int, str]) -> list[bytes]:
+    """Every answer about the game that the API builds from the service, for every
+    viewer: the view, the log, the view after a few events, the log after an event."""
+    table, _ = service.load(game_id)
+    out: list[bytes] = []
+    for viewer in viewers(table):
+        token = tokens.get(viewer) if viewer is not None else None
+        loaded, seat = service.load(game_id, token)
+        assert seat == (viewer if token is not None else None)
+        view = service.view(loaded, seat)
+        view["server_time"] = 0.0
+        out.append(msgspec.json.encode(view))
+        events, _ = service.events_for(game_id, seat)
+        out.append(msgspec.json.encode(events))
+        out.append(msgspec.json.encode(service.events_for(game_id, seat, after=5,
+                                                          limit=3)[0]))
+        for seq in sorted({1, 2, table.version // 2, 129, table.version}):
+            if 1 <= seq <= table.version:
+                out.append(msgspec.json.encode(service.state_at(game_id, seq, seat)))
+    out.append(str(service.store.version(game_id)).encode())
+    out.append(str(service.store.seed(game_id)).encode())
+    return out
+
+
+@pytest.mark.parametrize(("game_type", "players", "options"), VARIANTS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_game_archives_and_answers_as_before(game_type, players, options, seed):
+    service, store, archives = service_pair()
+    table, tokens = play(service, game_type, players, options, seed, people=2)
+    assert table.status in ("finished", "aborted")
+    before = answers(service, table.id, tokens)
+    assert archive_game(archives, registry.games(), table.id) == "archived"
+    assert store.read(table.id) == [] and archives.archived(table.id) is not None
+    reading = service.store
+    assert isinstance(reading, ArchivedGames)
+    reading.cache.forget(table.id)  # as a process that never saw it
+    assert answers(service, table.id, tokens) == before
+    assert archive_game(archives, registry.games(), table.id) == "already"
+
+
+def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
+    """Games played until the people have timed out, gone away, come back, voted and
+    given up (the deals are random: a few games are needed)."""
+    wanted = {"turn_timed_out", "seat_returned", "auto:timeout", "auto:away", "abort_voted",
+              "abort_vote_withdrawn"}
+    seen: set[str] = set()
+    for seed in range(40):
+        if wanted <= seen and seen & {"seat_resigned", "seat_left"}:
+            break
+        service, store, archives = service_pair()
+        table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, seed, people=3)
+        log = store.read(table.id)
+        seen |= {e.type for e in log}
+        seen |= {"auto:" + str(e.data["auto"]) for e in log if "auto" in e.data}
+        _data, expansion = archive(archives.stored_game(table.id), registry.games())
+        assert [msgspec.json.encode(e) for e in expansion.events] == \
+            [msgspec.json.encode(e) for e in log]
+    assert wanted <= seen
+    assert seen & {"seat_resigned", "seat_left"}
+
+
+def test_aborted_cancelled_and_rematched_games_round_trip():
+    service, store, archives = service_pair()
+    aborted, _ = play(service, "crazy-donkey", 3, {"deals": 1}, 3, people=2, abort=True)
+    assert aborted.status == "aborted"
+    cancel_me = service.create("trash", {}, [{"kind": "human"}, {"kind": "bot"}])
+    token = service.issue_creator_token(cancel_me.id)
+    cancelled = service.cancel(cancel_me.id, token)
+    finished, _ = play(service, "canyon-donkeys", 3, {}, 4, people=1)
+    rematch = service.rematch(finished.id, 0)
+    for game_id in (aborted.id, cancelled.id, finished.id, rematch.table.id):
+        stored = archives.stored_game(game_id)
+        _data, expansion = archive(stored, registry.games())
+        assert len(expansion.events) == len(stored.events)
+    assert store.read(finished.id)[-1].type == "rematch_created"
+    assert archives.stored_game(cancelled.id).creator is not None
+
+
+def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again():
+    service, store, archives = service_pair()
+    finished, _ = play(service, "ochs-und-esel", 3, {"rounds": 1}, 5, people=0)
+    log = store.read(finished.id)
+    assert archive_game(archives, registry.games(), finished.id) == "archived"
+    rematch = service.rematch(finished.id, 1)
+    assert rematch.created
+    relinked = store.read(finished.id)
+    assert relinked[:-1] == log and relinked[-1].type == "rematch_created"
+    assert archives.archived(finished.id) is None
+    assert finished.id in archives.due
+    assert archive_game(archives, registry.games(), finished.id) == "archived"
+    assert service.store.read(finished.id) == relinked
+
+
+def test_bots_only_record_is_small_and_mostly_digits():
+    service, _store, archives = service_pair()
+    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 7, people=0)
+    data, _ = archive(archives.stored_game(table.id), registry.games())
+    record = decode(data)
+    assert list(record.special) == [0]  # the creation; every move is a pair of digits
+    assert isinstance(record.special[0], EventStep)
+    assert len(data) < table.version + 200
+
+
+def test_events_no_step_explains_are_kept_as_events_and_expand_exactly():
+    """A kind of event this format does not know (a future take-back, a note) is kept as
+    the event itself; one stamped otherwise (an old log) is kept as its bytes."""
+    service, store, archives = service_pair()
+    table, _ = play(service, "ochs-und-esel", 3, {"rounds": 1}, 8, people=0, max_moves=10)
+    assert table.status == "active"
+    seed = store.seed(table.id)
+    extra = stamp([event("clock_note", seat=1, note="a new kind of input")],
+                  table.version + 1, 1_764_000_123.456, table.last_hash,
+                  commitment_key(seed))
+    legacy = Event(type="note", data={"x": 1}, private={0: {"c": 2}}, seq=table.version + 2,
+                   at=1.5, hash="0" * 64)
+    stored = archives.stored_game(table.id)
+    log = [*stored.events, *extra, legacy]
+    game = StoredGame(events=log, snapshot=None, checkpoints=stored.checkpoints,
+                      tokens={}, seed=seed, creator=None)
+    data, expansion = archive(game, registry.games())
+    assert [msgspec.json.encode(e) for e in expansion.events] == \
+        [msgspec.json.encode(e) for e in log]
+    kinds = [type(s).__name__ for s in decode(data).special.values()]
+    assert kinds[-2:] == ["EventStep", "Verbatim"]
+    assert isinstance(list(decode(data).special.values())[-1], Verbatim)
+
+
+def test_a_record_that_does_not_expand_exactly_is_refused_and_the_game_kept():
+    service, store, archives = service_pair()
+    table, _ = play(service, "crazy-donkey", 3, {"deals": 1}, 9, people=0)
+    stored = archives.stored_game(table.id)
+    altered = msgspec.structs.replace(stored, snapshot=stored.snapshot.replace(
+        b'"rematch":null', b'"rematch":"x"'))
+    with pytest.raises(NotArchivable):
+        archive(altered, registry.games())
+    store._games[table.id].snapshot = altered.snapshot
+    assert archive_game(archives, registry.games(), table.id) == "refused"
+    assert archives.archived(table.id) is None and store.read(table.id) == stored.events
+    assert "final table" in archives.refused_archives()[table.id]
+
+
+def test_codec_values_round_trip_with_their_types():
+    value = {"a": [1, 1.0, -3, 300, True, False, None, "game_created", "élan"],
+             "b": {"seat": 2.5, "x": []}, "c": 2**70}
+    w = Writer()
+    w.value(value)
+    got = Reader(w.bytes()).value()
+    assert msgspec.json.encode(got) == msgspec.json.encode(value)
+    digits = Digits()
+    for digit, radix in [(0, 1), (3, 7), (0, 2), (12, 13), (1, 2)]:
+        digits.add(digit, radix)
+    reader = DigitReader(digits.number())
+    assert [reader.take(r) for r in (1, 7, 2, 13, 2)] == [0, 3, 0, 12, 1]

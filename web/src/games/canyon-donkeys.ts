@@ -1,0 +1,71 @@
+// The Grand Canyon's board: the donkey of the round, each seat with its load (its own face
+// up to it alone), its cards won, counts and clock; the viewer's hand and the cards a
+// favour let it see.
+import type { Action, GameView, Schemas } from "../client";
+import { back, canyonCard, donkeyCard, type CanyonCard } from "../cards";
+import { h } from "../dom";
+import { t, tn } from "../i18n";
+import { clickable, fan, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
+
+export const board: GameBoard = {
+  involves(action: Action): string[] {
+    switch (action.type) {
+      case "load": return action.cards.map((c) => `hand:${c}`);
+      case "favour": return [`hand:${action.card}`];
+      case "exchange": return [`hand:${action.card}`];
+      case "look": return [`load:${action.seat}:${action.slot ?? 0}`];
+      default: return [];
+    }
+  },
+  draw: (view: GameView, ctx: BoardContext) => canyonBoard(view, ctx),
+};
+
+const PHASES: Record<string, string> = {
+  setup: "setting up", load: "loading", favours: "favours", looks: "looking", contract: "the contract",
+  late_favours: "late favours", reveal: "the reveal", reward: "rewards", score: "scoring",
+  set_aside: "set aside", next_donkey: "the next donkey", round_end: "end of the round", over: "over",
+};
+
+function canyonBoard(view: GameView, { names, pick }: BoardContext): HTMLElement {
+  const tb = view.game as Schemas["CanyonTable"];
+  const usable = usableKeys(view, board);
+  const d = tb.donkey;
+  const own = tb.you;
+  const seats = tb.seats.map((s) => {
+    const acting = tb.to_act.includes(s.seat);
+    return h("li", { class: `seat-box${acting ? " to-act" : ""}`, "data-seat": s.seat },
+      h("span", { class: "who" }, acting ? h("span", { class: "turn-mark" }, "▶ ") : "", names(s.seat)),
+      h("span", { class: "counters" },
+        h("span", { class: "counter" }, back("tiny"), " ", tn("{n} card", "{n} cards", s.hand_size)),
+        h("span", { class: "counter" }, t("{n} points", { n: s.total })),
+        s.favour !== null ? h("span", { class: "counter" }, t("favour {n}", { n: s.favour })) : "",
+        s.contract ? h("span", { class: `counter contract ${s.contract}` },
+          s.contract === "accept" ? `✔ ${t("accepts")}` : `✘ ${t("refuses")}`) : "",
+        seatClock(view, s.seat)),
+      h("div", { class: "load", "aria-label": t("{name}'s load", { name: names(s.seat) }), "data-load-seat": s.seat },
+        h("span", { class: "load-name" }, t("Load:")), " ",
+        s.load.length ? s.load.map((card, i) => {
+          const mine = own && s.seat === own.seat ? (own.load[i] as CanyonCard | undefined) : undefined;
+          const shown = card ? canyonCard(card as CanyonCard, "small") : mine ? canyonCard(mine, "small own") : back("small");
+          return clickable(shown, `load:${s.seat}:${i}`, usable, pick,
+                           t("look at {name}'s load {n}", { name: names(s.seat), n: i + 1 }));
+        }) : t("none yet")),
+      s.won.length ? h("div", { class: "won" }, t("Won:"), " ", s.won.map((c) => canyonCard(c as CanyonCard, "tiny"))) : "");
+  });
+  const phase = PHASES[tb.phase] ?? tb.phase.replace(/_/g, " ");
+  return h("div", { class: "board canyon-board", "data-round": tb.round, "data-phase": tb.phase },
+    h("p", { class: "round" }, t("Round {n}", { n: tb.round }), ` · ${t(phase)} · `,
+      tn("{n} donkey left", "{n} donkeys left", tb.donkeys_left)),
+    d ? h("section", { class: "donkey-info", "aria-label": t("the donkey") },
+      donkeyCard(d.type, d.capacity),
+      h("p", {}, d.effect !== d.type ? t("The {kind} donkey, acting as {effect}", { kind: d.type, effect: d.effect })
+        : t("The {kind} donkey", { kind: d.type }),
+        d.capacity !== null ? ` · ${t("carries {n}", { n: d.capacity })}` : "",
+        d.gap !== null ? ` · ${t("largest gap {n}", { n: d.gap })}` : "",
+        ` · ${tn("{n} load card each", "{n} load cards each", d.loads_each)}`)) : "",
+    h("ul", { class: "seat-stats", "aria-label": t("players") }, seats),
+    own ? h("section", { class: "hand", "aria-label": t("your hand") }, h("h3", {}, t("Your hand")),
+      fan(own.hand.map((v) => clickable(canyonCard([own.seat, v]), `hand:${v}`, usable, pick, t("use {n}", { n: v })))),
+      own.looks.length ? h("p", {}, t("You saw:"), " ", own.looks.map((c) => canyonCard(c as CanyonCard, "small"))) : "")
+      : view.you === null ? "" : h("p", {}, t("Your cards appear when the round starts.")));
+}

@@ -1,0 +1,175 @@
+// Drawing a table from its state: the heading, the status line, the seats, the game's board,
+// the moves the seat may make, the table's own actions and the log. The elements are made
+// once; each render replaces what they hold.
+import type { Action, GameEvent, GameView, Schemas } from "../client";
+import { actionLabel, eventText, type Names } from "../describe";
+import { announce, h, when } from "../dom";
+import { t } from "../i18n";
+import { actionLabels, sentenceOf } from "../layout";
+import type { TableState } from "./state";
+import type { Liveness } from "./stream";
+
+export interface TableHandlers {
+  act(action: Action): void;
+  pick(key: string): void;
+  unpick(): void;
+  tableAction(action: Schemas["TableAction"]): void;
+}
+
+const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], string> = {
+  rematch: "Rematch", cancel: "Cancel the game", resign: "Resign", leave: "Leave (a bot plays on)",
+  abort: "Vote to abort", withdraw_abort: "Take back my abort vote",
+};
+
+const LIVENESS: Record<Liveness, string> = {
+  connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline",
+  over: "game over",
+};
+
+export function seatNames(view: GameView): Names {
+  return (seat) => {
+    if (seat === null || seat === undefined) return "nobody";
+    const s = view.seats[seat];
+    if (!s) return `seat ${seat + 1}`;
+    const name = s.name ?? (s.kind === "bot" ? `Bot ${seat + 1} (${s.level})` : `Seat ${seat + 1}`);
+    return seat === view.you ? `${name} (you)` : name;
+  };
+}
+
+export class TableView {
+  readonly heading = h("h1", {});
+  readonly live = h("span", { class: "live", id: "live" }, LIVENESS.connecting);
+  readonly status = h("p", { class: "status", id: "status" });
+  readonly error = h("p", { class: "error", id: "error", role: "alert" });
+  readonly board = h("div", { id: "board" });
+  readonly actions = h("section", { id: "actions", class: "actions", "aria-label": "your moves" });
+  readonly seats = h("ul", { class: "seats", id: "seats", "aria-label": "seats" });
+  readonly logList = h("ol", { class: "log", id: "log", "aria-label": "moves so far" });
+  readonly logBox = h("section", { class: "log-box", "aria-labelledby": "log-h", tabindex: 0 },
+    h("h2", { id: "log-h" }, "Moves"), this.logList);
+  readonly invite = h("div", { id: "invite" });
+  readonly tableActions = h("span", { class: "table-actions" });
+  readonly note = h("p", { class: "note" });
+
+  constructor(readonly gameId: string, readonly title: (view: GameView) => string,
+              readonly on: TableHandlers) {}
+
+  /** The page's elements, in their order. */
+  parts(chat: HTMLElement): HTMLElement[] {
+    return [h("div", { class: "table-head" }, this.heading, this.live), this.status, this.invite,
+      this.seats, this.board, this.error, this.actions,
+      h("div", { class: "side" }, this.logBox, chat),
+      h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, "Replay"), " ",
+        this.tableActions),
+      this.note,
+      linkBox("watch-link", "Anyone may watch with this link (no seat, no hidden card)",
+        `${location.origin}${location.pathname}#/games/${this.gameId}`)];
+  }
+
+  render(state: TableState): void {
+    const view = state.view;
+    const names = seatNames(view);
+    const title = this.title(view);
+    this.heading.textContent = title;
+    document.title = `${title} · donkeypost`;
+    this.status.replaceChildren(statusLine(view, names));
+    this.seats.replaceChildren(...view.seats.map((s) => seatItem(view, s, names)));
+    this.board.replaceChildren(h("h2", { class: "visually-hidden" }, t("The table")), view.game === null
+      ? h("p", { class: "board" }, "The cards are dealt when every seat is taken.")
+      : state.board.draw(view, { names, pick: view.you !== null && !state.busy ? this.on.pick : null, log: state.log }));
+    this.drawActions(state);
+    this.invite.replaceChildren(view.status === "open" ? linkBox("invite-link", "Invite someone with this link",
+      `${location.origin}${location.pathname}#/join/${this.gameId}`) : "");
+    this.tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
+      type: "button", "data-table-action": a.name, onclick: () => this.on.tableAction(a) },
+      a.name === "leave" && a.body?.level ? `Leave (a ${a.body.level} bot plays on)`
+        : TABLE_ACTION_LABELS[a.name])));
+    this.note.textContent = view.you !== null ? `You are seat ${view.you + 1}.` : "You are watching.";
+    document.body.dataset.version = String(view.version);
+    document.body.dataset.status = view.status;
+  }
+
+  private drawActions(state: TableState): void {
+    const legal = state.legal;
+    if (state.view.you === null || !legal.length) {
+      this.actions.replaceChildren();
+      return;
+    }
+    const chosen = state.picked ? state.using(state.picked) : [];
+    const labels = actionLabels(state.view);
+    const label = (a: Action) => labels?.[legal.indexOf(a)]?.text ?? actionLabel(a);
+    const button = (a: Action) => h("button", { type: "button", class: `action ${chosen.includes(a) ? "chosen" : ""}`,
+      "data-action": JSON.stringify(a), disabled: state.busy, onclick: () => this.on.act(a) }, label(a));
+    this.actions.replaceChildren(
+      h("h2", {}, "Your move"),
+      chosen.length > 1 ? h("div", { class: "choice", role: "group", "aria-label": "choose" },
+        h("p", {}, "Which one?"), chosen.map(button),
+        h("button", { type: "button", class: "ghost", onclick: () => this.on.unpick() }, "Cancel")) : "",
+      h("div", { class: "all-actions" }, legal.map(button)));
+    if (chosen.length > 1) this.actions.querySelector<HTMLButtonElement>(".choice button")?.focus();
+  }
+
+  /** Events appended to the log list. */
+  appendLog(events: GameEvent[], view: GameView): void {
+    const names = seatNames(view);
+    this.logList.append(...events.map((ev) => logItem(ev, names)));
+    this.logBox.scrollTop = this.logBox.scrollHeight;
+  }
+
+  showLiveness(state: Liveness, why?: string): void {
+    this.live.textContent = why ? `${LIVENESS[state]}: ${why}` : LIVENESS[state];
+    this.live.className = `live ${state === "live" ? "on" : state === "over" || state === "connecting" ? "" : "off"}`;
+  }
+
+  showError(message: string): void {
+    this.error.textContent = message;
+    if (message) announce(message);
+  }
+
+  /** The deadlines shown count down between renders. */
+  tick(): void {
+    for (const el of document.querySelectorAll<HTMLElement>("[data-deadline]")) {
+      el.textContent = ` · ${when(Number(el.dataset.deadline))} left`;
+    }
+  }
+}
+
+function seatItem(view: GameView, s: GameView["seats"][number], names: Names): HTMLElement {
+  const acting = view.to_act.includes(s.seat);
+  return h("li", { class: acting ? "to-act" : "", "aria-current": acting ? "true" : null },
+    acting ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : "",
+    names(s.seat), s.kind === "bot" ? h("span", { class: "badge" }, "bot") : "",
+    !s.taken ? h("span", { class: "badge" }, "free") : "", s.away ? h("span", { class: "badge" }, "away") : "",
+    s.deadline ? h("span", { class: "deadline", "data-deadline": s.deadline }, ` · ${when(s.deadline)} left`) : "",
+    view.outcome ? ` · place ${view.outcome.places[s.seat]} (${view.outcome.scores[s.seat]} ${view.outcome.score_name})` : "");
+}
+
+function logItem(ev: GameEvent, names: Names): HTMLElement {
+  return h("li", { "data-seq": ev.seq }, h("span", { class: "seq" }, ev.seq), " ", describeEvent(ev, names));
+}
+
+/** An event in words: the API's sentence, else the page's own. */
+export function describeEvent(ev: GameEvent, names: Names): string {
+  return sentenceOf(ev) ?? eventText(ev, names);
+}
+
+function statusLine(view: GameView, names: Names): string {
+  if (view.status === "open") return `Waiting for players: ${view.seats.filter((s) => !s.taken).length} seat(s) free.`;
+  if (view.status === "cancelled") return "This game was cancelled.";
+  if (view.status === "finished") {
+    const winners = view.seats.filter((s) => view.outcome?.places[s.seat] === 1).map((s) => names(s.seat));
+    return `Finished. ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  }
+  if (view.you !== null && view.to_act.includes(view.you)) return "Your turn.";
+  return `Waiting for ${view.to_act.map(names).join(" and ")}.`;
+}
+
+/** A link to copy and send. */
+function linkBox(id: string, what: string, link: string): HTMLElement {
+  const input = h("input", { id, readonly: true, value: link }) as HTMLInputElement;
+  return h("div", { class: "invite" }, h("label", { for: id }, what),
+    input, h("button", { type: "button", "aria-label": `copy: ${what}`, onclick: () => {
+      input.select();
+      void navigator.clipboard?.writeText(link).then(() => announce("Link copied."));
+    } }, "Copy"));
+}
