@@ -59,7 +59,12 @@ TIERS: dict[str, tuple[str, ...]] = {
     "tests/integration/test_worker_processes.py": ("process", "slow"),
     "tests/integration/test_health.py": ("process", "slow"),
     "tests/integration/test_bot_fairness.py": ("process", "slow"),
-    "tests/unit/test_ci_script.py": ("node",),
+    "tests/integration/test_server_refusals.py": ("process", "slow"),
+    "tests/integration/test_metrics.py": ("process", "slow"),
+    "tests/integration/test_notify_email.py::test_each_player_gets_exactly_one_e_mail_across_a_killed_notifier":
+        ("process", "slow"),
+    "tests/integration/test_archive.py::test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived":
+        ("process", "slow"),
 }
 
 

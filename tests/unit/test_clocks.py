@@ -15,6 +15,7 @@ from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import AWAY_AFTER_TIMEOUTS, to_act
 from tests.support import high_card
+from tests.support.clock import Clock
 
 BANK, INCREMENT = 3600.0, 600.0
 CORRESPONDENCE = {"kind": "correspondence", "bank_s": BANK, "increment_s": INCREMENT}
@@ -25,17 +26,9 @@ def with_test_game(monkeypatch):
     monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture
