@@ -31,6 +31,7 @@ from api.rate_limits import install as install_rate_limits
 from api.request_guard import ApiRequest
 from api.routes import (
     chat,
+    clocks,
     games,
     health,
     notifications,
@@ -43,7 +44,6 @@ from api.routes import (
     webhooks,
 )
 from api.stream_tickets import StreamTickets
-from domain import registry
 from domain.connection import RedisClient, is_cluster, ping
 from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
@@ -102,6 +102,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                required_workers: Sequence[str] = (), stale_after_s: float = 30.0,
                queue_waits: health.QueueWaits | None = None,
                queue_wait_limit_s: float = 60.0,
+               memory: health.MemoryUse | None = None, memory_budget: int | None = None,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
@@ -112,10 +113,11 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     counters unless `rate_limit_storage` says where), with the workers' last heartbeats
     read by `worker_beats` (the kinds in `required_workers` must have beaten within
     `stale_after_s`) and the queues' waits read by `queue_waits` (late past
-    `queue_wait_limit_s`); `webhook_store` keeps the webhook registrations; `webhook_targets`
-    says which URLs webhooks may be registered for; event streams send a keep-alive comment
-    every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits` (None: none) are
-    counted per client address, which `trusted_proxies` proxies in front may have
+    `queue_wait_limit_s`) and the store's memory read by `memory` (against `memory_budget`
+    bytes, else the store's limit); `webhook_store` keeps the webhook registrations;
+    `webhook_targets` says which URLs webhooks may be registered for; event streams send a
+    keep-alive comment every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits`
+    (None: none) are counted per client address, which `trusted_proxies` proxies in front may have
     forwarded; browser pages of `cors_origins` may call it; a request body must arrive
     within `body_timeout_s`; every answer carries the request's id (`X-Request-ID`) and,
     with `log_requests`, leaves a line in the log; `metrics` (None: not counted) counts
@@ -153,11 +155,11 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     outage = OutageWatch(lambda: ping(health_redis))
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage
-    register_contract(api, registry.games())
+    register_contract(api, service.games)
     api.register_blueprint(health.make_blueprint(
         health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
-        queue_wait_limit_s=queue_wait_limit_s))
-    api.register_blueprint(types.make_blueprint())
+        queue_wait_limit_s=queue_wait_limit_s, memory=memory, memory_budget=memory_budget))
+    api.register_blueprint(types.make_blueprint(service.games))
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,
                    presence=notify.store.mark_present if notify is not None else None)
@@ -168,6 +170,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
         [hub, *(others.hooks if isinstance(others, FanOutHooks) else [others])])
     api.register_blueprint(games.make_blueprint(service, hub))
     api.register_blueprint(table_life.make_blueprint(service))
+    api.register_blueprint(clocks.make_blueprint(service))
     api.register_blueprint(chat.make_blueprint(service))
     api.register_blueprint(players.make_blueprint(service))
     api.register_blueprint(ratings.make_blueprint(service))

@@ -44,6 +44,7 @@ from api.outage import STORE_ERRORS
 from domain.chat import ChatEntry, without_hidden
 from domain.events import Event
 from domain.players.notes import PlayerEntry
+from domain.players.notes import entry_order as _order
 from domain.store import keys
 from domain.store.port import AppendNotices, EventLog, PlayerStore, TimerChanges
 from domain.table import Table
@@ -297,12 +298,6 @@ class PlayerFeed:
     def _wake(self) -> None:
         arrival, self._arrival = self._arrival, threading.Event()
         arrival.set()
-
-
-def _order(entry_id: str) -> tuple[int, int]:
-    """A stream id's place in its stream (`<ms>-<n>`)."""
-    ms, _, n = entry_id.partition("-")
-    return int(ms), int(n or 0)
 
 
 class EventHub:

@@ -228,6 +228,30 @@ class PushSubscriptionSchema(ma.Schema):
     created_at = fields.Float(required=True)
 
 
+class NewPlayerWebhookSchema(ma.Schema):
+    url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
+        "description": "an http(s) URL of a public address", "format": "uri",
+        "pattern": "^https?://[^/?#@\\s]+", "example": "https://203.0.113.7/donkeypost"})
+    kinds = fields.List(fields.String(validate=validate.OneOf(PLAYER_EVENT_TYPES)),
+                        load_default=lambda: list(PLAYER_EVENT_TYPES),
+                        validate=validate.Length(min=1, max=len(PLAYER_EVENT_TYPES)),
+                        metadata={"description": "the entries of your stream to post "
+                                                 "(default: all)"})
+
+
+class PlayerWebhookSchema(ma.Schema):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    kinds = fields.List(fields.String(), required=True)
+    created_at = fields.Float(required=True)
+
+
+class RegisteredPlayerWebhookSchema(PlayerWebhookSchema):
+    secret = fields.String(required=True, metadata={
+        "description": "signs every delivery (`X-Donkeypost-Signature`, as game webhooks): "
+                       "shown this once"})
+
+
 class PushKeySchema(ma.Schema):
     key = fields.String(required=True, metadata={
         "description": "the VAPID public key (uncompressed P-256, base64url)"})

@@ -9,12 +9,12 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players` (a new player), `POST /players/me/keys` | Redis |
+| `register` | address | `POST /players`, `POST /players/me/keys`, e-mail unsubscribe | Redis |
 | `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
-| `webhooks` | token | registering and deleting webhooks | Redis |
+| `webhooks` | token | webhooks, push subscriptions, notification preferences | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
-| `stream_tickets` | token | `POST /games/{id}/events/stream/tickets` | Redis |
+| `stream_tickets` | token | `POST …/events/stream/tickets` (a game's, a player's) | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
@@ -118,6 +118,13 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("chat.Messages", "POST"): ("chat",),
     ("chat.HiddenMessage", "POST"): ("chat",),
     ("stream.StreamTicket", "POST"): ("stream_tickets",),
+    ("player_events.Tickets", "POST"): ("stream_tickets",),
+    ("notifications.Preferences", "PUT"): ("webhooks",),
+    ("notifications.Subscriptions", "POST"): ("webhooks",),
+    ("notifications.Subscription", "DELETE"): ("webhooks",),
+    ("notifications.PlayerWebhooks", "POST"): ("webhooks",),
+    ("notifications.PlayerWebhook", "DELETE"): ("webhooks",),
+    ("notifications.Unsubscribe", "POST"): ("register",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
 NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})

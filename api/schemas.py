@@ -6,6 +6,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.clock_schemas import StrictBoolean
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
@@ -51,7 +52,7 @@ class TimeControlSchema(ma.Schema):
                                metadata={"description": "correspondence: added to a seat's "
                                                         "bank each time its turn passes "
                                                         "(e.g. 86400, a day)"})
-    vacation = fields.Boolean(load_default=True, metadata={
+    vacation = StrictBoolean(load_default=True, metadata={
         "description": "correspondence: the players' vacations stop their clocks here "
                        "(POST /players/me/vacation)"})
 
@@ -164,6 +165,8 @@ class SeatViewSchema(ma.Schema):
     played_by = fields.String(allow_none=True, metadata={
         "description": "the level of the bot that plays it since its player resigned or "
                        "left (null: its player plays it)"})
+    auto_forced = fields.Boolean(metadata={
+        "description": "the seat's forced moves play themselves (PUT .../forced-moves)"})
     bot_account = fields.Boolean(metadata={
         "description": "held by a bot account: a program playing through its own key"})
     time_left = fields.Float(allow_none=True, metadata={
@@ -313,6 +316,19 @@ class QueueHealthSchema(ma.Schema):
         "description": "how long the oldest job has waited (null: the queue is empty)"})
 
 
+class MemoryHealthSchema(ma.Schema):
+    status = fields.String(required=True, metadata={
+        "description": "ok; warning from 80 % of the budget; over once past it (then "
+                       "/healthz answers 503); unknown without a budget (none set and no "
+                       "maxmemory) or when Redis does not answer"})
+    used_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "the games' Redis memory in use (`used_memory`; a cluster's masters "
+                       "summed)"})
+    budget_bytes = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "DONKEYPOST_MEMORY_BUDGET_MB, else Redis's maxmemory"})
+    used_fraction = fields.Float(required=True, allow_none=True)
+
+
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or unavailable"})
     web = fields.String(required=True)
@@ -323,6 +339,8 @@ class HealthSchema(ma.Schema):
                          required=True, metadata={
                              "description": "by queue (empty when the queues' Redis does "
                                             "not answer)"})
+    memory = fields.Nested(MemoryHealthSchema, required=True, metadata={
+        "description": "the games' store's memory against its budget"})
 
 
 class LiveSchema(ma.Schema):

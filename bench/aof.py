@@ -31,7 +31,6 @@ from bench.context import BenchContext
 from bench.progress import Steps
 from bench.stats import percentile
 from domain import events as codec
-from domain import registry
 from domain.service import GameService
 from domain.store import SNAPSHOT_EVERY
 from domain.table import Table, encode_table, to_act
@@ -83,7 +82,7 @@ def _aof(client: Any) -> tuple[int, int]:
 
 
 def _chunk(service: GameService, client: Any, mode: Mode, rng: random.Random) -> None:
-    game = registry.get_game(GAME)
+    game = service.games.game(GAME)
     table = mode.table if mode.table is not None else _new_game(service)
     size0, rewrites0 = _aof(client)
     moves = event_bytes = snapshot_bytes = 0
@@ -113,7 +112,7 @@ def _load_us(service: GameService, game_id: str, samples: int) -> dict[str, floa
     """A load by a process that remembers nothing, at the game's current version."""
     times = []
     for _ in range(samples):
-        fresh = GameService(service.store)
+        fresh = GameService(service.store, service.games)
         t0 = time.perf_counter()
         fresh.load(game_id)
         times.append((time.perf_counter() - t0) * 1e6)
@@ -123,7 +122,7 @@ def _load_us(service: GameService, game_id: str, samples: int) -> dict[str, floa
 def _loads_over_a_game(service: GameService, rng: random.Random,
                        samples: int) -> dict[str, Any]:
     """Load time by how many events the load folds (0 .. SNAPSHOT_EVERY - 1)."""
-    game = registry.get_game(GAME)
+    game = service.games.game(GAME)
     table = _new_game(service)
     by_folded: dict[int, list[float]] = {}
     while table.status == "active" and table.version < 40 * SNAPSHOT_EVERY:

@@ -19,7 +19,6 @@ from bench.context import BenchContext
 from bench.engine import players_for
 from bench.progress import Steps
 from bench.stats import percentile
-from domain import registry
 from domain.bots import LEVELS, observe
 from domain.bots.kit import Budget, SearchStats
 from domain.bots.levels import DEFAULT_BUDGET, kit_for, make_bot
@@ -50,7 +49,7 @@ def positions(game: Game[Any, Any], players: int, count: int,
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     budget = Budget(seconds=cfg.strong_ms / 1000.0) if cfg.strong_ms else DEFAULT_BUDGET
     rows = []
-    games = registry.games()
+    games = ctx.games
     total = len(games) * (2 * cfg.bot_samples + cfg.strong_samples)
     with steps.step("bots: move times", total=total) as step:
         for game_id, game in games.items():

@@ -15,6 +15,7 @@ from flask import Flask
 
 from api.rate_limits import RateLimits
 from bench.ceiling import BENCH_APP
+from domain.registry import GameRegistry, installed
 from domain.service import GameService, NoHooks
 from donkeypost.bootstrap import Components, bootstrap, web_app
 from donkeypost.settings import Settings
@@ -34,6 +35,7 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         self._server: Gunicorn | None = None
         self._components: Components | None = None
         self._app: Flask | None = None
+        self._games: GameRegistry | None = None
         self.cache: dict[str, Any] = {}  # what one section builds and another reuses
 
     def __exit__(self, *exc: object) -> None:
@@ -56,6 +58,13 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         return self._server
 
     @property
+    def games(self) -> GameRegistry:
+        """The installed games, loaded once for the run (the service plays these)."""
+        if self._games is None:
+            self._games = installed()
+        return self._games
+
+    @property
     def components(self) -> Components:
         """The service wired by the composition root on the same Redis, with hooks that do
         nothing: the sections that use it time the service and the views, not the
@@ -63,7 +72,8 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         if self._components is None:
             limits = RateLimits() if self.rate_limits == "on" else RateLimits.off()
             self._components = bootstrap(Settings(redis_url=self.redis.url,
-                                                  rate_limits=limits), hooks=NoHooks())
+                                                  rate_limits=limits), hooks=NoHooks(),
+                                         games=self.games)
         return self._components
 
     @property

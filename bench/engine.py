@@ -11,7 +11,7 @@ from bench.arena.games import play_game
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
-from domain import registry
+from domain.game import Game
 
 MIN_GAMES = 3
 
@@ -22,22 +22,24 @@ def players_for(game: Any, wanted: int) -> int:
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     rows = []
-    games = registry.games()
+    games = ctx.games
     with steps.step("engine: random games", total=len(games)) as step:
-        for game_id, game in games.items():
+        for game in games.values():
             players = players_for(game, cfg.engine_players)
-            rows.append(_measure(game_id, players, cfg.engine_s, cfg.seed))
+            rows.append(_measure(game, players, cfg.engine_s, cfg.seed))
             step.advance()
     return {"bot": "random", "seconds_per_game_type": cfg.engine_s, "rows": rows}
 
 
-def _measure(game_id: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+def _measure(game: Game[Any, Any], players: int, seconds: float,
+             seed: int) -> dict[str, Any]:
+    game_id = game.id
     levels = ["random"] * players
     played = moves = 0
     started = time.perf_counter()
     try:
         while played < MIN_GAMES or time.perf_counter() - started < seconds:
-            moves += play_game(game_id, levels, played, seed=seed).moves
+            moves += play_game(game, levels, played, seed=seed).moves
             played += 1
     except Exception as err:  # a broken game is a row of the report, not the run's end
         return {"game": game_id, "players": players, "error": f"{type(err).__name__}: {err}"}

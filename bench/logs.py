@@ -29,7 +29,6 @@ from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Step, Steps
 from bench.stats import percentile
-from domain import registry
 from domain.service import GameService
 from domain.store import CHECKPOINT_EVERY
 from domain.table import to_act
@@ -63,7 +62,7 @@ def stretching_action(legal: list[dict[str, Any]], rng: random.Random) -> dict[s
 def build_game(service: GameService, events: int, rng: random.Random,
                step: Step | None = None) -> BuiltGame:
     """A game whose log has at least `events` events (see the module's docstring)."""
-    game = registry.get_game(LONG_GAME)
+    game = service.games.game(LONG_GAME)
     table = service.create(LONG_GAME, LONG_OPTIONS, [{"kind": "human"}] * LONG_SEATS)
     tokens = [""] * LONG_SEATS
     for n in range(LONG_SEATS):
@@ -113,7 +112,7 @@ def run_state_load(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[st
     seats: dict[int, int] = {}
     for size, built in games.items():
         table, _ = service.load(built.id)
-        seats[size] = min(to_act(table, registry.get_game(table.type)))
+        seats[size] = min(to_act(table, service.games.game(table.type)))
     load: dict[int, list[float]] = {s: [] for s in games}
     get: dict[int, list[float]] = {s: [] for s in games}
     fold: dict[int, list[float]] = {s: [] for s in games}

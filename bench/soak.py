@@ -27,7 +27,6 @@ import msgspec
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
-from domain import registry
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy, sweep_unstarted
 from domain.store import keys
@@ -40,7 +39,7 @@ UNSTARTED_EVERY = 4  # one game in this many is never started
 
 
 def _play_to_end(service: GameService, rng: random.Random) -> tuple[Table, int]:
-    game = registry.get_game(GAME)
+    game = service.games.game(GAME)
     table = service.create(GAME, {"rounds": 1}, [{"kind": "human"}] * SEATS, deadline_s=None)
     for n in range(SEATS):
         _seat, _token, table = service.join(table.id, f"p{n}")

@@ -26,7 +26,6 @@ from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
 from bench.stats import percentile
-from domain import registry
 from domain.service import GameService
 from domain.table import Table, to_act
 from workers.hooks import TIMERS, RqHooks
@@ -46,7 +45,7 @@ def _new_game(service: GameService) -> Table:
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
     service = ctx.service
     hooks = ctx.components.rq_hooks  # the RQ hooks the composition root wires
-    game = registry.get_game(GAME)
+    game = service.games.game(GAME)
     rng = random.Random(cfg.seed)
     move_ms: list[float] = []
     hooks_ms: list[float] = []

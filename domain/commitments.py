@@ -17,6 +17,7 @@ unrelated commitments.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from typing import Any
@@ -28,8 +29,10 @@ _KEY_LABEL = b"donkeypost commitment key v1"
 _canonical = msgspec.json.Encoder(order="sorted")
 
 
+@functools.lru_cache(maxsize=4096)
 def commitment_key(seed: str) -> bytes:
-    """The game's commitment key: HMAC-SHA256(seed, label)."""
+    """The game's commitment key: HMAC-SHA256(seed, label) (remembered for the games this
+    process met lately: every batch with a private part asks for it)."""
     return hmac.new(seed.encode(), _KEY_LABEL, hashlib.sha256).digest()
 
 

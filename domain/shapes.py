@@ -20,9 +20,10 @@ from domain.game import EventShape, Outcome
 
 class Played(TypedDict, total=False):
     """Base of the data of every event a seat's action causes (it has an `actor`): when the
-    server played for an absent seat, `auto` says why (`domain.service`)."""
+    server played for the seat, `auto` says why (`domain.service`): its time ran out, it
+    is away, or the move was its only one and forced (`domain.service.forced`)."""
 
-    auto: Literal["timeout", "away"]
+    auto: Literal["timeout", "away", "forced"]
 
 
 class Empty(TypedDict):
@@ -89,6 +90,11 @@ class TimedOut(TypedDict):
     away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
 
 
+class ForcedMovesSet(TypedDict):
+    seat: int
+    auto: bool  # the seat's forced moves play themselves from now on (or no longer)
+
+
 class VacationStarted(TypedDict):
     seat: int
     until: float  # the seat's clock is stopped until then (epoch seconds)
@@ -120,4 +126,5 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "game_aborted": EventShape(Empty),
     "vacation_started": EventShape(VacationStarted),
     "vacation_ended": EventShape(OneSeat),
+    "forced_moves_set": EventShape(ForcedMovesSet),
 }

@@ -4,7 +4,8 @@ A game's log starts with the table's own events (`game_created`, `player_joined`
 `game_started`), then the game's events; `turn_timed_out`, `seat_returned`,
 `game_finished`, `game_cancelled` (the creator called off a game that had not started) and
 `rematch_created` (the game that follows a finished one) are the table's too, and so are
-the clocks' (`vacation_started`, `vacation_ended`: `domain.clocks`). So is the
+the clocks' (`vacation_started`, `vacation_ended`: `domain.clocks`) and the seats' own
+setting for their forced moves (`forced_moves_set`: `domain.service.forced`). So is the
 table's life while a game is played: `seat_resigned` (the seat concedes; the basic bot
 plays it on), `seat_left` (its player hands it to a bot of a level they chose),
 `abort_voted` and `abort_vote_withdrawn` (the people playing agree to call the game off
@@ -38,7 +39,7 @@ TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
      "game_finished", "game_cancelled", "rematch_created", "seat_resigned", "seat_left",
      "abort_voted", "abort_vote_withdrawn", "game_aborted", "vacation_started",
-     "vacation_ended"}
+     "vacation_ended", "forced_moves_set"}
 )
 # open -> active -> finished (a result) or aborted (by agreement, no result);
 # open -> cancelled (by its creator, before the start)
@@ -106,6 +107,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     clock: Correspondence | None = None
     clocks: tuple[SeatClock, ...] = ()
     vacation_until: dict[int, float] = {}
+    auto_forced: tuple[int, ...] = ()  # the seats whose forced moves play themselves
 
     @property
     def players(self) -> int:
@@ -243,6 +245,11 @@ def table_facts(table: Table, ev: Event) -> Table:
                                                      if v != ev.data["seat"]))
         case "game_aborted":
             table = replace(table, status="aborted", ended_at=ev.at)
+        case "forced_moves_set":
+            seat = ev.data["seat"]
+            others = [s for s in table.auto_forced if s != seat]
+            table = replace(table, auto_forced=tuple(sorted(
+                [*others, seat] if ev.data["auto"] else others)))
         case "vacation_started":
             seat, until = ev.data["seat"], ev.data["until"]
             table = replace(table, vacation_until={**table.vacation_until, seat: until},

@@ -16,9 +16,9 @@ from typing import Any
 
 import msgspec
 
-from domain import registry
 from domain.commitments import commitment_key, mismatches
 from domain.events import Event, verify_chain
+from domain.registry import GameRegistry
 from domain.rng import commitment
 from domain.table import Table, evolve_table
 
@@ -31,12 +31,13 @@ class LogCheck:
     checked: list[str] = field(default_factory=list)
 
 
-def verify_log(lines: Sequence[bytes]) -> list[str]:
-    """Problems found in an NDJSON log (empty when it checks out)."""
-    return check_log(lines).problems
+def verify_log(lines: Sequence[bytes], games: GameRegistry) -> list[str]:
+    """Problems found in an NDJSON log of one of `games` (empty when it checks out)."""
+    return check_log(lines, games).problems
 
 
-def check_log(lines: Sequence[bytes]) -> LogCheck:
+def check_log(lines: Sequence[bytes], games: GameRegistry) -> LogCheck:
+    """What an NDJSON log shows, checked (its replay needs its game among `games`)."""
     report = LogCheck()
     try:
         events = [_event(msgspec.json.decode(line)) for line in lines if line.strip()]
@@ -67,7 +68,7 @@ def check_log(lines: Sequence[bytes]) -> LogCheck:
     report.checked.append("the revealed seed against its commitment")
     _check_private_parts(events, commitment_key(seed), report)
     if not report.problems:
-        _check_replay(events, report)
+        _check_replay(events, games, report)
     return report
 
 
@@ -85,9 +86,9 @@ def _check_private_parts(events: list[Event], key: bytes, report: LogCheck) -> N
         report.checked.append(f"{parts} private parts against their commitments")
 
 
-def _check_replay(events: list[Event], report: LogCheck) -> None:
+def _check_replay(events: list[Event], games: GameRegistry, report: LogCheck) -> None:
     try:
-        game = registry.get_game(events[0].data["type"])
+        game = games.game(events[0].data["type"])
         table: Table | None = None
         for ev in events:
             table = evolve_table(table, ev, game)

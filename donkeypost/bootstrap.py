@@ -4,6 +4,13 @@
     app = web_app(components)                     # the Flask app (`donkeypost.wsgi`)
     worker = rq_worker(components, queues)        # an RQ worker (`donkeypost worker`)
 
+The games are the installed ones (`domain.registry.installed`: every distribution's
+`donkeypost.games` entry points), loaded once here, when the process starts: a game that
+cannot be loaded, or two games with one id, stop it (`GameLoadError`, one line naming the
+game). Everything that needs the games is handed them from here: the service
+(`service.games`, which the API, its OpenAPI document, the jobs and the bots read), the RQ
+hooks. Tests and benchmarks may pass their own registry (`games=`).
+
 Every process builds its own, once, when it starts (a gunicorn worker when it imports
 `donkeypost.wsgi`, `donkeypost worker` before its loop); nothing is built at import and
 nothing is kept in a module. The pieces below never build their collaborators: the API is
@@ -40,7 +47,6 @@ from rq import Queue
 from api.app import MetricsWiring, create_app
 from api.rate_limits import CounterStorage
 from api.routes.notifications import NotifyWiring
-from domain import registry
 from domain.archive.reading import ArchivedGames
 from domain.connection import (
     RedisClient,
@@ -49,8 +55,8 @@ from domain.connection import (
     connect,
     connect_cluster,
 )
-from domain.game import Game
 from domain.notify.mail import Links
+from domain.registry import GameRegistry, installed
 from domain.service import FanOutHooks, GameService, Hooks
 from domain.store import (
     RedisEventStore,
@@ -59,6 +65,7 @@ from domain.store import (
     RedisWebhookStore,
     WebhookStore,
 )
+from domain.store.player_clocks import RedisPlayerClockStore
 from domain.store.port import ArchiveStore
 from domain.store.redis_archive import RedisArchiveStore
 from domain.store.redis_notify import RedisNotifyStore
@@ -114,7 +121,9 @@ class Notifications:
                           settings.webhook_targets) if settings.notify_push else None
         return Notifier(service=service, store=self.store, links=links,
                         link_secret=lambda: self.link_secret, mail=mail, push=push,
-                        clock=clock, lease_s=settings.notify_lease_s)
+                        clock=clock, lease_s=settings.notify_lease_s,
+                        hook_targets=settings.webhook_targets,
+                        hook_timeout_s=settings.webhook_timeout_s)
 
 
 @dataclass(frozen=True)
@@ -124,7 +133,6 @@ class Components:
     settings: Settings
     store_redis: RedisClient  # the games' Redis, or Redis Cluster
     queue_redis: redis.Redis  # the queues' and timers' Redis
-    games: Mapping[str, Game[Any, Any]]  # the game registry, loaded when the process starts
     rq_hooks: RqHooks  # also the workers' timer pump and rebuild
     webhook_store: WebhookStore
     service: GameService
@@ -132,16 +140,18 @@ class Components:
     notifications: Notifications
 
 
-def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
-              clock: Clock = time.time) -> Components:
+def bootstrap(settings: Settings, *, hooks: Hooks | None = None, clock: Clock = time.time,
+              games: GameRegistry | None = None) -> Components:
     """Wire a process from `settings`. `hooks` replaces what follows an append (default: the
-    RQ and webhook hooks); `clock` is the service's and the hooks' time."""
+    RQ and webhook hooks); `clock` is the service's and the hooks' time; `games` the games
+    it plays (default: the installed ones, loaded now)."""
+    if games is None:
+        games = installed()  # now: a game that cannot be loaded stops the process at once
     store_redis = store_client(settings)
     queue_redis = connect(settings.queue_url, settings.redis_max_connections,
                           client_name=QUEUE_CLIENT)
-    # Loaded now, so that a game that cannot be imported stops the process as it starts.
-    games = registry.games()
-    rq_hooks = RqHooks(queue_redis, clock=clock, timers_in_appends=timers_in_appends(settings))
+    rq_hooks = RqHooks(queue_redis, games, clock=clock,
+                       timers_in_appends=timers_in_appends(settings))
     webhook_store = RedisWebhookStore(store_redis)
     if hooks is None:
         hooks = FanOutHooks([
@@ -155,8 +165,8 @@ def bootstrap(settings: Settings, *, hooks: Hooks | None = None,
                              MetricsHooks()])
     archives = RedisArchiveStore(store_redis)
     return Components(settings=settings, store_redis=store_redis, queue_redis=queue_redis,
-                      games=games, rq_hooks=rq_hooks, webhook_store=webhook_store,
-                      service=game_service(store_redis, hooks, clock, settings, archives),
+                      rq_hooks=rq_hooks, webhook_store=webhook_store,
+                      service=game_service(store_redis, games, hooks, clock, settings, archives),
                       archives=archives,
                       notifications=Notifications(settings, RedisNotifyStore(store_redis)))
 
@@ -175,11 +185,12 @@ def store_client(settings: Settings) -> RedisClient:
                    client_name=STORE_CLIENT)
 
 
-def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
+def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, clock: Clock,
                  settings: Settings | None = None,
                  archives: ArchiveStore | None = None) -> GameService:
-    """The service on the games' Redis (its one constructor call in the project): the
-    games (archived ones read through their expansion), the players and the ratings.
+    """The service on the games' Redis (its one constructor call in the project) playing
+    `games`: the games (archived ones read through their expansion), the players and the
+    ratings.
     (`settings`: the replicas an append waits for, the archives' cache.)"""
     settings = settings or Settings()
     store_class = RedisEventStore
@@ -189,11 +200,13 @@ def game_service(store_redis: RedisClient, hooks: Hooks, clock: Clock,
     store = ArchivedGames(
         store_class(store_redis, wait_replicas=settings.wait_replicas,
                     wait_timeout_ms=settings.wait_timeout_ms),
-        archives or RedisArchiveStore(store_redis), registry.games(),
+        archives or RedisArchiveStore(store_redis), games,
         cache_events=settings.archive_cache_events)
-    return GameService(store=store, hooks=hooks, clock=clock,
+    return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
-                       ratings=RedisRatingStore(store_redis))
+                       ratings=RedisRatingStore(store_redis),
+                       player_clocks=RedisPlayerClockStore(store_redis),
+                       vacations=settings.vacations)
 
 
 def web_app(components: Components, config: Mapping[str, Any] | None = None) -> Flask:
@@ -209,6 +222,9 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       stale_after_s=settings.health_stale_s,
                       queue_waits=lambda now: heartbeats.queue_waits(queue_redis, now),
                       queue_wait_limit_s=settings.health_queue_wait_s,
+                      memory=components.archives.used_memory,
+                      memory_budget=int(settings.memory_budget_mb * 2**20)
+                      if settings.memory_budget_mb else None,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
@@ -227,7 +243,7 @@ def _metrics(components: Components) -> MetricsWiring | None:
     from donkeypost.metrics_wiring import state_reader
 
     return MetricsWiring(token=settings.metrics_token, state=state_reader(
-        components.store_redis, components.queue_redis, sorted(components.games)))
+        components.store_redis, components.queue_redis, sorted(components.service.games)))
 
 
 def rate_limit_storage(components: Components) -> CounterStorage:

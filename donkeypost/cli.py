@@ -17,15 +17,21 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
+from domain.archive.reading import ArchivedGames
+from domain.registry import GameLoadError, installed
 from donkeypost import logs
 from donkeypost.embedded_redis import APPENDFSYNC_CHOICES
 from donkeypost.settings import Settings, SettingsError
 from donkeypost.web_servers import WEB_SERVERS
 from workers.hooks import QUEUES
 
+if TYPE_CHECKING:
+    from donkeypost.bootstrap import Components
+
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+OWN_DISTRIBUTION = "donkeypost"  # whose games the committed OpenAPI document holds
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -88,9 +94,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="sweep again until nothing is left (default: one bounded sweep)")
     commands["gc"] = cmd_gc
 
+    export = sub.add_parser("export", help="write every game (archived or not) to a backup "
+                                           "file (docs/archive.md); progress on stderr")
+    export.add_argument("--output", "-o", default="-",
+                        help="the file to write (default: stdout)")
+    export.add_argument("--since", type=_when,
+                        help="only the games changed since then (a Unix time, or an ISO "
+                             "date/time in UTC: 2026-11-27 or 2026-11-27T12:00)")
+    commands["export"] = cmd_export
+
+    load = sub.add_parser("import", help="load a backup file's games into the store (those "
+                                         "it does not hold: nothing is duplicated)")
+    load.add_argument("input", help="the backup file (- for stdin)")
+    commands["import"] = cmd_import
+
+    archive = sub.add_parser("archive", help="note every game that is over and not archived "
+                                             "as due for its archive (the workers archive "
+                                             "them); --now archives them here")
+    archive.add_argument("--now", action="store_true",
+                         help="archive them in this process, with progress on stderr")
+    archive.add_argument("--refused", action="store_true",
+                         help="list the games whose archive was refused, and why")
+    commands["archive"] = cmd_archive
+
     spec = sub.add_parser("openapi", help="write (or --check) openapi/openapi.json")
     spec.add_argument("--check", action="store_true", help="fail if the file is out of date")
     spec.add_argument("--output", type=Path, default=OPENAPI_PATH)
+    spec.add_argument("--all-games", action="store_true",
+                      help="with every installed game, as this installation serves it "
+                           "(default: the project's own games, as committed)")
     commands["openapi"] = cmd_openapi
 
     verify = sub.add_parser("verify", help="check an exported NDJSON log: hash chain; after "
@@ -100,7 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands["verify"] = cmd_verify
 
     args = parser.parse_args(argv)
-    return commands[args.command](args)
+    try:
+        return commands[args.command](args)
+    except GameLoadError as err:  # a game that cannot be loaded: one line, no traceback
+        print(f"donkeypost: {err}", file=sys.stderr)
+        return 2
 
 
 def _settings(needs_redis: bool = False) -> Settings | None:
@@ -122,6 +158,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
+    installed()  # a game that cannot be loaded stops here, in one line, before any child
     code = serve(settings, options_from(
         settings, host=args.host, port=args.port, web_workers=args.web_workers,
         web_connections=args.web_connections, bot_workers=args.bot_workers, data=args.data,
@@ -138,6 +175,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
+    installed()  # a game that cannot be loaded stops here, in one line
     server = args.web_server or settings.web_server
     unavailable = missing(server)
     if unavailable:
@@ -202,6 +240,127 @@ def cmd_gc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _when(raw: str) -> float:
+    """A time for `--since`: Unix seconds, or an ISO date or date-time (UTC unless it
+    says otherwise)."""
+    from datetime import UTC, datetime
+
+    try:
+        return float(raw)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a time: {raw!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+class _Progress:
+    """`what: n/total` on stderr, at most every second and at the end."""
+
+    def __init__(self, what: str) -> None:
+        import time
+
+        self.what = what
+        self.clock = time.monotonic
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last >= 1.0 or (total and done == total):
+            self.last = now
+            of = f"/{total}" if total else ""
+            print(f"{self.what}: {done}{of} games", file=sys.stderr, flush=True)
+
+
+def _archived_games(settings: Settings) -> tuple[ArchivedGames, Components]:
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap
+
+    components = bootstrap(settings, hooks=NoHooks())
+    reading = components.service.store
+    assert isinstance(reading, ArchivedGames)
+    return reading, components
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from domain.archive.backup import export
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, _components = _archived_games(settings)
+    progress = _Progress("exported")
+    if args.output == "-":
+        written = export(reading, sys.stdout.buffer, args.since, progress)
+        sys.stdout.buffer.flush()
+    else:
+        with open(args.output, "wb") as out:
+            written = export(reading, out, args.since, progress)
+    print(f"{written} games written", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from domain.archive.backup import BackupError, load
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, components = _archived_games(settings)
+    games = components.service.games
+    try:
+        if args.input == "-":
+            loaded = load(reading, sys.stdin.buffer, games, _Progress("read"))
+        else:
+            with open(args.input, "rb") as lines:
+                loaded = load(reading, lines, games, _Progress("read"))
+    except (BackupError, OSError) as err:
+        print(f"donkeypost import: {err}", file=sys.stderr)
+        return 1
+    print(f"{loaded.games} games loaded, {loaded.present} already in the store (left as "
+          "they were)", file=sys.stderr)
+    return 0
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    import time
+
+    from domain.archive.archiving import OVER, archive_game
+
+    settings = _settings(needs_redis=True)
+    if settings is None:
+        return 2
+    reading, components = _archived_games(settings)
+    archives = components.archives
+    if args.refused:
+        for game_id, why in sorted(archives.refused_archives().items()):
+            print(f"{game_id}\t{why}")
+        return 0
+    noted = 0
+    for status in OVER:
+        for game_id in reading.scan_ids(status):
+            if archives.archived(game_id) is None:
+                archives.archive_due(game_id, 0.0)
+                noted += 1
+    print(f"{noted} games over and not archived noted as due", file=sys.stderr)
+    if not args.now:
+        return 0
+    due = archives.due_archives(time.time(), 10**9)
+    outcomes: dict[str, int] = {}
+    progress = _Progress("archived")
+    for n, game_id in enumerate(due, 1):
+        outcome = archive_game(archives, components.service.games, game_id)
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        progress(n, len(due))
+    print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items())) or "nothing to do",
+          file=sys.stderr)
+    return 0
+
+
 def _exit_now(code: int) -> NoReturn:
     """Exit without the interpreter's teardown, once the output is out."""
     logging.shutdown()
@@ -210,19 +369,23 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
-def openapi_document() -> str:
-    """The OpenAPI document of the application (built on a Redis it never reaches)."""
+def openapi_document(all_games: bool = False) -> str:
+    """The OpenAPI document of the application (built on a Redis it never reaches) with
+    the project's own games, or with every installed game (`all_games`: what this
+    installation serves at /openapi.json)."""
     from domain.service import NoHooks
     from donkeypost.bootstrap import bootstrap, web_app
 
-    app = web_app(bootstrap(Settings(redis_url="redis://localhost:0/0"), hooks=NoHooks()))
+    games = installed() if all_games else installed(distributions=[OWN_DISTRIBUTION])
+    app = web_app(bootstrap(Settings(redis_url="redis://localhost:0/0"), hooks=NoHooks(),
+                            games=games))
     with app.app_context():
         spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
     return json.dumps(spec, indent=2, sort_keys=True) + "\n"
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
-    document = openapi_document()
+    document = openapi_document(all_games=args.all_games)
     if args.check:
         current = args.output.read_text() if args.output.exists() else ""
         if current != document:
@@ -239,7 +402,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from domain.verify import check_log
 
-    report = check_log(args.log.read_bytes().splitlines())
+    report = check_log(args.log.read_bytes().splitlines(), installed())
     for problem in report.problems:
         print(problem, file=sys.stderr)
     if not report.problems:

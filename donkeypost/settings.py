@@ -40,6 +40,8 @@ Variable → setting (default):
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
+- `DONKEYPOST_VACATION_DAYS`, `DONKEYPOST_VACATION_MAX_DAYS` → `vacations`: each player's
+  vacation days a year (30), and at most this many in one vacation (14)
 - `DONKEYPOST_LOG_LEVEL` → `log_level` of the web processes and the workers (`INFO`)
 - `LOG_FORMAT` → `log_format`: `text` (a line of text per record) or `json` (a JSON
   object per line: `donkeypost.logs`) (`text`)
@@ -106,6 +108,7 @@ from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
 from domain.connection import MAX_CONNECTIONS, cluster_nodes
+from domain.players.clock_settings import VacationPolicy
 from domain.service.retention import RetentionPolicy
 from domain.webhooks.deliveries import RetryPolicy
 from domain.webhooks.targets import TargetPolicy
@@ -148,6 +151,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     sweep_s: int = 60
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
+    vacations: VacationPolicy = field(default_factory=VacationPolicy)
     log_level: str = "INFO"
     log_format: LogFormat = "text"
     log_requests: bool = True
@@ -258,6 +262,11 @@ class Settings:
                 unstarted_ttl_s=read("DONKEYPOST_UNSTARTED_TTL_S", _positive(float),
                                      default.retention.unstarted_ttl_s),
                 batch=read("DONKEYPOST_GC_BATCH", _positive(int), default.retention.batch)),
+            vacations=VacationPolicy(
+                allowance_days=read("DONKEYPOST_VACATION_DAYS", _positive(int),
+                                    default.vacations.allowance_days),
+                max_days=read("DONKEYPOST_VACATION_MAX_DAYS", _positive(int),
+                              default.vacations.max_days)),
             log_level=read("DONKEYPOST_LOG_LEVEL", str.upper, default.log_level),
             log_format=read("LOG_FORMAT", _log_format, default.log_format),
             log_requests=read("LOG_REQUESTS", _switch, default.log_requests),

@@ -10,10 +10,11 @@ from typing import Any
 
 import msgspec
 
-from domain import bots, registry
+from domain import bots
 from domain.errors import DomainError
 from domain.service import GameService
 from domain.table import Table, to_act
+from tests.support.games import games_under_test
 
 # (type, players, options): every game and variant, kept short.
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
@@ -45,7 +46,7 @@ def play(service: GameService, game_type: str, players: int, options: dict[str, 
         seat, token, table = service.join(table.id, f"p{i}")
         assert token is not None
         tokens[seat] = token
-    game = registry.get_game(game_type)
+    game = games_under_test().game(game_type)
     if abort:
         for seat in tokens:
             table = service.vote_abort(table.id, seat)

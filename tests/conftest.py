@@ -21,6 +21,8 @@ import pytest
 import redis
 
 from domain.connection import connect
+from domain.registry import GameRegistry
+from tests.support.games import games_under_test
 from tests.support.redis_process import RedisProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,6 +87,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         _file, _, test = item.nodeid.partition("::")
         for marker in tier_of(f"{path}::{test}" if test else path):
             item.add_marker(marker)
+
+
+@pytest.fixture
+def games() -> GameRegistry:
+    """The registry the tests' apps and services play (`tests.support.games`)."""
+    return games_under_test()
 
 
 @pytest.fixture(scope="session")

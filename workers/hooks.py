@@ -41,6 +41,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -48,10 +49,11 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
-from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.game import Game
 from domain.players.notes import soon_due
+from domain.registry import GameRegistry
 from domain.store.port import TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
@@ -142,9 +144,10 @@ def warnings(table: Table, planned: Sequence[Duty], now: float) -> list[Duty]:
     return out
 
 
-def planned_duties(table: Table, now: float) -> list[Duty]:
-    """The table's duties (`workers.plan.duties`) and the warnings of its deadlines."""
-    found = duties(table, registry.get_game(table.type))
+def planned_duties(table: Table, game: Game[Any, Any], now: float) -> list[Duty]:
+    """The duties of `table`, a table of `game` (`workers.plan.duties`), and the warnings
+    of its deadlines."""
+    found = duties(table, game)
     return found + warnings(table, found, now)
 
 
@@ -159,11 +162,14 @@ class RebuildCounts:
 class RqHooks:
     """The hooks of the workers' queues on `connection`. With `timers_in_appends` (the
     queues' Redis is the games' Redis, one server: the timers' set is in the store's
-    database) the timer changes of a move are handed to its append (`timer_changes`)."""
+    database) the timer changes of a move are handed to its append (`timer_changes`).
+    `games`: the games whose tables it plans for (their deadlines and bot turns)."""
 
-    def __init__(self, connection: redis.Redis, clock: Callable[[], float] = time.time,
+    def __init__(self, connection: redis.Redis, games: GameRegistry,
+                 clock: Callable[[], float] = time.time,
                  timers_in_appends: bool = False) -> None:
         self.redis = connection
+        self.games = games
         self.clock = clock
         self.timers_in_appends = timers_in_appends
         self.queues = {name: Queue(name, connection=connection) for name in QUEUES}
@@ -191,7 +197,8 @@ class RqHooks:
         else:
             # The append dropped and armed the timers; the duties it did not arm were
             # due when they were planned: they are queued now, as they would have been.
-            due_now = [duty for duty in planned_duties(table, self.clock())
+            due_now = [duty for duty in planned_duties(table, self.games.game(table.type),
+                                                       self.clock())
                        if duty.job_id not in timers.arm]
             later, drop = [], []
         rate = any(e.type == "game_finished" for e in new_events) and \
@@ -216,7 +223,7 @@ class RqHooks:
         """The table's duties: those due now, and those due later (timers)."""
         now = self.clock()
         due_now, later = [], []
-        for duty in planned_duties(table, now):
+        for duty in planned_duties(table, self.games.game(table.type), now):
             (due_now if duty.due <= now else later).append(duty)
         return due_now, later
 
@@ -350,7 +357,7 @@ class RqHooks:
         now = self.clock()
         for table in tables:
             counts.tables += 1
-            planned.extend(planned_duties(table, now))
+            planned.extend(planned_duties(table, self.games.game(table.type), now))
         if not planned:
             return counts
         counts.duties = len(planned)

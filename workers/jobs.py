@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from domain import bots, registry
+from domain import bots
 from domain.archive import archiving
 from domain.errors import (
     GameNotStarted,
@@ -90,7 +90,7 @@ def archive_game(game_id: str) -> str:
     current = context.current()
     if current.archives is None:
         return "no_archives"
-    return archiving.archive_game(current.archives, registry.games(), game_id)
+    return archiving.archive_game(current.archives, current.service.games, game_id)
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
@@ -100,7 +100,7 @@ def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     except UnknownGame:
         log.warning("%s job for unknown game %s dropped", by, game_id)
         return "unknown_game"
-    game = registry.get_game(table.type)
+    game = service.games.game(table.type)
     reason = _stale(table, game, version, seat, by, service.clock())
     if reason is not None:
         log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, reason)

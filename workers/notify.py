@@ -16,13 +16,16 @@ Procfile's `notifier`) takes due players in small batches with a lease
 4. the player back in the schedule for the next look (the end of the quiet hours or of
    the digest window, a retry), unless a new entry made them due meanwhile.
 
-Exactly once: a channel's place moves only once its messages are sent, and a worker that
-dies mid-round leaves its lease to expire (`NOTIFY_LEASE_S`, 120 s by default), after
-which another worker takes the player again from the saved places. A worker killed after
-the mail server accepted a message and before the place is saved (one Redis write later)
-would send it again, with the same Message-ID. An e-mail that fails is tried again with backoff
-(`MAIL_RETRY_FIRST_S` × 4^n, at most `MAIL_RETRY_MAX_S`), `MAIL_ATTEMPTS` times, then
-passed over.
+Exactly once: an e-mail's place in the stream is saved while the message is with the
+mail server but for its final line (`MailServer.send`: a server given no end discards
+the message), and the final line is written right after; a push's place once it is sent.
+A worker that dies mid-round leaves its lease to expire (`NOTIFY_LEASE_S`, 120 s by
+default), after which another worker takes the player again from the saved places: a
+message cut short before its place was saved is sent again, one whose place was saved
+is not. (Only a death in the microseconds between that write and the final line would
+lose an e-mail; a push whose service took it just before a death goes twice.) An
+e-mail that fails is tried again with backoff (`MAIL_RETRY_FIRST_S` × 4^n, at most
+`MAIL_RETRY_MAX_S`), `MAIL_ATTEMPTS` times, then passed over.
 
 Mail servers and push services get the webhook targets' checks (`TargetPolicy`: public
 addresses only, unless the operator allows other networks): a push subscription's
@@ -32,35 +35,50 @@ mail server before each connection.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
+import re
 import smtplib
 import socket
 import ssl
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import httpx
 import msgspec
 
 from domain.notify import mail
-from domain.notify.digest import RECENT_MOVE_S, Round, earliest, plan_round
+from domain.notify.digest import (
+    RECENT_MOVE_S,
+    NotifyState,
+    Round,
+    earliest,
+    plan_round,
+)
 from domain.notify.links import CONFIRM, CONFIRM_TTL_S, UNSUBSCRIBE, UNSUBSCRIBE_TTL_S, make_token
 from domain.players import inbox
+from domain.players.notes import entry_order as order
 from domain.service import GameService
 from domain.service.loading import stored_envelope
-from domain.store.redis_notify import RedisNotifyStore
+from domain.store.redis_notify import PlayerHook, RedisNotifyStore
+from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetPolicy, TargetRefused
+from workers import webhook_sender
 from workers.push import PushSender
 
 log = logging.getLogger(__name__)
 
+THREADS = 8  # players of a batch looked at at once (their rounds wait on the network)
 LEASE_S = 120.0  # a round takes a few seconds at most (a mail server's timeouts)
-BATCH = 10
+BATCH = 32
 LOOK_EVERY_S = 0.25
 ENTRIES_PER_ROUND = 500
 TURNS_LISTED = 20
@@ -86,22 +104,30 @@ class MailServer:
         if parts.scheme not in SMTP_PORTS or not parts.hostname:
             raise ValueError("use smtp://, smtp+starttls:// or smtps://host[:port]")
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: EmailMessage,
+             before_the_end: Callable[[], None] | None = None) -> None:
+        """Send `message`. `before_the_end` is called once the whole message but its
+        final line (the lone dot that ends SMTP's DATA) is with the server: what the
+        sender records then is true unless it dies in the next few microseconds, before
+        that line is written (a server given no end discards the message). Recording
+        after the server's answer instead would leave a round trip in which a death
+        sends the message twice."""
         parts = urlsplit(self.url)
         host, port = parts.hostname or "", parts.port or SMTP_PORTS[parts.scheme]
         self._check(host, port)
-        context = ssl.create_default_context()
         client: smtplib.SMTP
         if parts.scheme == "smtps":
-            client = smtplib.SMTP_SSL(host, port, timeout=self.timeout_s, context=context)
+            client = smtplib.SMTP_SSL(host, port, timeout=self.timeout_s,
+                                      context=_tls_context())
         else:
             client = smtplib.SMTP(host, port, timeout=self.timeout_s)
         with client:
             if parts.scheme == "smtp+starttls":
-                client.starttls(context=context)
+                client.starttls(context=_tls_context())
             if parts.username:
                 client.login(unquote(parts.username), unquote(parts.password or ""))
-            client.send_message(message)
+            client.ehlo_or_helo_if_needed()
+            _data(client, message, before_the_end)
 
     def _check(self, host: str, port: int) -> None:
         """Every address of the mail server must be one the policy lets us call."""
@@ -113,6 +139,43 @@ class MailServer:
             refusal = self.targets.refusal(ipaddress.ip_address(info[4][0]))
             if refusal is not None:
                 raise TargetRefused(f"the mail server may not be called: {refusal}")
+
+
+def _data(client: smtplib.SMTP, message: EmailMessage,
+          before_the_end: Callable[[], None] | None) -> None:
+    """MAIL, RCPT and DATA (RFC 5321) by hand, so that `before_the_end` runs before the
+    final dot. The messages are 7-bit (`domain.notify.mail`): no 8BITMIME needed."""
+    sender = parseaddr(str(message["From"]))[1]
+    recipients = [address for _name, address in getaddresses([str(message["To"])])]
+    code, answer = client.mail(sender)
+    if code != 250:
+        raise smtplib.SMTPSenderRefused(code, answer, sender)
+    for recipient in recipients:
+        code, answer = client.rcpt(recipient)
+        if code not in (250, 251):
+            raise smtplib.SMTPRecipientsRefused({recipient: (code, answer)})
+    client.putcmd("data")
+    code, answer = client.getreply()
+    if code != 354:
+        raise smtplib.SMTPDataError(code, answer)
+    del message["Bcc"]
+    raw = message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
+    raw = re.sub(rb"(?m)^\.", b"..", raw)  # dot-stuffing
+    if not raw.endswith(b"\r\n"):
+        raw += b"\r\n"
+    client.send(raw)
+    if before_the_end is not None:
+        before_the_end()
+    client.send(b".\r\n")
+    code, answer = client.getreply()
+    if code != 250:
+        raise smtplib.SMTPDataError(code, answer)
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    # Loading the CA bundle takes tens of milliseconds: once per process.
+    return ssl.create_default_context()
 
 
 @dataclass
@@ -128,22 +191,41 @@ class Notifier:
     push: PushSender | None = None
     clock: Callable[[], float] = time.time
     lease_s: float = LEASE_S
+    threads: int = THREADS
+    hook_targets: TargetPolicy = field(default_factory=TargetPolicy)
+    hook_timeout_s: float = 5.0
+    _hook_client: httpx.Client = field(default_factory=webhook_sender.new_client)
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock: threading.Lock = field(default_factory=threading.Lock)
     sent: dict[str, int] = field(default_factory=lambda: {"email": 0, "push": 0,
-                                                          "confirm": 0})
+                                                          "confirm": 0, "hook": 0})
 
     def run_once(self, limit: int = BATCH) -> int:
-        """One batch of due players; how many were looked at."""
+        """One batch of due players, `threads` at a time; how many were looked at."""
         players, lease = self.store.claim(self.clock(), self.lease_s, limit)
-        for player_id in players:
-            next_look: float | None = None
-            try:
-                next_look = self.round(player_id)
-            except Exception:
-                log.exception("notifying player %s failed; trying again in a minute",
-                              player_id)
-                next_look = self.clock() + self.lease_s
-            self.store.release(player_id, lease, next_look)
+        if len(players) > 1 and self.threads > 1:
+            with self._pool_lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.threads,
+                                                    thread_name_prefix="notifier")
+            list(self._pool.map(lambda p: self._one(p, lease), players))
+        else:
+            for player_id in players:
+                self._one(player_id, lease)
         return len(players)
+
+    def _count(self, what: str, n: int = 1) -> None:
+        with self._pool_lock:
+            self.sent[what] += n
+
+    def _one(self, player_id: str, lease: float) -> None:
+        next_look: float | None = None
+        try:
+            next_look = self.round(player_id)
+        except Exception:
+            log.exception("notifying player %s failed; trying again later", player_id)
+            next_look = self.clock() + self.lease_s
+        self.store.release(player_id, lease, next_look)
 
     def run(self, stop: threading.Event) -> None:
         """Batches until `stop` is set, resting `LOOK_EVERY_S` when nobody was due."""
@@ -177,20 +259,31 @@ class Notifier:
                              email_ready=record.email is not None and self.mail is not None,
                              push_ready=presence.subscriptions > 0 and self.push is not None)
         state = record.state
+        if presence.hooks or state.hooks:
+            state, retry = self._hooks(player_id, presence.hooks, entries, state, now,
+                                       earliest(record.state))
+            self.store.save_state(player_id, state)
+            planned = msgspec.structs.replace(planned, state=msgspec.structs.replace(
+                planned.state, hooks=state.hooks, hook_failures=state.hook_failures))
+            if retry is not None:
+                planned = msgspec.structs.replace(planned, next_look=min(
+                    retry, planned.next_look or retry))
         if planned.push:
             assert self.push is not None
             for entry in planned.push:
-                self.sent["push"] += self.push.send_to_player(player_id, entry)
+                self._count("push", self.push.send_to_player(player_id, entry))
         if state.push_after != planned.state.push_after:
             state = msgspec.structs.replace(state, push_after=planned.state.push_after)
             self.store.save_state(player_id, state)
         next_look = planned.next_look
         if planned.email:
             assert record.email is not None
-            sent, retry = self._email(player_id, record.email, planned, now)
+            done = msgspec.structs.replace(planned.state, email_failures=0)
+            sent, retry = self._email(player_id, record.email, planned, now,
+                                      lambda: self.store.save_state(player_id, done))
             if sent or retry is None:
-                state = msgspec.structs.replace(planned.state, email_failures=0)
-            else:
+                state = done
+            else:  # (the place saved before the end, if it was, is taken back)
                 state = msgspec.structs.replace(state, email_failures=state.email_failures + 1)
                 next_look = retry
             self.store.save_state(player_id, state)
@@ -201,9 +294,63 @@ class Notifier:
             return now  # more to read
         return next_look
 
-    def _email(self, player_id: str, address: str, planned: Round,
-               now: float) -> tuple[bool, float | None]:
-        """Send the round's e-mail: (sent, when to try again; None: give up)."""
+    def _hooks(self, player_id: str, hooks: list[PlayerHook], entries: list[dict[str, Any]],
+               state: NotifyState, now: float, start: str
+               ) -> tuple[NotifyState, float | None]:
+        """Each player-level webhook gets the entries after its place, one delivery each,
+        in order, signed as game webhooks are; a failure stops that hook there until a
+        retry (backoff as e-mail's; after `MAIL_ATTEMPTS` the entry is passed over).
+        `start`: where this round's `entries` began (a new hook's place until it has one)."""
+        places: dict[str, str] = {}
+        failures: dict[str, int] = {}
+        retry: float | None = None
+        for hook in hooks:
+            place = state.hooks.get(hook.id)
+            failed = state.hook_failures.get(hook.id, 0)
+            for entry in entries:
+                if place is not None and order(entry["id"]) <= order(place):
+                    continue
+                if place is None and entry["at"] < hook.created_at:
+                    place = entry["id"]  # (a new hook starts with what followed it)
+                    continue
+                if entry["type"] in hook.kinds and not self._deliver(player_id, hook, entry,
+                                                                     now):
+                    failed += 1
+                    if failed < MAIL_ATTEMPTS:
+                        wait = min(MAIL_RETRY_FIRST_S * 4 ** (failed - 1), MAIL_RETRY_MAX_S)
+                        retry = min(retry or now + wait, now + wait)
+                        break
+                    log.warning("player webhook %s gave up on entry %s after %s attempts",
+                                hook.id, entry["id"], failed)
+                failed = 0
+                place = entry["id"]
+            places[hook.id] = place if place is not None else start  # (where `entries` began)
+            if failed:
+                failures[hook.id] = failed
+        return msgspec.structs.replace(state, hooks=places, hook_failures=failures), retry
+
+    def _deliver(self, player_id: str, hook: PlayerHook, entry: dict[str, Any],
+                 now: float) -> bool:
+        delivery_id = f"pdl_{hook.id[-8:]}_{entry['id']}"  # the same for every attempt
+        body = msgspec.json.encode({"id": delivery_id, "type": entry["type"],
+                                    "player": player_id, "hook": hook.id, "entry": entry})
+        try:
+            target = self.hook_targets.check(hook.url)
+        except TargetRefused as err:
+            log.info("player webhook %s refused: %s", hook.id, err.message)
+            return False
+        answer = webhook_sender.post(target, body, delivery_headers(
+            hook.secret, delivery_id, entry["type"], body, now), self.hook_timeout_s,
+            client=self._hook_client)
+        ok = answer.status_code is not None and 200 <= answer.status_code < 300
+        if ok:
+            self._count("hook")
+        return ok
+
+    def _email(self, player_id: str, address: str, planned: Round, now: float,
+               commit: Callable[[], None]) -> tuple[bool, float | None]:
+        """Send the round's e-mail, `commit` run before its end (`MailServer.send`): (sent,
+        when to try again; None: give up)."""
         assert self.mail is not None and planned.email is not None
         player = self.service.players.player(player_id)
         name = player.name if player is not None else "player"
@@ -213,7 +360,7 @@ class Notifier:
                               planned.email, self.links, token,
                               f"digest-{player_id}-{planned.email[0]['id']}", now)
         try:
-            self.mail.send(message)
+            self.mail.send(message, commit)
         except (OSError, smtplib.SMTPException, TargetRefused) as err:
             failures = self.store.record(player_id).state.email_failures + 1
             if failures >= MAIL_ATTEMPTS:
@@ -223,7 +370,7 @@ class Notifier:
             wait = min(MAIL_RETRY_FIRST_S * 4 ** (failures - 1), MAIL_RETRY_MAX_S)
             log.info("e-mail to player %s failed (%s): again in %.0f s", player_id, err, wait)
             return False, now + wait
-        self.sent["email"] += 1
+        self._count("email")
         return True, None
 
     def _confirm(self, player_id: str, address: str, now: float) -> None:
@@ -239,7 +386,7 @@ class Notifier:
             log.info("the confirmation e-mail to player %s failed (%s)", player_id, err)
             return
         self.store.confirmation_sent(player_id)
-        self.sent["confirm"] += 1
+        self._count("confirm")
 
     def _turns(self, player_id: str) -> list[mail.TurnLine]:
         """The games where it is the player's turn, soonest deadline first."""

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import base64
 import logging
+import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 from pywebpush import WebPusher
@@ -49,8 +52,14 @@ def public_key(vapid: Vapid02) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+JWT_KEPT_S = 12 * 3600  # a VAPID JWT is made for 24 h: reused for half of it
+
+
 @dataclass
 class PushSender:
+    """Sends pushes over one pool of connections (kept per push service address), each
+    signed with a VAPID JWT made once per push service for `JWT_KEPT_S`."""
+
     store: RedisNotifyStore
     vapid: Callable[[], Vapid02 | None]  # the server's key (read when first needed)
     subject: str  # `VAPID_SUBJECT`: a mailto: or https: contact for the push services
@@ -58,6 +67,21 @@ class PushSender:
     targets: TargetPolicy
     timeout_s: float = 5.0
     post: Callable[..., webhook_sender.Answer] = webhook_sender.post
+    _client: httpx.Client = field(default_factory=webhook_sender.new_client)
+    _signed: dict[str, tuple[float, dict[str, str]]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _authorization(self, audience: str) -> dict[str, str]:
+        """The VAPID header for a push service (`audience`: its origin)."""
+        now = time.time()
+        with self._lock:
+            kept = self._signed.get(audience)
+            if kept is None or kept[0] < now:
+                kept = (now + JWT_KEPT_S, self._key().sign({
+                    "sub": self.subject, "aud": audience,
+                    "exp": int(now + 2 * JWT_KEPT_S)}))
+                self._signed[audience] = kept
+            return kept[1]
 
     def _key(self) -> Vapid02:
         key = self.vapid()
@@ -90,8 +114,8 @@ class PushSender:
         audience = f"{parts.scheme}://{parts.netloc}"
         headers = {**push.headers(entry), "Content-Encoding": "aes128gcm",
                    "Content-Type": "application/octet-stream",
-                   **self._key().sign({"sub": self.subject, "aud": audience})}
-        answer = self.post(target, body, headers, self.timeout_s)
+                   **self._authorization(audience)}
+        answer = self.post(target, body, headers, self.timeout_s, client=self._client)
         if answer.status_code is None:
             log.info("push to %s failed: %s", sub.id, answer.error)
         return answer.status_code

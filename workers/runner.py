@@ -16,7 +16,8 @@ is alive (`workers.heartbeats`, read by `/healthz`). No RQ scheduler process run
 the worker starts, and then at every sweep (`DONKEYPOST_SWEEP_S`, default 60 s; one worker
 sweeps per period), it rebuilds the jobs and timers the active games need
 (`RqHooks.rebuild`): deadlines derive from the stored state, so no timer is lost for good
-with a worker or a queue; it queues again the rating of finished games still awaiting
+with a worker or a queue; it tells the games of the vacations their players' records hold
+and a crash kept from them; it queues again the rating of finished games still awaiting
 theirs a minute after the end; and it deletes games nobody started in time
 (`domain.service.retention`, bounded per run).
 
@@ -216,6 +217,7 @@ class GameWorker(SimpleWorker):
         log.info("rebuilt: %s active games, %s duties, %s jobs enqueued, %s timers armed",
                  counts.tables, counts.duties, counts.enqueued, counts.armed)
         self.sweep_unstarted()
+        self.reconcile_clocks()
         try:
             service = self.job_context.service
             ratings = self.rq_hooks.enqueue_ratings(
@@ -245,6 +247,18 @@ class GameWorker(SimpleWorker):
             return
         if queued:
             log.info("queued %s games to archive", queued)
+
+    def reconcile_clocks(self) -> None:
+        """Tell the active games the vacations their players' records hold and they missed
+        (`domain.service.seat_clocks.reconcile`)."""
+        service = self.job_context.service
+        try:
+            told = service.reconcile_clocks(service.active_games())
+        except Exception:
+            log.exception("reconciling the players' vacations failed; the next sweep retries")
+            return
+        if told:
+            log.info("told %s games of their players' vacations", told)
 
     def sweep_unstarted(self) -> None:
         """Delete the games nobody started in time (`domain.service.retention`), a

@@ -8,6 +8,7 @@ no proxy from the environment is used. Only the status code is read, never the b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import ssl
 import time
@@ -28,9 +29,10 @@ class Answer:
 
 
 def post(target: Target, body: bytes, headers: dict[str, str], timeout_s: float,
-         connect_timeout_s: float | None = None) -> Answer:
+         connect_timeout_s: float | None = None, client: httpx.Client | None = None) -> Answer:
     """`connect_timeout_s` bounds the connection (default: `timeout_s`), `timeout_s` each
-    read and write."""
+    read and write. `client`: one made by `client()`, whose connections are kept for the
+    next post to the same address (else a connection for this post alone)."""
     address = target.addresses[0]
     in_url = f"[{address}]" if ":" in address else address
     url = f"{target.scheme}://{in_url}:{target.port}{target.path}"
@@ -39,16 +41,23 @@ def post(target: Target, body: bytes, headers: dict[str, str], timeout_s: float,
     host_header = host if target.port == default_port else f"{host}:{target.port}"
     extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
     started = time.perf_counter()
+    timeout = httpx.Timeout(timeout_s, connect=connect_timeout_s or timeout_s)
     try:
-        timeout = httpx.Timeout(timeout_s, connect=connect_timeout_s or timeout_s)
-        with (httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False,
-                           verify=_tls_context()) as client,
-              client.stream("POST", url, content=body, extensions=extensions, headers={
-                  **headers, "Host": host_header, "User-Agent": USER_AGENT}) as response):
+        with contextlib.ExitStack() as stack:
+            if client is None:
+                client = stack.enter_context(new_client())
+            response = stack.enter_context(client.stream(
+                "POST", url, content=body, extensions=extensions, timeout=timeout,
+                headers={**headers, "Host": host_header, "User-Agent": USER_AGENT}))
             status = response.status_code
     except httpx.HTTPError as err:
         return Answer(None, f"{type(err).__name__}: {err}"[:300], _ms_since(started))
     return Answer(status, None, _ms_since(started))
+
+
+def new_client() -> httpx.Client:
+    """A client as every post uses: no redirects, no proxy from the environment."""
+    return httpx.Client(follow_redirects=False, trust_env=False, verify=_tls_context())
 
 
 @functools.cache

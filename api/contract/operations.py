@@ -21,7 +21,7 @@ from flask_smorest import Api
 from flask_smorest.exceptions import NotModified
 from webargs.flaskparser import FlaskParser
 
-from api import player_schemas, schemas
+from api import clock_schemas, player_schemas, schemas
 from api.contract import examples
 from api.contract.jsonschema import ref, without_default
 from api.errors import ApiError
@@ -141,7 +141,11 @@ REQUEST_BODIES = {"Join": schemas.JoinSchema, "WebhookArgs": schemas.WebhookArgs
                   "NewPlayer": player_schemas.NewPlayerSchema, "Leave": schemas.LeaveSchema,
                   "NewMessage": schemas.NewMessageSchema,
                   "SetNotifications": player_schemas.NotificationsSchema,
-                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema}
+                  "NewPushSubscription": player_schemas.NewPushSubscriptionSchema,
+                  "NewPlayerWebhook": player_schemas.NewPlayerWebhookSchema,
+                  "ForcedMoves": clock_schemas.ForcedMovesSchema,
+                  "ClockSettingsChange": clock_schemas.ClockSettingsChangeSchema,
+                  "NewVacation": clock_schemas.NewVacationSchema}
 REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203.0.113.7/hook"},
                     "NewPlayer": {"name": "Ann"}, "Leave": {"level": "basic"},
                     "NewMessage": {"text": "good game!"},
@@ -151,7 +155,11 @@ REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203
                                       "email": "ann@example.org"},
                     "NewPushSubscription": {
                         "endpoint": "https://push.example.net/send/abc123",
-                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}}
+                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+                    "NewPlayerWebhook": {"url": "https://203.0.113.7/donkeypost",
+                                         "kinds": ["my_turn", "invited"]},
+                    "ForcedMoves": {"auto": True}, "ClockSettingsChange": {"auto_forced": True},
+                    "NewVacation": {"days": 7}}
 
 
 def register_components(api: Api, example_game: Game[Any, Any]) -> None:

@@ -26,6 +26,9 @@ from api.schemas import HealthSchema, LiveSchema
 from domain.connection import RedisClient, ping
 
 WorkerBeats = Callable[[], Mapping[str, float | None]]
+# The store's memory in use and its own limit (None: none), in bytes.
+MemoryUse = Callable[[], tuple[int, int | None]]
+MEMORY_WARNING = 0.8  # of the budget: /healthz warns from here
 # Each queue: (jobs waiting in it, seconds its oldest job has waited or None when empty).
 QueueWaits = Callable[[float], Mapping[str, tuple[int, float | None]]]
 
@@ -34,11 +37,14 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                    required: Sequence[str], stale_after_s: float,
                    clock: Callable[[], float] = time.time,
                    queue_waits: QueueWaits | None = None,
-                   queue_wait_limit_s: float = 60.0) -> Blueprint:
+                   queue_wait_limit_s: float = 60.0, memory: MemoryUse | None = None,
+                   memory_budget: int | None = None) -> Blueprint:
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
     the kinds in `required` must have one younger than `stale_after_s`. `queue_waits`
     (given the time now) reads each queue's waiting jobs; a queue whose oldest job has
-    waited longer than `queue_wait_limit_s` is late."""
+    waited longer than `queue_wait_limit_s` is late. `memory` reads the store's memory,
+    measured against `memory_budget` (bytes; None: the store's own limit, if any): a
+    warning from MEMORY_WARNING of it, unavailable past it."""
     blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
@@ -70,8 +76,28 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             workers[kind] = {"status": status, "heartbeat_age_s": age,
                              "required": kind in required}
         queues, late = queue_report(now)
-        return {"status": "ok" if healthy and not late else "unavailable", "web": "ok",
-                "redis": store, "workers": workers, "queues": queues}, healthy and not late
+        memory_use = memory_report()
+        healthy = healthy and not late and memory_use["status"] != "over"
+        return {"status": "ok" if healthy else "unavailable", "web": "ok",
+                "redis": store, "workers": workers, "queues": queues,
+                "memory": memory_use}, healthy
+
+    def memory_report() -> dict[str, Any]:
+        used: int | None = None
+        budget = memory_budget
+        if memory is not None:
+            try:
+                used, limit = memory()
+                budget = budget or limit
+            except STORE_ERRORS:
+                used = None
+        if used is None or not budget:
+            return {"status": "unknown", "used_bytes": used, "budget_bytes": budget,
+                    "used_fraction": None}
+        fraction = used / budget
+        status = "over" if fraction > 1 else "warning" if fraction >= MEMORY_WARNING else "ok"
+        return {"status": status, "used_bytes": used, "budget_bytes": budget,
+                "used_fraction": round(fraction, 4)}
 
     def queue_report(now: float) -> tuple[dict[str, dict[str, Any]], bool]:
         if queue_waits is None:
@@ -102,7 +128,9 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             that releases timers and scheduled retries) with the age of its last
             heartbeat; `stale` past the limit, `missing` when none was ever seen. Each
             queue with its waiting jobs and how long the oldest has waited; `late` past
-            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`)."""
+            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`). The games' store's memory against
+            its budget (`DONKEYPOST_MEMORY_BUDGET_MB`, else Redis's maxmemory): `warning`
+            from 80 %, `over` past it (503)."""
             body, healthy = report()
             response = jsonify(body)
             response.status_code = 200 if healthy else 503

@@ -11,7 +11,9 @@ Web Push subscriptions.
   `List-Unsubscribe-Post: List-Unsubscribe=One-Click`);
 - `GET /push/key`: the server's VAPID public key, for `PushManager.subscribe`;
 - `GET`/`POST /players/me/push-subscriptions`, `DELETE …/{id}`: a browser's subscription
-  (at most `MAX_SUBSCRIPTIONS` per player; the endpoint gets the webhook targets' checks).
+  (at most `MAX_SUBSCRIPTIONS` per player; the endpoint gets the webhook targets' checks);
+- `GET`/`POST /players/me/webhooks`, `DELETE …/{id}`: one webhook for all of a player's
+  games, posted each entry of their stream by the notifier, signed as game webhooks are.
 
 A player's address and subscriptions are shown to nobody but themselves.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,23 +36,29 @@ from api.contract.operations import (
     BAD_QUERY,
     NO_PLAYER_KEY,
     PLAYER,
+    RATE_LIMITED,
     ContractBlueprint,
     Failure,
 )
 from api.errors import ApiError
 from api.player_schemas import (
     EmailLinkArgsSchema,
+    NewPlayerWebhookSchema,
     NewPushSubscriptionSchema,
     NotificationsSchema,
+    PlayerWebhookSchema,
     PushKeySchema,
     PushSubscriptionSchema,
+    RegisteredPlayerWebhookSchema,
 )
 from domain.notify.digest import NotifyState
 from domain.notify.links import CONFIRM, UNSUBSCRIBE, read_token
 from domain.notify.prefs import BadPreferences, preferences
 from domain.notify.push import MAX_SUBSCRIPTIONS
 from domain.service import GameService
-from domain.store.redis_notify import PushSubscription, RedisNotifyStore
+from domain.store.redis_notify import PlayerHook, PushSubscription, RedisNotifyStore
+from domain.webhooks.registration import MAX_PER_OWNER
+from domain.webhooks.signing import new_secret
 from domain.webhooks.targets import TargetPolicy, TargetRefused
 
 
@@ -157,7 +166,7 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
         @blp.arguments(EmailLinkArgsSchema, location="query")
         @blp.response(200, description="a page saying it is done",
                       content_type="text/html")
-        @blp.operation("unsubscribeEmail", failures=[BAD_LINK, BAD_QUERY])
+        @blp.operation("unsubscribeEmail", failures=[BAD_LINK, BAD_QUERY, RATE_LIMITED])
         def post(self, args: dict[str, Any]) -> Response:
             """Unsubscribe at once (RFC 8058 one-click, or the page's button)"""
             token = _token(wiring, args["token"], UNSUBSCRIBE)
@@ -212,6 +221,54 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
                 raise ApiError(409, "too_many_subscriptions", f"a player may hold "
                                f"{MAX_SUBSCRIPTIONS} subscriptions: delete one first")
             return _sub_view(sub)
+
+    @blp.route("/players/me/webhooks")
+    class PlayerWebhooks(MethodView):
+        @blp.response(200, PlayerWebhookSchema(many=True))
+        @blp.operation("listMyWebhooks", security=PLAYER, failures=[NO_PLAYER_KEY])
+        def get(self) -> list[dict[str, Any]]:
+            """Your player-level webhooks (without their secrets)"""
+            return [h.described() for h in store.hooks(require_player(service).id)]
+
+        @blp.arguments(NewPlayerWebhookSchema)
+        @blp.response(201, RegisteredPlayerWebhookSchema)
+        @blp.operation("registerMyWebhook", security=PLAYER, body="NewPlayerWebhook",
+                       failures=[NO_PLAYER_KEY, Failure(409, ("too_many_webhooks",),
+                                                        "the player holds the most already"),
+                                 Failure(422, ("url_not_allowed", "url_unresolvable"),
+                                         "a URL the server may not call")])
+        def post(self, body: dict[str, Any]) -> dict[str, Any]:
+            """One webhook for all your games: each entry of your event stream, posted
+
+            From now on, every entry of your stream (of `kinds`) is posted to `url` as
+            `{id, type, player, hook, entry}`, signed as game webhooks are
+            (`X-Donkeypost-Signature: v1=HMAC-SHA256(secret, timestamp + "." + body)`,
+            `X-Donkeypost-Timestamp`, `X-Donkeypost-Delivery`: the same id on every
+            attempt). In order; a failed delivery is tried again with backoff before the
+            next one goes. The secret is shown once."""
+            player = require_player(service)
+            try:
+                wiring.targets.check(body["url"])
+            except TargetRefused as err:
+                raise ApiError(422, err.code, err.message) from None
+            hook = PlayerHook(id="phk_" + secrets.token_hex(8), url=body["url"],
+                              kinds=tuple(dict.fromkeys(body["kinds"])),
+                              secret=new_secret(), created_at=time.time())
+            if not store.add_hook(player.id, hook, MAX_PER_OWNER):
+                raise ApiError(409, "too_many_webhooks", f"a player may hold "
+                               f"{MAX_PER_OWNER} webhooks: delete one first")
+            return {**hook.described(), "secret": hook.secret}
+
+    @blp.route("/players/me/webhooks/<string:hook_id>")
+    class PlayerWebhook(MethodView):
+        @blp.response(204)
+        @blp.operation("deleteMyWebhook", security=PLAYER, failures=[
+            NO_PLAYER_KEY, Failure(404, ("unknown_webhook", "not_found"),
+                                   "no such webhook of yours")])
+        def delete(self, hook_id: str) -> None:
+            """Stop a player-level webhook"""
+            if not store.remove_hook(require_player(service).id, hook_id):
+                raise ApiError(404, "unknown_webhook", "no such webhook of yours")
 
     @blp.route("/players/me/push-subscriptions/<string:subscription_id>")
     class Subscription(MethodView):

@@ -10,7 +10,6 @@ from api.contract.operations import BAD_QUERY, ContractBlueprint, Failure
 from api.errors import ApiError
 from api.paging import PagedBlueprint
 from api.player_schemas import LeaderboardEntrySchema
-from domain import registry
 from domain.ratings.bots import BOT_RATINGS
 from domain.service import GameService
 
@@ -22,7 +21,7 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
 
     @blp.route("/<string:type_id>", parameters=[{
         "in": "path", "name": "type_id", "required": True, "description": "a game type",
-        "schema": {"type": "string", "enum": sorted(registry.games())}}])
+        "schema": {"type": "string", "enum": sorted(service.games)}}])
     class Leaderboard(MethodView):
         @blp.response(200, LeaderboardEntrySchema(many=True))
         @blp.paginate()
@@ -36,7 +35,7 @@ same). Bots stand among the players at fixed ratings per level ({bots}); seats t
 without a player key are not rated. A rating with a high deviation is `provisional`.""")
         def get(self, type_id: str, pagination_parameters: Any) -> list[dict[str, Any]]:
             """A game type's leaderboard"""
-            if type_id not in registry.games():
+            if type_id not in service.games:
                 raise ApiError(404, "unknown_game_type", f"no game type {type_id!r}")
             entries, total = service.leaderboard(type_id,
                                                  offset=pagination_parameters.first_item,

@@ -10,8 +10,8 @@ from flask_smorest import Blueprint
 
 from api.contract.operations import ContractBlueprint, Failure
 from api.schemas import GameTypeSchema
-from domain import registry
 from domain.game import Game
+from domain.registry import GameRegistry
 
 
 def describe(game: Game[Any, Any]) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
             "rules": list(game.rules), "actions": tags}
 
 
-def make_blueprint() -> Blueprint:
+def make_blueprint(games: GameRegistry) -> Blueprint:
     blp = ContractBlueprint("types", __name__, url_prefix="/games/types",
                     description="The games, their options and rule decisions")
 
@@ -33,17 +33,17 @@ def make_blueprint() -> Blueprint:
         @blp.operation("listGameTypes")
         def get(self) -> list[dict[str, Any]]:
             """List the game types"""
-            return [describe(g) for g in registry.games().values()]
+            return [describe(g) for g in games.values()]
 
     @blp.route("/<string:type_id>", parameters=[{
         "in": "path", "name": "type_id", "required": True, "description": "a game type",
-        "schema": {"type": "string", "enum": sorted(registry.games())}}])
+        "schema": {"type": "string", "enum": sorted(games)}}])
     class GameType(MethodView):
         @blp.response(200, GameTypeSchema)
         @blp.operation("getGameType", failures=[
             Failure(404, ("unknown_game_type", "not_found"), "no such game type")])
         def get(self, type_id: str) -> dict[str, Any]:
             """One game type with its options and rule decisions"""
-            return describe(registry.get_game(type_id))
+            return describe(games.game(type_id))
 
     return blp

@@ -14,7 +14,7 @@ from bench.arena.games import run_arena
 from bench.arena.report import document, tables
 from domain.bots import LEVELS
 from domain.bots.kit import Budget
-from domain.registry import get_game
+from domain.registry import installed
 
 
 def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Namespace], int]:
@@ -57,7 +57,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if bad:
         console.print(f"[red]unknown level(s): {', '.join(bad)}; known: {', '.join(LEVELS)}")
         return 2
-    game = get_game(args.game)
+    game = installed().game(args.game)
     if not game.min_players <= len(levels) <= game.max_players:
         console.print(f"[red]{game.title} is for {game.min_players}-{game.max_players} players")
         return 2
@@ -71,7 +71,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console,
                   disable=args.quiet) as progress:
         task = progress.add_task(f"{args.game} {','.join(levels)}", total=args.games)
-        records = run_arena(args.game, levels, args.games, args.seed, options, budget,
+        records = run_arena(game, levels, args.games, args.seed, options, budget,
                             args.jobs, on_game=lambda _rec: progress.advance(task))
     elapsed = time.perf_counter() - started
     title = (f"{game.title}: {args.games} games, seats {','.join(levels)}, seed {args.seed}, "

@@ -12,8 +12,8 @@ from typing import Any
 from domain.bots import observe
 from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.game import Game
 from domain.play import begin, play_on
-from domain.registry import get_game
 from domain.rng import rng_for
 
 
@@ -38,14 +38,13 @@ def seating(levels: Sequence[str], number: int) -> list[str]:
     return [levels[(s - number) % n] for s in range(n)]
 
 
-def play_game(game_id: str, levels: Sequence[str], number: int, seed: int = 0,
+def play_game(game: Game[Any, Any], levels: Sequence[str], number: int, seed: int = 0,
               options: dict[str, Any] | None = None, budget: Budget | None = None,
               max_moves: int = 100_000) -> GameRecord:
-    """Play arena game `number` to its end; the seating rotates with `number`."""
-    game = get_game(game_id)
+    """Play arena game `number` of `game` to its end; the seating rotates with `number`."""
     seats = seating(levels, number)
     players = len(seats)
-    base = f"arena:{game_id}:{seed}"
+    base = f"arena:{game.id}:{seed}"
     game_rng = rng_for(base, number)
     order_rng = rng_for(base + ":order", number)
     bot_rngs = [rng_for(f"{base}:bot:{number}", s) for s in range(players)]
@@ -78,18 +77,18 @@ def play_game(game_id: str, levels: Sequence[str], number: int, seed: int = 0,
                       seconds=time.perf_counter() - started, move_times=times)
 
 
-def _play_job(job: tuple[str, list[str], int, int, dict[str, Any] | None,
+def _play_job(job: tuple[Game[Any, Any], list[str], int, int, dict[str, Any] | None,
                          Budget | None]) -> GameRecord:
-    game_id, levels, number, seed, options, budget = job
-    return play_game(game_id, levels, number, seed, options, budget)
+    game, levels, number, seed, options, budget = job
+    return play_game(game, levels, number, seed, options, budget)
 
 
-def run_arena(game_id: str, levels: Sequence[str], games: int, seed: int = 0,
+def run_arena(game: Game[Any, Any], levels: Sequence[str], games: int, seed: int = 0,
               options: dict[str, Any] | None = None, budget: Budget | None = None,
               jobs: int = 1,
               on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
     """Play `games` games (in `jobs` processes), in order of their numbers."""
-    work = [(game_id, list(levels), i, seed, options, budget) for i in range(games)]
+    work = [(game, list(levels), i, seed, options, budget) for i in range(games)]
     records: list[GameRecord] = []
     with contextlib.ExitStack() as stack:
         results: Iterable[GameRecord] = map(_play_job, work)

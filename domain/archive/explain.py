@@ -20,6 +20,7 @@ byte (`check`): otherwise the game is not archived (`NotArchivable`) and keeps i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,7 +151,8 @@ def explain(stored: StoredGame, games: Games) -> Record:
         steps += 1
     return Record(seed=seed, version=len(events), steps=steps, special=special,
                   choices=digits.number(), times=times, tokens=dict(stored.tokens),
-                  creator=stored.creator)
+                  creator=stored.creator, chosen=len(digits.pairs),
+                  entropy_bits=sum(math.log2(radix) for _digit, radix in digits.pairs))
 
 
 @dataclass
@@ -262,7 +264,7 @@ def _move_as(table: Table, game: Game[Any, Any], events: Sequence[Event],
         if not _decides_like(game, table, seat, action, by, wanted, rng_seed):
             continue
         body = msgspec.to_builtins(action)
-        found = _run(_acting(table, seed, seat, body, by), events, encoded, pos)
+        found = _run(_acting(game, table, seed, seat, body, by), events, encoded, pos)
         if found is None:
             continue
         after, n, readings = found
@@ -292,10 +294,10 @@ def _decides_like(game: Game[Any, Any], table: Table, seat: int, action: Any, by
     return True
 
 
-def _acting(table: Table, seed: str, seat: int, body: Any,
+def _acting(game: Game[Any, Any], table: Table, seed: str, seat: int, body: Any,
             by: str) -> Callable[[Callable[[], float]], tuple[Table, list[Event]]]:
     def step(clock: Callable[[], float]) -> tuple[Table, list[Event]]:
-        _game, after, batch = decide_action(table, seed, seat, body, None, by, clock)
+        after, batch = decide_action(game, table, seed, seat, body, None, by, clock)
         return after, batch.events
     return step
 

@@ -79,6 +79,10 @@ class Record:
     times: list[float]  # every reading of the clock, in order
     tokens: dict[str, int] = field(default_factory=dict)  # sha256 of a seat token -> seat
     creator: str | None = None  # sha256 of the creator's token
+    # (not kept: what the encoder measured) the choices made and the information in them,
+    # sum(log2 n) over each choice among n
+    chosen: int = 0
+    entropy_bits: float = 0.0
 
 
 def encode(record: Record) -> bytes:

@@ -127,7 +127,7 @@ def expand(record: Record, games: Games) -> Expansion:
                 raise FormatError(f"step {step}: seat {seat} has no legal action")
             body = msgspec.to_builtins(legal[digits.take(len(legal))])
             by = special.by if isinstance(special, ActAs) else default_by(table, seat)
-            _game, table, batch = decide_action(table, seed, seat, body, None, by, clock)
+            table, batch = decide_action(game, table, seed, seat, body, None, by, clock)
         events.extend(batch.events)
         if batch.checkpoint is not None:
             checkpoints[batch.checkpoint[0]] = batch.checkpoint[1]

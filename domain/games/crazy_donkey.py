@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain.game import OptionSpec
 from domain.games import kit
-from domain.games.trick_engine import TrickConfig, TrickGame
+from domain.games.trick_engine import FORCED_MOVES, TAKE_BACK, TrickConfig, TrickGame
 
 # The donkey counts among a hand's cards.
 HAND_SIZES = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 11, 11: 10, 12: 9}
@@ -27,6 +27,8 @@ RULES = (
     "behind every seat still in play, whatever its penalty points; "
     f"{kit.CONCEDED_LAST}.",
     f"Decision: until the first deal is scored, {kit.ABORT_BY_AGREEMENT}.",
+    FORCED_MOVES,
+    TAKE_BACK,
     "Decision (shared with Ochs & Esel): a leader whose hand holds only locked special "
     "cards may lead one of them anyway.",
     "Assumption: a joker played in a donkey trick is declared 1 or 14 by its player "

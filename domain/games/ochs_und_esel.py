@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from domain.game import OptionSpec
 from domain.games import kit
-from domain.games.trick_engine import TrickConfig, TrickGame
+from domain.games.trick_engine import FORCED_MOVES, TAKE_BACK, TrickConfig, TrickGame
 
 HAND_SIZES = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11: 9, 12: 9}
 
@@ -33,6 +33,8 @@ RULES = (
     "behind every seat still in play, whatever its penalty points; "
     f"{kit.CONCEDED_LAST}.",
     f"Decision: until the first round is scored, {kit.ABORT_BY_AGREEMENT}.",
+    FORCED_MOVES,
+    TAKE_BACK,
     "Assumption: a randomly chosen first player is drawn when the game starts and recorded "
     "in the log (event first_player_chosen).",
     "Assumption: cards played face up (tricks, the ox trick) are public knowledge: views "

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from domain.notify.prefs import Preferences, quiet_until
+from domain.players.notes import entry_order as order
 
 RECENT_MOVE_S = 300.0
 
@@ -30,6 +31,9 @@ class NotifyState(msgspec.Struct, frozen=True, kw_only=True):
     email_after: str = "0-0"
     email_at: float = 0.0
     email_failures: int = 0  # in a row: the next attempt waits longer
+    # Each player-level webhook's place in the stream, and its failed attempts in a row.
+    hooks: dict[str, str] = {}
+    hook_failures: dict[str, int] = {}
 
 
 class Round(msgspec.Struct, frozen=True, kw_only=True):
@@ -55,7 +59,7 @@ def plan_round(prefs: Preferences, state: NotifyState, entries: Sequence[dict[st
         return Round(push=[], email=None, state=state, next_look=quiet)
 
     def wanted(after: str) -> list[dict[str, Any]]:
-        return [e for e in entries if _order(e["id"]) > _order(after)
+        return [e for e in entries if order(e["id"]) > order(after)
                 and prefs.wants(e["type"]) and not skip(e)]
 
     push = wanted(state.push_after) if wants_push else []
@@ -75,14 +79,9 @@ def plan_round(prefs: Preferences, state: NotifyState, entries: Sequence[dict[st
     return Round(push=push, email=email, state=new, next_look=next_look)
 
 
-def _order(entry_id: str) -> tuple[int, int]:
-    ms, _, n = entry_id.partition("-")
-    return int(ms), int(n or 0)
-
-
 def earliest(state: NotifyState) -> str:
     """Where the next round starts reading: the place of the channel furthest behind."""
-    return min(state.push_after, state.email_after, key=_order)
+    return min(state.push_after, state.email_after, *state.hooks.values(), key=order)
 
 
 _encoder = msgspec.json.Encoder()

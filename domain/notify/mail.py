@@ -123,8 +123,9 @@ def _message(sender: str, to: str, subject: str, text: str, body: str, message_k
     domain = sender.rpartition("@")[2].strip(">") or "donkeypost.invalid"
     msg["Message-ID"] = f"<{message_key}@{domain}>"
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(text)
-    msg.add_alternative(f"<!doctype html><html><body>{body}</body></html>", subtype="html")
+    msg.set_content(text, cte="quoted-printable")
+    msg.add_alternative(f"<!doctype html><html><body>{body}</body></html>", subtype="html",
+                        cte="quoted-printable")
     return msg
 
 

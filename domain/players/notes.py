@@ -64,6 +64,12 @@ class PlayerEntry(msgspec.Struct, frozen=True):
         return out
 
 
+def entry_order(entry_id: str) -> tuple[int, int]:
+    """An entry id's place in its stream (`<ms>-<n>`, as Redis numbers stream entries)."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
 def encode_note(note: PlayerNote) -> bytes:
     return msgspec.json.encode(note.entry())
 

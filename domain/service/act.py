@@ -24,7 +24,6 @@ from typing import Any
 
 import msgspec
 
-from domain import registry
 from domain.errors import DomainError, IdempotencyKeyReused, PreconditionFailed, VersionConflict
 from domain.events import Event
 from domain.game import Game
@@ -78,8 +77,9 @@ def act(deps: Deps, game_id: str, seat: int, action: Any, if_match: int | None =
         current = loaded if loaded is not None and n == 0 else load_to_act(deps, game_id)
         table = current.table
         try:
-            game, after, batch = decide_action(table, current.seed, seat, action, if_match,
-                                               by, deps.clock)
+            game = deps.games.game(table.type)
+            after, batch = decide_action(game, table, current.seed, seat, action, if_match,
+                                         by, deps.clock)
         except DomainError:
             if current.cached:
                 return None  # refused on a remembered table: decide again on the latest
@@ -127,7 +127,7 @@ def answer_again(deps: Deps, game_id: str, seat: int, named: bytes) -> bytes | N
     if [e.seq for e in events] != list(range(first_seq, last_seq + 1)):
         return None
     after = table_at(deps, game_id, last_seq, events)
-    return answer(after, registry.get_game(after.type), seat, events)
+    return answer(after, deps.games.game(after.type), seat, events)
 
 
 def request_hash(action: Any) -> str:

@@ -1,19 +1,20 @@
-"""The one loop of the table-life commands (resign, leave, abort by agreement): read the
-latest table, decide the table's events, settle what follows (the end, the abort), append
-at the version read, and start again when another writer got there first."""
+"""The one loop of the table-life commands (resign, leave, abort by agreement, the seats'
+settings and vacations, taking a move back): read the latest table, decide the table's
+events, settle what follows (the end, the abort, forced moves that play themselves),
+append at the version read, and start again when another writer got there first."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from domain import registry
 from domain.errors import VersionConflict
 from domain.events import Event
 from domain.game import Game
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, settle
+from domain.service.forced import play_forced
 from domain.service.loading import load_to_act
 from domain.service.retry import with_retries
 from domain.table import Table
@@ -31,13 +32,14 @@ def change_table(deps: Deps, game_id: str, decide: Decision, what: str) -> Table
     def attempt(_n: int) -> Table | None:
         loaded = load_to_act(deps, game_id)
         before = loaded.table
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         new = decide(before, game)
         if not new:
             return before
         batch = Batch()
         table = fold(before, game, new, batch, deps.clock)
         table = settle(table, game, loaded.seed, batch, deps.clock)
+        table = play_forced(table, game, loaded.seed, batch, deps.clock)
         try:
             append(deps, table, batch, expected=before.version, before=before)
         except VersionConflict:

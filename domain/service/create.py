@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import clocks, registry
+from domain import clocks
 from domain.bots.levels import LEVELS
 from domain.clocks import Correspondence
 from domain.errors import BadOptions
@@ -24,6 +24,8 @@ from domain.rng import commitment, new_seed
 from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
+from domain.service.forced import play_forced
+from domain.service.seat_clocks import seated_events
 from domain.table import Table
 
 BOT_LEVELS = LEVELS  # the bots package names the levels
@@ -41,7 +43,7 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
     """The new game. `game_id` is given by a rematch, whose creators may race: the first
     append wins and the others get VersionConflict (the seed kept is the first one too).
     `clock`: a correspondence time control (then `deadline_s` is None)."""
-    game = registry.get_game(game_type)
+    game = deps.games.game(game_type)
     check_player_count(game, len(seats))
     for seat in seats:
         if seat.get("kind") == "bot" and seat.get("level", "basic") not in BOT_LEVELS:
@@ -75,10 +77,13 @@ def create(deps: Deps, game_type: str, options: Mapping[str, Any] | None,
                                  player=s["player"].id,
                                  **({"bot": True} if s["player"].bot else {}))
                            for i, s in enumerate(seats) if s.get("player") is not None]
+    joined += seated_events(deps, clock, [(i, s["player"].id) for i, s in enumerate(seats)
+                                          if s.get("player") is not None])
     batch = Batch()
     table = fold(None, game, [created, *joined], batch, deps.clock)
     if all(s.taken for s in table.seats):
-        table = start(table, game, seed, batch, deps.clock)
+        table = play_forced(start(table, game, seed, batch, deps.clock), game, seed, batch,
+                            deps.clock)
     append(deps, table, batch, expected=0)
     return table
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 
-from domain import registry
 from domain.errors import (
     BadAction,
     GameNotStarted,
@@ -22,17 +21,19 @@ from domain.events import Event, event
 from domain.game import Game
 from domain.rng import rng_for
 from domain.service.folding import Batch, finish, fold
+from domain.service.forced import play_forced
 from domain.table import Table, to_act
 
 
-def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int | None,
-                  by: str, clock: Callable[[], float]) -> tuple[Game[Any, Any], Table, Batch]:
-    """The game, the table the action leads to and the batch to append. `by`: the seat's
-    owner ("player"), its bot, or the server for an absent player ("timeout", "away").
+def decide_action(game: Game[Any, Any], table: Table, seed: str, seat: int, action: Any,
+                  if_match: int | None, by: str,
+                  clock: Callable[[], float]) -> tuple[Table, Batch]:
+    """The table the action of `seat` in `game` leads to, and the batch to append. `by`:
+    the seat's owner ("player"), its bot, or the server for an absent player ("timeout",
+    "away").
     Raises the domain's errors (PreconditionFailed when `if_match` is not the version)."""
     if if_match is not None and if_match != table.version:
         raise PreconditionFailed(if_match, table.version)
-    game = registry.get_game(table.type)
     check_playing(table)
     if by == "player":
         check_in_play(table, seat)
@@ -55,8 +56,8 @@ def decide_action(table: Table, seed: str, seat: int, action: Any, if_match: int
     batch = Batch()
     after = fold(table, game, prefix + decided, batch, clock, seed)
     if game.outcome(after.game) is not None:
-        after = finish(after, game, seed, batch, clock)
-    return game, after, batch
+        return finish(after, game, seed, batch, clock), batch
+    return play_forced(after, game, seed, batch, clock), batch
 
 
 def check_playing(table: Table) -> None:

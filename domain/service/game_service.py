@@ -10,7 +10,7 @@ queries (views, listings, a player's inbox, the leaderboards).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import domain.service.abort as aborting
@@ -28,11 +28,13 @@ import domain.service.rating as rating
 import domain.service.rematch as rematching
 import domain.service.replay as replay
 import domain.service.resign as resigning
+import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
-from domain import registry
 from domain.chat import ChatEntry
 from domain.events import Event
+from domain.players.clock_settings import VacationPolicy
 from domain.players.records import Player
+from domain.registry import GameRegistry
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
@@ -43,6 +45,7 @@ from domain.service.tokens import hash_token
 from domain.service.views import table_view
 from domain.store.memory_players import MemoryPlayerStore
 from domain.store.memory_ratings import MemoryRatingStore
+from domain.store.player_clocks import MemoryPlayerClockStore, PlayerClockStore
 from domain.store.port import EventStore, PlayerStore, RatingStore
 from domain.table import Table
 
@@ -51,17 +54,27 @@ class GameService:
     """`players` and `ratings` default to memory: a service of anonymous games only (as
     most unit tests build) needs no other store."""
 
-    def __init__(self, store: EventStore, clock: Callable[[], float] = time.time,
+    def __init__(self, store: EventStore, games: GameRegistry,
+                 clock: Callable[[], float] = time.time,
                  hooks: Hooks | None = None, remembered: Remembered | None = None,
                  players: PlayerStore | None = None,
-                 ratings: RatingStore | None = None) -> None:
-        self.deps = Deps(store=store, players=players or MemoryPlayerStore(),
+                 ratings: RatingStore | None = None,
+                 player_clocks: PlayerClockStore | None = None,
+                 vacations: VacationPolicy | None = None) -> None:
+        self.deps = Deps(store=store, games=games, players=players or MemoryPlayerStore(),
                          ratings=ratings or MemoryRatingStore(), clock=clock,
-                         hooks=hooks or NoHooks(), remembered=remembered or Remembered())
+                         hooks=hooks or NoHooks(), remembered=remembered or Remembered(),
+                         player_clocks=player_clocks or MemoryPlayerClockStore(),
+                         vacations=vacations or VacationPolicy())
 
     @property
     def store(self) -> EventStore:
         return self.deps.store
+
+    @property
+    def games(self) -> GameRegistry:
+        """The games this service plays."""
+        return self.deps.games
 
     @property
     def players(self) -> PlayerStore:
@@ -92,11 +105,11 @@ class GameService:
 
     def rebuild(self, game_id: str, until: int | None = None) -> Table:
         """Fold the log from its first event (replay, verification, lost snapshots)."""
-        return replay.rebuild(self.deps.store, game_id, until)
+        return replay.rebuild(self.deps.store, self.deps.games, game_id, until)
 
     def active_games(self, batch: int = 500) -> Iterator[Table]:
         """Every game being played, loaded from its snapshot `batch` games at a time."""
-        return queries.active_games(self.deps.store, batch)
+        return queries.active_games(self.deps.store, self.deps.games, batch)
 
     # --- commands ------------------------------------------------------------------------
     def create(self, game_type: str, options: Mapping[str, Any] | None,
@@ -168,6 +181,26 @@ class GameService:
         return acting.act(self.deps, game_id, seat, action, if_match=if_match,
                           idempotency_key=idempotency_key, by=by, loaded=loaded)
 
+    # --- the clocks' settings: forced moves, vacations ------------------------------------
+    def set_seat_forced(self, game_id: str, seat: int, auto: bool) -> Table:
+        return seat_clocks.set_seat_forced(self.deps, game_id, seat, auto)
+
+    def clock_settings(self, player: Player) -> dict[str, Any]:
+        return seat_clocks.settings_view(self.deps, player)
+
+    def set_player_forced(self, player: Player, auto: bool) -> dict[str, Any]:
+        return seat_clocks.set_player_forced(self.deps, player, auto)
+
+    def start_vacation(self, player: Player, days: int) -> dict[str, Any]:
+        return seat_clocks.start_vacation(self.deps, player, days)
+
+    def end_vacation(self, player: Player) -> dict[str, Any]:
+        return seat_clocks.end_vacation(self.deps, player)
+
+    def reconcile_clocks(self, tables: Iterable[Table]) -> int:
+        """What the players' records say and their games missed (the workers' sweep)."""
+        return seat_clocks.reconcile(self.deps, tables)
+
     def issue_creator_token(self, game_id: str) -> str:
         """The creator's token of a game just created (shown once)."""
         return creator.issue_creator_token(self.deps.store, game_id)
@@ -186,12 +219,12 @@ class GameService:
         return creator.is_creator(self.deps.store, game_id, token)
 
     def view(self, table: Table, viewer: int | None) -> dict[str, Any]:
-        return table_view(table, registry.get_game(table.type), viewer, self.deps.clock())
+        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock())
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
                    limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
-        return queries.list_games(self.deps.store, status, game_type, offset, limit,
-                                  free_seat)
+        return queries.list_games(self.deps.store, self.deps.games, status, game_type,
+                                  offset, limit, free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
                    limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain import registry
 from domain.errors import UnknownGame
 from domain.events import Event
 from domain.players.credentials import is_player_key
+from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.players import authenticate
 from domain.service.tokens import hash_token
@@ -85,12 +85,12 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
         newer, read_seat, read_seed = deps.store.read_after(game_id, base.version, ask_token,
                                                             ask_seed)
         if newer is not None:
-            table = fold_events(base, newer)
+            table = fold_events(deps.games, base, newer)
     if table is None:
         stored, read_seat, read_seed = deps.store.read_table(game_id, ask_token, ask_seed)
         if stored is None:
             raise UnknownGame(f"no game {game_id!r}")
-        table = stored_table(deps.store, game_id, stored)
+        table = stored_table(deps.store, deps.games, game_id, stored)
     if ask_seed and read_seed is None:
         raise UnknownGame(f"no game {game_id!r}")
     if read_seat is not None and token_hash is not None:
@@ -113,17 +113,18 @@ def stored_envelope(log: EventLog, game_id: str, stored: Stored) -> Table:
     return table
 
 
-def stored_table(log: EventLog, game_id: str, stored: Stored) -> Table:
+def stored_table(log: EventLog, games: GameRegistry, game_id: str,
+                 stored: Stored) -> Table:
     """The table a stored snapshot and tail make: the snapshot with the tail's events after
     it folded in."""
-    table = decode_table(stored.snapshot, registry.games())
-    return fold_events(table, _newer(log, game_id, stored, table.version))
+    table = decode_table(stored.snapshot, games)
+    return fold_events(games, table, _newer(log, game_id, stored, table.version))
 
 
-def fold_events(table: Table, events: list[Event]) -> Table:
+def fold_events(games: GameRegistry, table: Table, events: list[Event]) -> Table:
     """`table` with `events` (those right after its version, in order) folded in."""
     if events:
-        game = registry.get_game(table.type)
+        game = games.game(table.type)
         for ev in events:
             table = evolve_table(table, ev, game)
     return table

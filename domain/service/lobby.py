@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import registry
 from domain.errors import (
     BadCredentials,
     BadOptions,
@@ -68,7 +67,7 @@ def cancel(deps: Deps, game_id: str, credential: str) -> Table:
         if before.status != "open":
             raise GameStarted("a game that has started cannot be cancelled")
         batch = Batch()
-        table = fold(before, registry.get_game(before.type), [event("game_cancelled")],
+        table = fold(before, deps.games.game(before.type), [event("game_cancelled")],
                      batch, deps.clock)
         try:
             append(deps, table, batch, expected=before.version, before=before)

@@ -7,6 +7,7 @@ from itertools import islice
 from typing import Any
 
 from domain.redaction import redact
+from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load, stored_table
 from domain.store.port import EventStore
@@ -23,23 +24,24 @@ def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
     return [redact(e, viewer, reveal) for e in events], table
 
 
-def list_games(store: EventStore, status: str | None, game_type: str | None, offset: int,
-               limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
+def list_games(store: EventStore, games: GameRegistry, status: str | None,
+               game_type: str | None, offset: int, limit: int,
+               free_seat: bool = False) -> tuple[list[Table], int]:
     """One page of games, newest first, and how many match: two reads of the store.
     `free_seat`: only those with a seat anyone may take (the lobby)."""
     ids, total = store.list_ids(status, game_type, offset=offset, limit=limit,
                                 free_seat=free_seat)
-    return [stored_table(store, i, stored) for i, stored in zip(ids, store.snapshots(ids),
+    return [stored_table(store, games, i, stored) for i, stored in zip(ids, store.snapshots(ids),
                                                                 strict=True)
             if stored is not None], total
 
 
-def active_games(store: EventStore, batch: int = 500) -> Iterator[Table]:
+def active_games(store: EventStore, games: GameRegistry, batch: int = 500) -> Iterator[Table]:
     """Every game being played, loaded from its snapshot `batch` games at a time."""
     ids = store.scan_ids("active", batch)
     while chunk := list(islice(ids, batch)):
         for game_id, stored in zip(chunk, store.snapshots(chunk), strict=True):
             if stored is not None:
-                table = stored_table(store, game_id, stored)
+                table = stored_table(store, games, game_id, stored)
                 if table.status == "active":  # the index is written after the append
                     yield table

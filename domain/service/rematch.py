@@ -20,7 +20,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from domain import registry
 from domain.errors import GameNotFinished, UnknownGame, VersionConflict
 from domain.events import event
 from domain.service.appending import append
@@ -79,7 +78,7 @@ def _link(deps: Deps, game_id: str) -> Table | None:
     if old.rematch is not None:
         return old
     batch = Batch()
-    linked = fold(old, registry.get_game(old.type),
+    linked = fold(old, deps.games.game(old.type),
                   [event("rematch_created", game=secrets.token_urlsafe(9))], batch,
                   deps.clock)
     try:

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain import registry
 from domain.errors import UnknownGame
 from domain.events import Event
 from domain.game import Game
+from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load
 from domain.service.views import table_view
@@ -18,7 +18,8 @@ from domain.store.port import EventStore
 from domain.table import Table, decode_table, evolve_table
 
 
-def rebuild(store: EventStore, game_id: str, until: int | None = None) -> Table:
+def rebuild(store: EventStore, games: GameRegistry, game_id: str,
+            until: int | None = None) -> Table:
     """Fold the log from its first event (replay, verification, lost snapshots); with
     `until`, from the checkpoint at or before it."""
     start: Table | None = None
@@ -27,15 +28,15 @@ def rebuild(store: EventStore, game_id: str, until: int | None = None) -> Table:
         ckpt = store.checkpoint_at_or_before(game_id, until)
         if ckpt is not None:
             after, raw = ckpt
-            start = decode_table(raw, registry.games())
+            start = decode_table(raw, games)
     events = store.read(game_id, after=after, until=until)
     if start is None and not events:
         raise UnknownGame(f"no game {game_id!r}")
     table = start
-    game: Game[Any, Any] | None = registry.get_game(start.type) if start else None
+    game: Game[Any, Any] | None = games.game(start.type) if start else None
     for ev in events:
         if game is None:
-            game = registry.get_game(ev.data["type"])
+            game = games.game(ev.data["type"])
         table = evolve_table(table, ev, game)
     assert table is not None
     return table
@@ -51,7 +52,7 @@ def table_at(deps: Deps, game_id: str, version: int, recent: Sequence[Event] = (
     if table is None:
         table = _fold_recent(deps, game_id, version, recent)
     if table is None:
-        table = rebuild(deps.store, game_id, until=version)
+        table = rebuild(deps.store, deps.games, game_id, until=version)
     tables.put((game_id, version), table)
     return table
 
@@ -64,7 +65,7 @@ def _fold_recent(deps: Deps, game_id: str, version: int,
     for start in range(len(events) - 1, -1, -1):  # the latest remembered table first
         table = deps.remembered.tables.get((game_id, events[start].seq - 1))
         if table is not None:
-            game = registry.get_game(table.type)
+            game = deps.games.game(table.type)
             for ev in events[start:]:
                 table = evolve_table(table, ev, game)
             return table
@@ -76,7 +77,7 @@ def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None) -> dict[str
     now, _ = load(deps, game_id)
     if not 1 <= seq <= now.version:
         raise UnknownGame(f"no event {seq} in game {game_id!r}", code="unknown_seq")
-    past = rebuild(deps.store, game_id, until=seq)
-    game = registry.get_game(past.type)
+    past = rebuild(deps.store, deps.games, game_id, until=seq)
+    game = deps.games.game(past.type)
     return table_view(past, game, viewer, now=past.updated_at,
                       reveal_all=now.status == "finished")

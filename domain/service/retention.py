@@ -9,12 +9,11 @@ read, else the game is looked at again next time. One sweep handles at most `bat
 games (the oldest first), so its cost is bounded however many games wait; the workers run
 one per sweep period (`workers.runner`), `donkeypost gc` runs them by hand.
 
-Finished games are the replay archive and are kept: their log, their last snapshot (the
-finished table, which views and listings read without folding), their replay checkpoints
-(one table every CHECKPOINT_EVERY events, so replaying any seq folds fewer than that many
-events), tokens (a seat still sees itself as "you") and the small facts (seed, creator).
-Everything else a game produced expires on its own: idempotency records (a day), webhook
-deliveries (two weeks), job results (minutes to a week, see `workers`).
+Games that are over are kept for ever, as archive records once they have been over a while
+(`domain.archive`: the log, snapshot, checkpoints, tokens and seed become one record of
+the game's inputs, which expands into them byte for byte). Everything else a game produced
+expires on its own: idempotency records (a day), webhook deliveries (two weeks), job
+results (minutes to a week, see `workers`).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.players.inbox import InboxMove
-from domain.service.loading import stored_table
+from domain.service.loading import stored_envelope
 from domain.store.port import EventStore, PlayerStore, WebhookStore
 
 DEFAULT_UNSTARTED_TTL_S = 7 * 24 * 3600.0
@@ -56,7 +55,7 @@ def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: Retention
             store.unlist(game_id, None)
             swept.deleted += 1
             continue
-        table = stored_table(store, game_id, found)
+        table = stored_envelope(store, game_id, found)  # its seats and status suffice
         if table.status != "open":
             # Started (or over) but still listed as open: an append whose listing update
             # was lost. Correct the listing rather than delete a game in play.

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     GameNotStarted,
@@ -30,8 +29,10 @@ from domain.service.appending import append
 from domain.service.decide import check_in_play
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, start
+from domain.service.forced import play_forced
 from domain.service.loading import load
 from domain.service.retry import with_retries
+from domain.service.seat_clocks import seated_events
 from domain.service.tokens import hash_token, new_seat_token
 from domain.store.port import Idempotency
 from domain.table import Table
@@ -124,7 +125,7 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
             if before.status == "cancelled":
                 raise GameOver("the game was cancelled", code="game_cancelled")
             raise SeatTaken("every seat of this game is taken")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         seat = choose(before)
         if before.seats[seat].taken:
             raise SeatTaken(f"seat {seat} is taken")
@@ -132,12 +133,14 @@ def _take(deps: Deps, game_id: str, choose: Callable[[Table], int], name: str | 
         joined = event("player_joined", seat=seat, name=player.name if player else name,
                        **({"player": player.id} if player else {}),
                        **({"bot": True} if player is not None and player.bot else {}))
+        settings = seated_events(deps, before.clock, [(seat, player.id)]) if player else []
         batch = Batch()
-        table = fold(before, game, [joined], batch, deps.clock)
+        table = fold(before, game, [joined, *settings], batch, deps.clock)
         if all(s.taken for s in table.seats):
             seed = deps.store.seed(game_id)
             assert seed is not None
-            table = start(table, game, seed, batch, deps.clock)
+            table = play_forced(start(table, game, seed, batch, deps.clock), game, seed,
+                                batch, deps.clock)
         record = Idempotency(idem[0], idem[1], msgspec.json.encode(
             {"seat": seat, "token": token})) if idem else None
         try:
@@ -165,9 +168,12 @@ def come_back(deps: Deps, game_id: str, seat: int) -> Table:
         check_in_play(before, seat)
         if not before.is_away(seat):
             raise SeatNotAway(f"seat {seat} is not away")
-        game = registry.get_game(before.type)
+        game = deps.games.game(before.type)
         batch = Batch()
         table = fold(before, game, [event("seat_returned", seat=seat)], batch, deps.clock)
+        if table.auto_forced:  # (the seed is read only for a seat that asked for them)
+            table = play_forced(table, game, deps.store.seed(game_id) or "", batch,
+                                deps.clock)
         try:
             append(deps, table, batch, expected=before.version, before=before)
         except VersionConflict:

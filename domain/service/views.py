@@ -24,6 +24,7 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
          "deadline": table.deadline(i), "player": s.player, "invited": s.invited,
          "rematch_seat": s.rematch_seat, "resigned": s.resigned, "left": s.left,
          "played_by": s.played_by, "bot_account": s.bot_account,
+         "auto_forced": i in table.auto_forced,
          **_seat_clock(table, i, now)}
         for i, s in enumerate(table.seats)
     ]

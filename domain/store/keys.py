@@ -29,6 +29,7 @@ rating script and each player's inbox writes stay in one slot):
 - `player:{id}:notify`  hash: notification preferences, e-mail address (and one waiting
   for its confirmation), the notifier's place in the stream (`domain.store.redis_notify`)
 - `player:{id}:push`    hash subscription id -> a Web Push subscription
+- `player:{id}:hooks`   hash registration id -> a player-level webhook (all their games)
 - `player:{id}:present` sorted set game id (or `*`: the player's own stream) -> until when
   an event stream of the player's is open on it
 - `player:{id}:moved`   sorted set game id -> when the player last moved in it
@@ -206,6 +207,10 @@ def push_subscriptions(player_id: str) -> str:
     return _player(player_id, "push")
 
 
+def player_hooks(player_id: str) -> str:
+    return _player(player_id, "hooks")
+
+
 def player_present(player_id: str) -> str:
     return _player(player_id, "present")
 
@@ -218,7 +223,8 @@ def of_player_notifications(player_id: str) -> list[str]:
     """What a player's notifications keep (their address, subscriptions, stream): erasing
     a player deletes these."""
     return [player_notify(player_id), push_subscriptions(player_id),
-            player_present(player_id), player_moved(player_id), player_events(player_id)]
+            player_present(player_id), player_moved(player_id), player_events(player_id),
+            player_hooks(player_id)]
 PLAYER_NAMES = "players:names"
 # Games over (finished, aborted, cancelled) -> when they ended, until archived; and those
 # whose archive was refused (game id -> why), kept whole.

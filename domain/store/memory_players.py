@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from domain.players.inbox import InboxMove
 from domain.players.notes import PlayerEntry, PlayerNote, encode_note
+from domain.players.notes import entry_order as _order
 from domain.players.records import Player
 from domain.store.port import PLAYER_EVENTS_KEPT, InboxPage
 
@@ -96,8 +97,3 @@ class MemoryPlayerStore:
         with self._lock:
             kept = self._events.get(player_id)
             return kept[-1].id if kept else "0-0"
-
-
-def _order(entry_id: str) -> tuple[int, int]:
-    ms, _, n = entry_id.partition("-")
-    return int(ms), int(n or 0)

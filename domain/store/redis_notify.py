@@ -58,12 +58,30 @@ return 1
 """
 
 
+MOVED_KEPT_S = 3600.0  # when a player last moved in a game: older ones are dropped
+
+
 class PushSubscription(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     endpoint: str
     p256dh: str  # the browser's public key, base64url
     auth: str  # its auth secret, base64url
     created_at: float
+
+
+class PlayerHook(msgspec.Struct, frozen=True, kw_only=True):
+    """A player-level webhook: every entry of the player's stream (of `kinds`) is posted to
+    `url`, signed with `secret` as the game webhooks are."""
+
+    id: str
+    url: str
+    kinds: tuple[str, ...]
+    secret: str
+    created_at: float
+
+    def described(self) -> dict[str, Any]:
+        return {"id": self.id, "url": self.url, "kinds": list(self.kinds),
+                "created_at": self.created_at}
 
 
 class NotifyRecord(NamedTuple):
@@ -80,6 +98,7 @@ class Presence(NamedTuple):
     present: dict[str, float]  # game id or "*" -> until
     moved: dict[str, float]  # game id -> when
     subscriptions: int
+    hooks: list[PlayerHook]
 
 
 class RedisNotifyStore:
@@ -146,12 +165,16 @@ class RedisNotifyStore:
     def presence(self, player_id: str, now: float) -> Presence:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zremrangebyscore(keys.player_present(player_id), "-inf", now)
+        pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", now - MOVED_KEPT_S)
         pipe.zrange(keys.player_present(player_id), 0, -1, withscores=True)
         pipe.zrange(keys.player_moved(player_id), 0, -1, withscores=True)
         pipe.hlen(keys.push_subscriptions(player_id))
-        _, present, moved, subscriptions = pipe.execute()
+        pipe.hvals(keys.player_hooks(player_id))
+        _, _, present, moved, subscriptions, hooks = pipe.execute()
         return Presence({g.decode(): s for g, s in present},
-                        {g.decode(): s for g, s in moved}, int(subscriptions))
+                        {g.decode(): s for g, s in moved}, int(subscriptions),
+                        sorted((msgspec.json.decode(raw, type=PlayerHook) for raw in hooks),
+                               key=lambda h: h.created_at))
 
     # --- Web Push subscriptions ---------------------------------------------------------
     def subscribe(self, player_id: str, sub: PushSubscription, limit: int) -> bool:
@@ -165,6 +188,19 @@ class RedisNotifyStore:
         found = self.redis.hvals(keys.push_subscriptions(player_id))
         subs = [msgspec.json.decode(raw, type=PushSubscription) for raw in found]
         return sorted(subs, key=lambda s: s.created_at)
+
+    # --- player-level webhooks ---------------------------------------------------------
+    def add_hook(self, player_id: str, hook: PlayerHook, limit: int) -> bool:
+        return bool(self._subscribe(keys=[keys.player_hooks(player_id)],
+                                    args=[hook.id, msgspec.json.encode(hook), limit]))
+
+    def remove_hook(self, player_id: str, hook_id: str) -> bool:
+        return bool(self.redis.hdel(keys.player_hooks(player_id), hook_id))
+
+    def hooks(self, player_id: str) -> list[PlayerHook]:
+        found = self.redis.hvals(keys.player_hooks(player_id))
+        return sorted((msgspec.json.decode(raw, type=PlayerHook) for raw in found),
+                      key=lambda h: h.created_at)
 
     # --- the notifier's schedule --------------------------------------------------------
     def claim(self, now: float, lease_s: float, limit: int) -> tuple[list[str], float]:

@@ -27,7 +27,6 @@ return 1
 """
 # Redis takes LIMIT offsets up to 2^63 - 1; a larger page number is past any end anyway.
 _MAX_OFFSET = 2**53
-MOVED_KEPT_S = 3600.0  # when a player last moved in a game, kept this long
 
 
 class RedisPlayerStore:
@@ -81,9 +80,8 @@ class RedisPlayerStore:
             if move.position is not None:
                 pipe.zadd(keys.inbox(move.player_id, move.position.bucket),
                           {move.game_id: move.position.score})
-        for player_id, game_id, at in moved:
+        for player_id, game_id, at in moved:  # (pruned by the notifier as it reads them)
             pipe.zadd(keys.player_moved(player_id), {game_id: at})
-            pipe.zremrangebyscore(keys.player_moved(player_id), "-inf", at - MOVED_KEPT_S)
         due: dict[str, float] = {}
         for note in notes:
             pipe.xadd(keys.player_events(note.player), {"e": encode_note(note)},

@@ -38,8 +38,8 @@ def test_the_committed_web_table_is_what_web_builds(tmp_path):
     run = subprocess.run([npm, "run", "--silent", "build", "--", str(tmp_path)], cwd=WEB,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
-    built = sorted(p.name for p in tmp_path.iterdir())
-    assert built == sorted(p.name for p in BUILT.iterdir())
+    built = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert built == sorted(str(p.relative_to(BUILT)) for p in BUILT.rglob("*") if p.is_file())
     for name in built:
         assert (tmp_path / name).read_bytes() == (BUILT / name).read_bytes(), \
             f"api/play/{name} is out of date: run `npm run build` in web/"
@@ -47,8 +47,10 @@ def test_the_committed_web_table_is_what_web_builds(tmp_path):
 
 def test_the_built_files_are_package_data():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert '"api" = ["play/*"]' in pyproject
-    assert {p.name for p in BUILT.iterdir()} == {"index.html", "app.js", "app.css"}
+    assert '"api" = ["play/*", "play/locales/*"]' in pyproject
+    assert {p.name for p in BUILT.iterdir()} == {"index.html", "app.js", "app.css", "sw.js",
+                                                "locales"}
+    assert {p.name for p in (BUILT / "locales").iterdir()} == {"fr.json", "de.json"}
     assert Path(BUILT / "app.js").stat().st_size > 10_000
 
 

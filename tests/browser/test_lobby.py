@@ -70,3 +70,20 @@ def test_a_canyon_table_with_a_deck_of_ones_choosing_and_a_spectator_watches(
     finally:
         other.close()
     assert page.errors == []
+
+
+def test_the_language_is_the_browsers_and_can_be_switched(browser, server):
+    ctx = browser.new_context(locale="fr-FR")
+    try:
+        page = new_page(ctx)
+        page.goto(f"{server.url}/play/")
+        page.wait_for_selector("#new-h")
+        assert page.inner_text("#new-h") == "Nouvelle partie"
+        page.select_option("#language", "de")  # kept in this browser, the page read again
+        page.wait_for_selector("#new-h:text('Neue Partie')")
+        assert page.get_attribute("html", "lang") == "de"
+        page.goto(f"{server.url}/play/#/")
+        page.wait_for_selector("#new-h:text('Neue Partie')")
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -23,8 +23,8 @@ import pytest
 import redis
 from rq import Worker
 
-from domain import registry
 from domain.connection import MAX_CONNECTIONS
+from tests.support.games import games_under_test
 from tests.support.gunicorn import Gunicorn
 from tests.support.live import SseMessage, open_stream
 from tests.support.redis_cluster import Cluster
@@ -251,7 +251,7 @@ def test_a_hosts_streams_hold_a_bounded_number_of_connections_to_each_node(
         wait_until(lambda: all(seen.get(g) == base[g] for g, _t in games), 30,
                    "every stream at its game's version")
         for game_id, table in games:  # every game moves: every feed reads at once
-            action = registry.get_game(table.type).legal_actions(table.game, 0)[0]
+            action = games_under_test().game(table.type).legal_actions(table.game, 0)[0]
             service.act(game_id, 0, msgspec.to_builtins(action))  # the first player's
         wait_until(lambda: all(seen.get(g) == base[g] + 1 for g, _t in games), 30,
                    "every stream at the move")

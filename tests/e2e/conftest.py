@@ -9,11 +9,11 @@ from tests.support.apps import shared_app
 
 
 @pytest.fixture
-def app(redis_url, redis_client):
+def app(redis_url, redis_client, games):
     # Rate limits off: these tests play fast from one address (tests/e2e/test_rate_limits.py
     # has them on). No worker runs beside them: /healthz requires none.
     return shared_app(Settings(redis_url=redis_url, rate_limits=RateLimits.off(),
-                               health_workers=()))
+                               health_workers=()), games)
 
 
 @pytest.fixture

@@ -6,17 +6,9 @@ from __future__ import annotations
 import json
 import threading
 
-import pytest
-
-from domain import registry
 from domain.rng import commitment
 from domain.verify import verify_log
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 def test_create_join_start_and_see_only_your_own_hand(api):
@@ -189,7 +181,7 @@ def test_log_replay_and_seed_reveal_after_the_end(api):
     log = api.http.get(f"/games/{game_id}/log")
     assert log.mimetype == "application/x-ndjson"
     lines = log.data.splitlines()
-    assert verify_log(lines) == []
+    assert verify_log(lines, games_under_test()) == []
     events = [json.loads(line) for line in lines]
     dealt = next(e for e in events if e["type"] == "dealt")
     assert set(dealt["private"]) == {"0", "1"}
@@ -198,7 +190,7 @@ def test_log_replay_and_seed_reveal_after_the_end(api):
     assert api.http.get(f"/games/{game_id}/states/99999").status_code == 404
     forged = lines[:]
     forged[-2] = forged[-2].replace(b'"card":', b'"card":1')
-    assert verify_log(forged)
+    assert verify_log(forged, games_under_test())
 
 
 def test_a_seat_never_sees_another_seats_private_parts_before_the_end(api):

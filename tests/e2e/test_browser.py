@@ -3,28 +3,22 @@ answer; nothing token-bearing or secret is cacheable."""
 
 from __future__ import annotations
 
-import pytest
-
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 
 FRONTEND = "https://table.example"
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def make_api(redis_url: str, origins: tuple[str, ...]) -> ApiClient:
     settings = Settings(redis_url=redis_url, cors_origins=origins,
                         rate_limits=RateLimits.off())
-    return ApiClient(web_app(bootstrap(settings, hooks=NoHooks())).test_client())
+    return ApiClient(web_app(bootstrap(settings, hooks=NoHooks(),
+                                       games=games_under_test())).test_client())
 
 
 def preflight(api: ApiClient, path: str, origin: str, method: str = "POST") -> dict:

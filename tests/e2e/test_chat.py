@@ -14,24 +14,19 @@ import pytest
 from rq import Queue
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.service import NoHooks
 from domain.store import RedisWebhookStore
 from donkeypost.bootstrap import bootstrap, rq_worker, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
 from tests.support.apps import shared_app
+from tests.support.games import games_under_test
 from tests.support.live import SseMessage, open_stream, serving
 from tests.support.receiver import receiving
 from workers.webhooks import QUEUE, WebhookHooks
 
 RUDE = "something rude"
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -190,7 +185,8 @@ def test_webhooks_that_ask_for_messages_get_them_from_the_workers(redis_url, red
     monkeypatch.setenv("RATE_LIMITS", "off")
     queue = Queue(QUEUE, connection=redis_client)
     components = bootstrap(Settings.from_env(),
-                           hooks=WebhookHooks(RedisWebhookStore(redis_client), queue))
+                           hooks=WebhookHooks(RedisWebhookStore(redis_client), queue),
+                           games=games_under_test())
     api = ApiClient(web_app(components, {"TESTING": True}).test_client())
     created = api.create("high-card", 2, deadline_s=None)
     game_id, creator = created["id"], created["creator_token"]
@@ -224,7 +220,7 @@ def test_webhooks_that_ask_for_messages_get_them_from_the_workers(redis_url, red
 def test_chat_is_rate_limited_per_token(redis_url, redis_client):
     app = web_app(bootstrap(Settings(redis_url=redis_url,
                                      rate_limits=RateLimits(limits={"chat": "3/minute"})),
-                            hooks=NoHooks()), {"TESTING": True})
+                            hooks=NoHooks(), games=games_under_test()), {"TESTING": True})
     api = ApiClient(app.test_client())
     game_id, tokens = api.new_game("high-card", 2)
     answers = [_say(api, game_id, tokens[0], f"spam {i}").status_code for i in range(4)]

@@ -37,3 +37,55 @@ def test_a_time_control_that_does_not_hold_together_is_refused(api):
     r = api.http.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
                                       "time_control": {"kind": "hourglass"}})
     assert r.status_code == 422 and r.get_json()["code"] == "validation_error"
+
+
+def test_a_seat_lets_its_forced_moves_play_themselves(api):
+    game_id, tokens = api.new_game("trash", 2)
+    seat = api.view(game_id)["to_act"][0]  # its first draw is forced: the discard is empty
+    r = api.http.put(f"/games/{game_id}/forced-moves", json={"auto": True},
+                     headers=api.auth(tokens[seat]))
+    assert r.status_code == 200, r.get_json()
+    view = r.get_json()
+    assert view["seats"][seat]["auto_forced"] is True
+    log = api.events(game_id, tokens[seat])["events"]
+    assert log[-1]["type"] != "forced_moves_set"  # the draw followed at once
+    assert any(e["data"].get("auto") == "forced" and e["actor"] == seat for e in log)
+    r = api.http.put(f"/games/{game_id}/forced-moves", json={"auto": "maybe"},
+                     headers=api.auth(tokens[seat]))
+    assert r.status_code == 422
+    r = api.http.put(f"/games/{game_id}/forced-moves", json={"auto": True})
+    assert r.status_code == 401
+
+
+def test_a_player_s_settings(api):
+    r = api.http.post("/players", json={"name": "Ann"})
+    key = r.get_json()["key"]
+    settings = api.http.get("/players/me/settings", headers=api.auth(key)).get_json()
+    assert settings["auto_forced"] is False
+    assert settings["vacation"]["until"] is None and settings["vacation"]["days_used"] == 0
+    r = api.http.put("/players/me/settings", json={"auto_forced": True}, headers=api.auth(key))
+    assert r.status_code == 200 and r.get_json()["auto_forced"] is True
+    assert api.http.get("/players/me/settings").status_code == 401
+
+
+def test_a_vacation_over_http_stops_the_clock_the_others_see(api):
+    ann = api.http.post("/players", json={"name": "Ann"}).get_json()["key"]
+    r = api.http.post("/games", headers=api.auth(ann), json={
+        "type": "ochs-und-esel", "options": {"first_player": 0}, "time_control": CORRESPONDENCE,
+        "seats": [{"kind": "human", "me": True}, {"kind": "human"}, {"kind": "human"}]})
+    game_id = r.get_json()["id"]
+    bob = api.join(game_id, "bob")[1]
+    api.join(game_id, "cy")
+    r = api.http.post("/players/me/vacation", json={"days": 2}, headers=api.auth(ann))
+    assert r.status_code == 200, r.get_json()
+    until = r.get_json()["vacation"]["until"]
+    assert r.get_json()["vacation"]["days_used"] == 2
+    seat = api.view(game_id, bob)["seats"][0]
+    assert seat["vacation_until"] == until and seat["deadline"] == until + seat["time_left"]
+    r = api.http.post("/players/me/vacation", json={"days": 1}, headers=api.auth(ann))
+    assert r.status_code == 409 and r.get_json()["code"] == "on_vacation"
+    r = api.http.delete("/players/me/vacation", headers=api.auth(ann))
+    assert r.status_code == 200 and r.get_json()["vacation"]["until"] is None
+    assert api.view(game_id, bob)["seats"][0]["vacation_until"] is None
+    types = [e["type"] for e in api.events(game_id, bob)["events"]]
+    assert types[-2:] == ["vacation_started", "vacation_ended"]

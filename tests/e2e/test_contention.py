@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain import registry
 from domain.errors import VersionConflict
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture

@@ -12,11 +12,11 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from domain import registry
 from domain.game import resolve_options
 from domain.redaction import redact
 from donkeypost.cli import OPENAPI_PATH
 from tests.gamekit import random_playout
+from tests.support.games import project_games
 
 DOCUMENT = json.loads(Path(OPENAPI_PATH).read_text())
 # (players, options) per game: the base game and its variants.
@@ -40,12 +40,12 @@ def assert_valid(check: Any, instance: Any, what: str) -> None:
 
 
 def test_every_registered_game_is_played_here():
-    assert set(PLAYOUTS) == set(registry.games())
+    assert set(PLAYOUTS) == set(project_games())
 
 
 @pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
 def test_random_playouts_match_the_published_view_and_events(game_id):
-    game = registry.games()[game_id]
+    game = project_games()[game_id]
     table = validator(game.shapes.view.__name__)
     options = validator(f"{''.join(p.title() for p in game_id.split('-'))}Options")
     event = validator("Event")

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from domain import registry
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def _conditional(api: ApiClient, url: str, headers: dict[str, str] | None = None) -> str:

@@ -21,6 +21,7 @@ from domain.events import Event, chain_hash
 from domain.games.trick_engine.cards import card_id
 from domain.verify import check_log, verify_log
 from tests.support.brute_force import Assignment, attack, splits, viewer_keys
+from tests.support.games import games_under_test
 
 Candidates = Callable[[dict[str, Any], int, Any], Iterable[Assignment]]
 
@@ -173,12 +174,12 @@ def test_a_seats_log_checks_out_before_the_end_and_the_full_one_after(api):
     game_id, tokens = api.new_game("ochs-und-esel", 3, {"rounds": 1})
     seat_lines = api.http.get(f"/games/{game_id}/log", headers=api.auth(tokens[1])
                               ).data.splitlines()
-    before = check_log(seat_lines)
+    before = check_log(seat_lines, games_under_test())
     assert before.problems == []
     assert any("2 private parts withheld" in line for line in before.checked)
     api.play_to_end(game_id, tokens)
     lines = api.http.get(f"/games/{game_id}/log").data.splitlines()
-    after = check_log(lines)
+    after = check_log(lines, games_under_test())
     assert after.problems == []
     assert any("3 private parts against their commitments" in x for x in after.checked)
 
@@ -192,8 +193,8 @@ def test_a_tampered_private_part_is_caught_after_the_end(api):
     hand = dealt["private"]["2"]["hand"]
     hand[0], hand[-1] = hand[-1], hand[0]  # same cards, another order: still a forgery
     forged = [*lines[:at], json.dumps(dealt).encode(), *lines[at + 1:]]
-    problems = verify_log(forged)
+    problems = verify_log(forged, games_under_test())
     assert problems and "private part of seat 2 does not match its commitment" in problems[0]
     dealt["private"].pop("1")
     missing = [*lines[:at], json.dumps(dealt).encode(), *lines[at + 1:]]
-    assert any("seat 1 is missing" in p for p in verify_log(missing))
+    assert any("seat 1 is missing" in p for p in verify_log(missing, games_under_test()))

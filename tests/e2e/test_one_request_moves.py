@@ -12,18 +12,12 @@ import time
 import pytest
 
 from api.event_hub import EventHub
-from domain import registry
 from domain.connection import connect
 from domain.service import FanOutHooks, GameService
 from domain.service.act import request_hash
 from domain.store import MemoryEventStore, RedisEventStore, keys
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.live import SseMessage, open_stream, serving
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -104,7 +98,7 @@ def test_a_key_whose_record_holds_a_whole_answer_gets_that_answer(api, redis_cli
 
 
 def test_a_table_after_recent_events_is_folded_without_reading_the_store():
-    service = GameService(MemoryEventStore())
+    service = GameService(MemoryEventStore(), games_under_test())
     table = service.create("high-card", {}, [{"kind": "human"}] * 2, deadline_s=None)
     for name in ("a", "b"):
         service.join(table.id, name)
@@ -247,7 +241,7 @@ class _LateNotices:
 
 
 def test_a_feed_takes_its_own_processs_append_without_reading_it_back(redis_url, redis_client):
-    service = GameService(store=RedisEventStore(connect(redis_url)))
+    service = GameService(store=RedisEventStore(connect(redis_url)), games=games_under_test())
     seen_by_hub = _HubsView(service.store)
     hub = EventHub(seen_by_hub)  # type: ignore[arg-type]
     service.deps.hooks = FanOutHooks([hub])  # as the web app wires it
@@ -257,7 +251,7 @@ def test_a_feed_takes_its_own_processs_append_without_reading_it_back(redis_url,
     feed, group = hub.watch(table.id)
     # Another process's move (no hub among its hooks) reaches the feed through the notice
     # and a read.
-    other = GameService(store=RedisEventStore(connect(redis_url)))
+    other = GameService(store=RedisEventStore(connect(redis_url)), games=games_under_test())
     other.act(table.id, 0, {"type": "play", "card": table.game.hands[0][0]})
     assert feed.wait_beyond(table.version, 5, group)
     assert table.version + 1 in seen_by_hub.read_back

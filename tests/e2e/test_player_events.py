@@ -12,15 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from domain import registry
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
 from tests.support.live import serving, sse_messages
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def register(api: ApiClient, name: str) -> dict[str, Any]:

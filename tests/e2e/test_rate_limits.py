@@ -8,28 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def make_app(redis_url: str, trusted_proxies: int = 0, **limits: str) -> Any:
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits(limits=limits),
                         trusted_proxies=trusted_proxies)
-    return web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    return web_app(bootstrap(settings, hooks=NoHooks(),
+                             games=games_under_test()), {"TESTING": True})
 
 
 def from_address(address: str) -> dict[str, Any]:
@@ -163,7 +158,7 @@ def test_forwarded_addresses_count_only_behind_a_declared_proxy(redis_url, redis
 
 def test_limits_can_be_turned_off(redis_url, redis_client):
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
-    client = web_app(bootstrap(settings, hooks=NoHooks())).test_client()
+    client = web_app(bootstrap(settings, hooks=NoHooks(), games=games_under_test())).test_client()
     answers = [create(client) for _ in range(25)]
     assert {a.status_code for a in answers} == {201}
     assert "RateLimit-Limit" not in answers[-1].headers

@@ -9,13 +9,7 @@ import pytest
 import redis
 import redis.client
 
-from domain import registry
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 @pytest.fixture
@@ -92,7 +86,8 @@ def test_the_default_rate_limits_cost_a_move_no_round_trip(redis_url, redis_clie
     from tests.e2e.api_client import ApiClient
 
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits(), health_workers=())
-    api = ApiClient(web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    api = ApiClient(web_app(bootstrap(settings, hooks=NoHooks(),
+                                      games=games_under_test()), {"TESTING": True})
                     .test_client())
     game_id, tokens = api.new_game("high-card", 2)
     view = api.view(game_id, tokens[0])
@@ -118,7 +113,8 @@ def test_the_hooks_of_a_move_read_nothing_and_send_nothing_of_their_own(
     from tests.e2e.api_client import ApiClient
 
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
-    api = ApiClient(web_app(bootstrap(settings), {"TESTING": True}).test_client())
+    api = ApiClient(web_app(bootstrap(settings,
+                                      games=games_under_test()), {"TESTING": True}).test_client())
     game = api.create("high-card", 2)
     game_id = game["id"]
     tokens = ["", ""]

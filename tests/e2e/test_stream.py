@@ -12,21 +12,15 @@ import time
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.redaction import redact
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
-from tests.support import high_card
 from tests.support.apps import shared_app
 from tests.support.live import SseMessage, open_stream, serving
 
 KEEPALIVE_S = 0.2
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture

@@ -11,17 +11,10 @@ import pytest
 
 from api.rate_limits import RateLimits
 from api.stream_tickets import StreamTickets
-from domain import registry
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
 from tests.support.apps import shared_app
 from tests.support.live import SseMessage, serving, sse_messages
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from contextlib import contextmanager
 
 import msgspec
 
-from domain import registry
 from domain.table import to_act
 from domain.webhooks.deliveries import PENDING
 from domain.webhooks.registration import new_registration
 from donkeypost.bootstrap import bootstrap, rq_worker
 from donkeypost.settings import Settings
+from tests.support.games import games_under_test
 from tests.support.receiver import receiving
 from workers.hooks import NOTIFICATIONS
 
@@ -42,7 +42,7 @@ def _game(service):
 
 
 def _move(service, table):
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     seat = min(to_act(table, game))
     action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
     return service.act(table.id, seat, action).table

@@ -18,14 +18,13 @@ from typing import Any
 import pytest
 from rq import Queue
 
-from domain import registry
 from domain.store import RedisWebhookStore
 from domain.webhooks.receivers import ReceiverBackoff
 from donkeypost.bootstrap import bootstrap, job_context, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.receiver import Receiver, receiving
 from workers.runner import make_worker
 from workers.webhooks import QUEUE, WebhookHooks
@@ -36,7 +35,6 @@ FIRST_RETRY_S = 0.1
 
 @pytest.fixture(autouse=True)
 def settings(monkeypatch, redis_url):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
     for name, value in {"REDIS_URL": redis_url, "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
                         "WEBHOOK_ALLOWED_PORTS": "9, 1024-65535", "RATE_LIMITS": "off",
                         "WEBHOOK_MAX_ATTEMPTS": str(MAX_ATTEMPTS),
@@ -54,7 +52,8 @@ def queue(redis_client) -> Queue:
 def app(redis_client, queue):
     """Wired from the environment set above, with the webhook hooks alone after appends."""
     hooks = WebhookHooks(RedisWebhookStore(redis_client), queue)
-    return web_app(bootstrap(Settings.from_env(), hooks=hooks), {"TESTING": True})
+    return web_app(bootstrap(Settings.from_env(), hooks=hooks,
+                             games=games_under_test()), {"TESTING": True})
 
 
 @pytest.fixture
@@ -68,7 +67,7 @@ def work(queue: Queue, until: Any = None, timeout_s: float = 20.0) -> None:
     failing receiver's block, as short as the first retry's wait (not 5 s, then 10)."""
     deadline = time.monotonic() + timeout_s
     while True:
-        components = bootstrap(Settings.from_env())
+        components = bootstrap(Settings.from_env(), games=games_under_test())
         context = job_context(components)
         context = dataclasses.replace(context, webhooks=dataclasses.replace(
             context.webhooks, receivers=ReceiverBackoff(first_s=FIRST_RETRY_S)))

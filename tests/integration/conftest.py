@@ -15,10 +15,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def components(redis_url, redis_client, clock) -> Components:
+def components(redis_url, redis_client, clock, games) -> Components:
     """The web app's and the workers' objects, as the composition root wires them, on the
     test's clock."""
-    return bootstrap(Settings(redis_url=redis_url), clock=clock)
+    return bootstrap(Settings(redis_url=redis_url), clock=clock, games=games)
 
 
 @pytest.fixture

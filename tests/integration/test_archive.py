@@ -11,13 +11,13 @@ import msgspec
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.archive.archiving import archive_game
 from domain.service import NoHooks
 from domain.store import keys
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.archive_kit import VARIANTS, play, viewers
+from tests.support.games import games_under_test
 from tests.support.workers import WorkerProcess, wait_until
 
 
@@ -60,7 +60,7 @@ def http_answers(client, game_id: str, version: int, tokens: dict[int, str],
 
 def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_client):
     clock = Clock()
-    first = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock)
+    first = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     played = []
     for i, (game_type, players, options) in enumerate(VARIANTS):
         table, tokens = play(first.service, game_type, players, options, seed=i, people=2)
@@ -71,11 +71,11 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
               for t, tokens in played}
     listing = client.get("/games?status=finished&page_size=50").get_data()
     for table, _tokens in played:
-        assert archive_game(first.archives, registry.games(), table.id) == "archived"
+        assert archive_game(first.archives, games_under_test(), table.id) == "archived"
         assert redis_client.exists(*keys.archived_away(table.id)) == 0
         assert redis_client.exists(keys.archive(table.id)) == 1
     # Another process, which never expanded these games.
-    second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock)
+    second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     client = web_app(second, {"TESTING": True}).test_client()
     for table, tokens in played:
         after = http_answers(client, table.id, table.version, tokens, table.players)
@@ -86,7 +86,7 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
 
 def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(
         redis_url, redis_client, tmp_path):
-    components = bootstrap(settings(redis_url), hooks=NoHooks())
+    components = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     logs = {}
     for i in range(24):
         table, _ = play(components.service, "crazy-donkey", 4, {"deals": 1}, seed=i,
@@ -125,18 +125,48 @@ def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(
                    "every game archived")
     finally:
         worker.stop()
-    fresh = bootstrap(settings(redis_url), hooks=NoHooks())
+    fresh = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     for game_id, log in logs.items():
         assert [msgspec.json.encode(e) for e in fresh.service.store.read(game_id)] == log
 
 
 @pytest.mark.parametrize("game_type", ["ochs-und-esel", "trash"])
 def test_the_archive_costs_a_fraction_of_the_game(redis_url, redis_client, game_type):
-    components = bootstrap(settings(redis_url), hooks=NoHooks())
+    components = bootstrap(settings(redis_url), hooks=NoHooks(), games=games_under_test())
     table, _ = play(components.service, game_type, 3, {}, seed=1, people=0)
     before = sum(redis_client.memory_usage(k) or 0 for k in keys.archived_away(table.id))
-    assert archive_game(components.archives, registry.games(), table.id) == "archived"
+    assert archive_game(components.archives, games_under_test(), table.id) == "archived"
     after = redis_client.memory_usage(keys.archive(table.id))
     assert after * 20 < before
     assert len(redis_client.get(keys.archive(table.id))) <= table.version + 200
     assert viewers(table)  # (the kit's viewers: spectator and seats)
+
+
+def test_healthz_measures_the_stores_memory_against_its_budget(redis_url, redis_client):
+    used = int(redis_client.info("memory")["used_memory"])
+
+    def health(budget_mb: float | None) -> tuple[int, dict]:
+        app = web_app(bootstrap(settings(redis_url, memory_budget_mb=budget_mb),
+                                hooks=NoHooks()))
+        answer = app.test_client().get("/healthz")
+        return answer.status_code, answer.get_json()
+
+    status, body = health(used * 10 / 2**20)
+    assert status == 200 and body["memory"]["status"] == "ok", body
+    assert 0.05 < body["memory"]["used_fraction"] < 0.2
+    assert body["memory"]["budget_bytes"] == int(used * 10)
+    used = body["memory"]["used_bytes"]  # (with this process's connections and scripts)
+    status, body = health(used / 0.9 / 2**20)
+    assert status == 200 and body["memory"]["status"] == "warning"
+    status, body = health(used * 0.5 / 2**20)
+    assert status == 503 and body["memory"]["status"] == "over"
+    redis_client.config_set("maxmemory", used * 4)
+    try:
+        status, body = health(None)
+        assert body["memory"]["status"] == "ok" and body["memory"]["budget_bytes"] == used * 4
+    finally:
+        redis_client.config_set("maxmemory", 0)
+    status, body = health(None)
+    assert status == 200 and body["memory"] == {
+        "status": "unknown", "used_bytes": body["memory"]["used_bytes"],
+        "budget_bytes": None, "used_fraction": None}

@@ -11,9 +11,9 @@ import time
 import msgspec
 from rq.job import Job
 
-from domain import registry
 from domain.table import to_act
 from donkeypost.bootstrap import rq_worker
+from tests.support.games import games_under_test
 from tests.support.workers import WorkerProcess, wait_until
 from workers.hooks import GAME_QUEUES, QUICK_QUEUES, rating_job_id
 from workers.plan import duties
@@ -27,7 +27,7 @@ REPLIES = 6
 def test_a_table_gets_one_turn_played_for_it_at_a_time(service, rq_hooks):
     """Seven bots choose their loads at once (Grand Canyon): one job, the others follow.
     (A deal may open with one seat alone to act: such a table is set aside.)"""
-    game = registry.get_game("canyon-donkeys")
+    game = games_under_test().game("canyon-donkeys")
     for _ in range(20):
         table = service.create("canyon-donkeys", {}, [{"kind": "bot", "level": "strong"}] * 7)
         acting = sorted(to_act(table, game))
@@ -60,7 +60,7 @@ def test_busy_strong_games_do_not_starve_another_games_bot_reply(
                                [{"kind": "human"}, {"kind": "bot", "level": "basic"},
                                 {"kind": "bot", "level": "basic"}], deadline_s=None)
         _seat, _token, probe = service.join(probe.id, "ann")
-        game = registry.get_game(probe.type)
+        game = games_under_test().game(probe.type)
         replies: list[float] = []
         busy_before = busy_moves()
         for _ in range(REPLIES):
@@ -151,7 +151,7 @@ def test_ratings_and_quick_bots_are_not_held_up_by_searches(service, redis_clien
                                [{"kind": "human"}, {"kind": "bot", "level": "basic"},
                                 {"kind": "bot", "level": "basic"}], deadline_s=None)
         _seat, _token, probe = service.join(probe.id, "cy")
-        game = registry.get_game(probe.type)
+        game = games_under_test().game(probe.type)
         replies: list[float] = []
         for _ in range(3):
             table, _ = service.load(probe.id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain import registry
+from tests.support.games import games_under_test
 from tests.support.workers import burst, human_and_bots, moves_of, timeouts
 from workers import jobs
 
@@ -19,7 +19,7 @@ def _job_id(kind: str, table, seat: int) -> str:
 
 
 def _first_legal(table, seat: int):
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     return msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
 
 

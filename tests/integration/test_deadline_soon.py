@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain import registry
 from domain.table import to_act
+from tests.support.games import games_under_test
 from tests.support.workers import burst
 from workers.hooks import NOTIFICATIONS, TIMERS
 
@@ -36,7 +36,7 @@ def _told(service, player_id: str) -> list[dict]:
 def test_a_player_is_warned_once_at_80_percent_of_their_time(service, components, clock,
                                                              redis_client):
     table, seats = _players_game(service)
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     seat = min(to_act(table, game))
     player = next(p for p, s in seats.items() if s == seat)
     warned = _warnings(redis_client)
@@ -57,7 +57,7 @@ def test_a_player_is_warned_once_at_80_percent_of_their_time(service, components
 
 def test_a_move_before_the_warning_drops_it(service, components, clock, redis_client):
     table, _seats = _players_game(service)
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     seat = min(to_act(table, game))
     action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
     before = _warnings(redis_client)

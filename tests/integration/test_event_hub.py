@@ -8,18 +8,17 @@ import time
 import pytest
 
 from api.event_hub import WAKE_GROUP, EventHub
-from domain import registry
 from domain.connection import connect
 from domain.service import GameService
 from domain.store import RedisEventStore
-from tests.support import high_card
+from tests.support.games import games_under_test
 
 
 @pytest.fixture
 def service(monkeypatch, redis_url, redis_client):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
     # A socket timeout shorter than the hub's blocking reads: they time out, often.
-    return GameService(store=RedisEventStore(connect(redis_url, socket_timeout=0.2)))
+    return GameService(store=RedisEventStore(connect(redis_url, socket_timeout=0.2)),
+                       games=games_under_test())
 
 
 def _started(service: GameService) -> tuple[str, int]:

@@ -15,22 +15,17 @@ from typing import Any
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.service import NoHooks
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.smtp import html_of, smtp_server, text_of
 from tests.support.workers import WorkerProcess, wait_until
 
 BASE = "http://play.test"
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -46,7 +41,7 @@ def stack(redis_url, redis_client, mail_server, clock):
                         smtp_url=url, smtp_from="donkeypost <games@play.test>",
                         public_url=BASE, notify_push=False,
                         webhook_targets=TargetPolicy.allowing("127.0.0.0/8"))
-    components = bootstrap(settings, hooks=NoHooks(), clock=clock)
+    components = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
     app = web_app(components, {"TESTING": True})
     notifier = components.notifications.notifier(components.service, clock)
     return ApiClient(app.test_client()), notifier, box
@@ -218,7 +213,7 @@ def test_each_player_gets_exactly_one_e_mail_across_a_killed_notifier(
     with smtp_server(delay_s=0.05) as (url, box):
         settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(),
                             health_workers=(), smtp_url=url, notify_push=False)
-        components = bootstrap(settings, hooks=NoHooks())
+        components = bootstrap(settings, hooks=NoHooks(), games=games_under_test())
         api = ApiClient(web_app(components, {"TESTING": True}).test_client())
         store = components.notifications.store
         ann = register(api, "Ann")

@@ -11,22 +11,17 @@ from typing import Any
 import pytest
 
 from api.rate_limits import RateLimits
-from domain import registry
 from domain.players.notes import deadline_soon
 from domain.service import NoHooks
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support import high_card
+from tests.support.games import games_under_test
 from tests.support.push_service import push_service
 
 BASE = "http://play.test"
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -34,7 +29,7 @@ def stack(redis_url, redis_client, clock):
     settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=(),
                         public_url=BASE, vapid_subject="mailto:ops@play.test",
                         webhook_targets=TargetPolicy.allowing("127.0.0.0/8", "1024-65535"))
-    components = bootstrap(settings, hooks=NoHooks(), clock=clock)
+    components = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
     app = web_app(components, {"TESTING": True})
     return (ApiClient(app.test_client()),
             components.notifications.notifier(components.service, clock), components)
@@ -126,3 +121,65 @@ def test_subscriptions_are_checked_bounded_and_private(stack):
         r = api.http.delete(f"/players/me/push-subscriptions/{mine[0]['id']}",
                             headers=api.auth(bob["key"]))
         assert r.status_code == 204
+
+
+def test_a_player_level_webhook_gets_every_entry_of_all_their_games_signed(stack):
+    """One registration for all of a player's games: each entry of their stream is posted
+    in order, signed as game webhooks are; a failing receiver is retried before the next
+    entry goes; the secret is shown once and the registration is the player's only."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from domain.webhooks.signing import verify
+
+    api, notifier, _components = stack
+    ann, bob = register(api, "Ann"), register(api, "Bob")
+    got: list[tuple[dict[str, str], bytes]] = []
+    answers = [500]  # the first delivery fails once
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            got.append(({k.lower(): v for k, v in self.headers.items()}, body))
+            self.send_response(answers.pop(0) if answers else 204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/hook"
+        r = api.http.post("/players/me/webhooks", json={"url": url},
+                          headers=api.auth(bob["key"]))
+        assert r.status_code == 201
+        secret = r.get_json()["secret"]
+        listed = api.http.get("/players/me/webhooks", headers=api.auth(bob["key"])).get_json()
+        assert [h["url"] for h in listed] == [url] and "secret" not in listed[0]
+        assert api.http.get("/players/me/webhooks", headers=api.auth(ann["key"])).get_json() \
+            == []
+        games = []
+        for _ in range(2):  # two games, one registration
+            r = api.http.post("/games", headers=api.auth(ann["key"]), json={
+                "type": "high-card", "deadline_s": None,
+                "seats": [{"kind": "human", "me": True}, {"kind": "human", "invite": "Bob"}]})
+            games.append(r.get_json()["id"])
+        notifier.run_once()
+        assert len(got) == 1  # the first failed: nothing after it went
+        notifier.clock.advance(60)
+        notifier.run_once()
+        bodies = [json.loads(body) for _headers, body in got]
+        assert [(b["type"], b["entry"]["game"]) for b in bodies] == \
+            [("invited", games[0]), ("invited", games[0]), ("invited", games[1])]
+        assert bodies[0]["id"] == bodies[1]["id"]  # the same delivery, tried again
+        for headers, body in got:
+            assert verify(secret, headers["x-donkeypost-timestamp"], body,
+                          headers["x-donkeypost-signature"], notifier.clock())
+        notifier.run_once()
+        assert len(got) == 3  # nothing twice
+    finally:
+        server.shutdown()
+        server.server_close()

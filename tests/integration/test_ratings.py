@@ -6,21 +6,13 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from rq.job import Job
 
-from domain import registry
 from domain.service import GameService
 from donkeypost.bootstrap import job_context
-from tests.support import high_card
 from tests.support.workers import burst
 from workers import context, jobs
 from workers.hooks import rating_job_id
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def _finished_game(service: GameService, components) -> str:

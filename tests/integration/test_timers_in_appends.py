@@ -14,13 +14,13 @@ import msgspec
 import pytest
 import redis
 
-from domain import registry
 from domain.errors import VersionConflict
 from domain.events import event, stamp
 from domain.store import Idempotency, RedisEventStore, TimerChanges
 from domain.table import to_act
 from donkeypost.bootstrap import bootstrap, job_context
 from donkeypost.settings import Settings
+from tests.support.games import games_under_test
 from workers import context
 from workers.hooks import TIMERS
 from workers.plan import duties
@@ -35,7 +35,7 @@ def _deadline_game(service):
 
 
 def _move(service, table, **kwargs):
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     seat = min(to_act(table, game))
     action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
     return service.act(table.id, seat, action, **kwargs)
@@ -43,7 +43,7 @@ def _move(service, table, **kwargs):
 
 def _timers_of(table) -> dict[str, float]:
     """The timers `table` needs at its version (its duties due later)."""
-    return {d.job_id: d.due for d in duties(table, registry.get_game(table.type))}
+    return {d.job_id: d.due for d in duties(table, games_under_test().game(table.type))}
 
 
 def _armed(client: redis.Redis) -> dict[str, float]:

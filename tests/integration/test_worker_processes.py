@@ -9,7 +9,7 @@ import msgspec
 from rq import Worker
 from rq.job import Job
 
-from domain import registry
+from tests.support.games import games_under_test
 from tests.support.workers import (
     WorkerProcess,
     human_and_bots,
@@ -76,7 +76,7 @@ def test_a_timer_lost_with_a_killed_worker_fires_after_a_restart(
     table = human_and_bots(service, first=0, deadline_s=1, levels=("strong", "basic"))
     first = WorkerProcess(redis_url, tmp_path / "first.log", DONKEYPOST_STRONG_MS="5000")
     try:
-        game = registry.get_game(table.type)
+        game = games_under_test().game(table.type)
         action = msgspec.to_builtins(game.legal_actions(table.game, 0)[0])
         moved = service.act(table.id, 0, action).table
         bot_job = f"strong-{table.id}-v{moved.version}-s1"  # a strong bot: a strong duty

@@ -12,10 +12,11 @@ import pytest
 from rq import SimpleWorker
 from rq.job import Job
 
-from domain import bots, registry
+from domain import bots
 from domain.errors import SeatNotAway
 from domain.service import GameService
 from domain.table import to_act
+from tests.support.games import games_under_test
 from tests.support.workers import burst, human_and_bots, moves_of, timeouts, wait_until
 from workers import jobs
 from workers.hooks import JOB_FUNCTIONS
@@ -26,11 +27,11 @@ def _job_id(kind: str, table, seat: int) -> str:
 
 
 def _acting(table) -> set[int]:
-    return set(to_act(table, registry.get_game(table.type)))
+    return set(to_act(table, games_under_test().game(table.type)))
 
 
 def _first_legal(service: GameService, table, seat: int):
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     return msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
 
 
@@ -177,7 +178,7 @@ def test_an_away_seat_that_comes_back_waits_for_its_owner_again(
 
 def test_a_timer_that_was_never_armed_fires_when_a_worker_starts(service, components):
     # The process that appended died before its hooks ran: no job, no timer.
-    crashed = GameService(service.store)
+    crashed = GameService(service.store, games_under_test())
     table = human_and_bots(crashed, first=0, deadline_s=1)
     wait_until(lambda: time.time() > table.deadline(0), 3, "the deadline")
     burst(components)
@@ -203,7 +204,8 @@ def test_a_worker_starting_releases_overdue_timers(service, rq_hooks, clock, kin
 
 
 def test_a_worker_starting_rearms_lost_timers_once(service, rq_hooks):
-    table = human_and_bots(GameService(service.store), first=0, deadline_s=60)  # no hooks
+    no_hooks = GameService(service.store, games_under_test())
+    table = human_and_bots(no_hooks, first=0, deadline_s=60)
     assert rq_hooks.timers() == {}
     counts = rq_hooks.rebuild(service.active_games())
     assert (counts.duties, counts.enqueued, counts.armed) == (1, 0, 1)

@@ -207,7 +207,8 @@ class Tokens:
         params = case.path_parameters or {}
         game = params.get("game_id")
         operation = _operation(case)
-        if operation in ("getMyProfile", "rotatePlayerKey", "listMyGames"):
+        if operation in ("getMyProfile", "rotatePlayerKey", "listMyGames", "getMySettings",
+                         "setMySettings", "startVacation", "endVacation"):
             with _lock:
                 return _random.choice(_keys) if _keys else None
         if not isinstance(game, str):

@@ -4,10 +4,12 @@ the one given before; what cannot be archived exactly is refused and kept whole.
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import msgspec
 import pytest
 
-from domain import registry
 from domain.archive.archiving import archive_game
 from domain.archive.codec import DigitReader, Digits, Reader, Writer
 from domain.archive.explain import NotArchivable, archive
@@ -15,11 +17,13 @@ from domain.archive.reading import ArchivedGames
 from domain.archive.record import EventStep, Verbatim, decode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
+from domain.rng import rng_for
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.store.memory_archive import MemoryArchiveStore
 from domain.store.port import StoredGame
 from tests.archive_kit import VARIANTS, play, viewers
+from tests.support.games import games_under_test
 
 
 class Clock:
@@ -34,8 +38,8 @@ class Clock:
 def service_pair() -> tuple[GameService, MemoryEventStore, MemoryArchiveStore]:
     store = MemoryEventStore()
     archives = MemoryArchiveStore(store)
-    reading = ArchivedGames(store, archives, registry.games(), cache_events=10_000)
-    return GameService(reading, clock=Clock()), store, archives
+    reading = ArchivedGames(store, archives, games_under_test(), cache_events=10_000)
+    return GameService(reading, games_under_test(), clock=Clock()), store, archives
 
 
 def answers(service: GameService, game_id: str, tokens: dict[int, str]) -> list[bytes]:
@@ -69,13 +73,13 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
     table, tokens = play(service, game_type, players, options, seed, people=2)
     assert table.status in ("finished", "aborted")
     before = answers(service, table.id, tokens)
-    assert archive_game(archives, registry.games(), table.id) == "archived"
+    assert archive_game(archives, games_under_test(), table.id) == "archived"
     assert store.read(table.id) == [] and archives.archived(table.id) is not None
     reading = service.store
     assert isinstance(reading, ArchivedGames)
     reading.cache.forget(table.id)  # as a process that never saw it
     assert answers(service, table.id, tokens) == before
-    assert archive_game(archives, registry.games(), table.id) == "already"
+    assert archive_game(archives, games_under_test(), table.id) == "already"
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
@@ -92,7 +96,7 @@ def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
         log = store.read(table.id)
         seen |= {e.type for e in log}
         seen |= {"auto:" + str(e.data["auto"]) for e in log if "auto" in e.data}
-        _data, expansion = archive(archives.stored_game(table.id), registry.games())
+        _data, expansion = archive(archives.stored_game(table.id), games_under_test())
         assert [msgspec.json.encode(e) for e in expansion.events] == \
             [msgspec.json.encode(e) for e in log]
     assert wanted <= seen
@@ -110,7 +114,7 @@ def test_aborted_cancelled_and_rematched_games_round_trip():
     rematch = service.rematch(finished.id, 0)
     for game_id in (aborted.id, cancelled.id, finished.id, rematch.table.id):
         stored = archives.stored_game(game_id)
-        _data, expansion = archive(stored, registry.games())
+        _data, expansion = archive(stored, games_under_test())
         assert len(expansion.events) == len(stored.events)
     assert store.read(finished.id)[-1].type == "rematch_created"
     assert archives.stored_game(cancelled.id).creator is not None
@@ -120,21 +124,21 @@ def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again()
     service, store, archives = service_pair()
     finished, _ = play(service, "ochs-und-esel", 3, {"rounds": 1}, 5, people=0)
     log = store.read(finished.id)
-    assert archive_game(archives, registry.games(), finished.id) == "archived"
+    assert archive_game(archives, games_under_test(), finished.id) == "archived"
     rematch = service.rematch(finished.id, 1)
     assert rematch.created
     relinked = store.read(finished.id)
     assert relinked[:-1] == log and relinked[-1].type == "rematch_created"
     assert archives.archived(finished.id) is None
     assert finished.id in archives.due
-    assert archive_game(archives, registry.games(), finished.id) == "archived"
+    assert archive_game(archives, games_under_test(), finished.id) == "archived"
     assert service.store.read(finished.id) == relinked
 
 
 def test_bots_only_record_is_small_and_mostly_digits():
     service, _store, archives = service_pair()
     table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 7, people=0)
-    data, _ = archive(archives.stored_game(table.id), registry.games())
+    data, _ = archive(archives.stored_game(table.id), games_under_test())
     record = decode(data)
     assert list(record.special) == [0]  # the creation; every move is a pair of digits
     assert isinstance(record.special[0], EventStep)
@@ -157,7 +161,7 @@ def test_events_no_step_explains_are_kept_as_events_and_expand_exactly():
     log = [*stored.events, *extra, legacy]
     game = StoredGame(events=log, snapshot=None, checkpoints=stored.checkpoints,
                       tokens={}, seed=seed, creator=None)
-    data, expansion = archive(game, registry.games())
+    data, expansion = archive(game, games_under_test())
     assert [msgspec.json.encode(e) for e in expansion.events] == \
         [msgspec.json.encode(e) for e in log]
     kinds = [type(s).__name__ for s in decode(data).special.values()]
@@ -172,9 +176,9 @@ def test_a_record_that_does_not_expand_exactly_is_refused_and_the_game_kept():
     altered = msgspec.structs.replace(stored, snapshot=stored.snapshot.replace(
         b'"rematch":null', b'"rematch":"x"'))
     with pytest.raises(NotArchivable):
-        archive(altered, registry.games())
+        archive(altered, games_under_test())
     store._games[table.id].snapshot = altered.snapshot
-    assert archive_game(archives, registry.games(), table.id) == "refused"
+    assert archive_game(archives, games_under_test(), table.id) == "refused"
     assert archives.archived(table.id) is None and store.read(table.id) == stored.events
     assert "final table" in archives.refused_archives()[table.id]
 
@@ -191,3 +195,17 @@ def test_codec_values_round_trip_with_their_types():
         digits.add(digit, radix)
     reader = DigitReader(digits.number())
     assert [reader.take(r) for r in (1, 7, 2, 13, 2)] == [0, 3, 0, 12, 1]
+
+
+def test_the_rng_seeded_on_use_draws_what_random_random_draws():
+    for version in range(20):
+        lazy, eager = rng_for("s" * 64, version), random.Random()
+        eager.seed(int.from_bytes(hashlib.sha256(f"{'s' * 64}:{version}".encode()).digest(),
+                                  "big"))
+        deck, same = list(range(52)), list(range(52))
+        lazy.shuffle(deck)
+        eager.shuffle(same)
+        assert deck == same
+        assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
+            [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
+        assert lazy.getstate() == eager.getstate()

@@ -7,24 +7,24 @@ import random
 
 import pytest
 
-from domain import registry
 from domain.bots import LEVELS, UnknownLevel, choose_action, levels, observe
 from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
 from tests.gamekit import start
+from tests.support.games import installed_games
 
 
 def test_the_levels() -> None:
     assert LEVELS == ("random", "basic", "strong", "expert")
 
 
-@pytest.mark.parametrize("game_id", sorted(registry.games()))
+@pytest.mark.parametrize("game_id", sorted(installed_games()))
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_a_legal_move_in_every_game(game_id: str, level: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(levels, "DEFAULT_BUDGET", Budget(seconds=0.05))
     monkeypatch.setattr(levels, "EXPERT_BUDGET", Budget(seconds=0.05))
-    game = registry.get_game(game_id)
+    game = installed_games().game(game_id)
     state, _ = start(game, game.min_players, seed=3)
     seat = min(game.to_act(state))
     obs = observe(game, state, seat)
@@ -34,7 +34,7 @@ def test_every_level_plays_a_legal_move_in_every_game(game_id: str, level: str,
 
 
 def test_an_unknown_level_is_an_error() -> None:
-    game = registry.get_game("ochs-und-esel")
+    game = installed_games().game("ochs-und-esel")
     state, _ = start(game, 3)
     obs = observe(game, state, min(game.to_act(state)))
     with pytest.raises(UnknownLevel, match=r"'grandmaster'.*random, basic, strong, expert"):

@@ -43,8 +43,8 @@ from domain.games.canyon_donkeys.actions import (
 from domain.games.canyon_donkeys.state import CARD_VALUES
 from domain.games.kit import HIDDEN
 from domain.redaction import redact
-from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
+from tests.support.games import installed_games
 
 ACCEPT, REFUSE = True, False
 KEEP = CanyonKeep()
@@ -146,7 +146,7 @@ def visible_to(ev: Event, viewer: int | None) -> str:
 # ---------------------------------------------------------------------------------------
 
 def test_registered_for_three_to_seven_players() -> None:
-    assert get_game("canyon-donkeys") is GAME
+    assert installed_games().game("canyon-donkeys") is GAME
     assert (GAME.min_players, GAME.max_players) == (3, 7)
 
 

@@ -9,21 +9,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import registry
 from domain.errors import BadOptions, OutOfTime
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import AWAY_AFTER_TIMEOUTS, to_act
-from tests.support import high_card
 from tests.support.clock import Clock
+from tests.support.games import games_under_test
 
 BANK, INCREMENT = 3600.0, 600.0
 CORRESPONDENCE = {"kind": "correspondence", "bank_s": BANK, "increment_s": INCREMENT}
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 @pytest.fixture
@@ -33,7 +28,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(clock) -> GameService:
-    return GameService(MemoryEventStore(), clock=clock)
+    return GameService(MemoryEventStore(), games_under_test(), clock=clock)
 
 
 def _started(service: GameService, players: int = 3, game: str = "high-card",
@@ -45,7 +40,7 @@ def _started(service: GameService, players: int = 3, game: str = "high-card",
 
 
 def _play(service: GameService, table, seat: int, by: str = "player"):
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     action = msgspec.to_builtins(game.legal_actions(table.game, seat)[0])
     return service.act(table.id, seat, action, by=by).table
 
@@ -146,7 +141,7 @@ def test_simultaneous_decisions_run_every_seat_that_must_decide(service, clock):
     """The canyon game's loads: all seats decide at once, each on its own bank."""
     table = _started(service, 3, game="canyon-donkeys", time_control=CORRESPONDENCE,
                      options={"donkey_deck": ["normal"] * 8})
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     assert to_act(table, game) == {0, 1, 2}
     start = clock.now
     assert [table.deadline(s) for s in range(3)] == [start + BANK] * 3

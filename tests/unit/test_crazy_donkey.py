@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from domain.game import resolve_options
 from domain.games.crazy_donkey import GAME
 from domain.games.trick_engine import DONKEY, JOKER, TrickPlayOx
-from domain.registry import get_game
 from tests.gamekit import assert_rejected, random_playout, start
+from tests.support.games import installed_games
 from tests.unit.test_trick_engine import (
     DONKEY_LEAD,
     OX_LEAD,
@@ -204,7 +204,7 @@ def test_options_and_rules():
     assert [o.name for o in GAME.options] == ["deals"]
     assert (GAME.id, GAME.min_players, GAME.max_players) == ("crazy-donkey", 3, 12)
     assert any("the donkey is led alone" in r for r in GAME.rules)
-    assert get_game("crazy-donkey") is GAME
+    assert installed_games().game("crazy-donkey") is GAME
 
 
 # ---------------------------------------------------------------------------------------

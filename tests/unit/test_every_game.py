@@ -27,7 +27,7 @@ from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import Game, GameShapes, OptionSpec, SearchableGame, resolve_options
 from domain.games import kit
-from domain.registry import games
+from tests.support.games import installed_games
 
 DEFAULT_SEEDS = (1, 2, 3)  # the default options; each other option plays one more seed
 MAX_STEPS = 300  # a playout stops here if the game has not ended (long options)
@@ -49,7 +49,7 @@ def option_values(spec: OptionSpec) -> list[Any]:
 
 
 def cases() -> Iterator[Any]:
-    for game_id, game in sorted(games().items()):
+    for game_id, game in sorted(installed_games().items()):
         variants: list[dict[str, Any]] = [{}]
         variants += [{spec.name: value} for spec in game.options for value in option_values(spec)]
         middle = (game.min_players + game.max_players) // 2
@@ -198,7 +198,7 @@ def assert_competition_ranking(places: list[int]) -> None:
 
 # --- What every game says of itself --------------------------------------------------------
 @pytest.mark.parametrize("game", [pytest.param(g, id=gid) for gid, g in
-                                  sorted(games().items())])
+                                  sorted(installed_games().items())])
 def test_the_shared_rulings_and_codes(game: Game[Any, Any]) -> None:
     # One tie rule for every game, stated in its Decision lines.
     assert any(r.startswith("Decision") and kit.TIES_SHARE in r for r in game.rules)

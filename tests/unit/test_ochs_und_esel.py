@@ -11,8 +11,8 @@ from domain.game import resolve_options
 from domain.games.ochs_und_esel import GAME
 from domain.games.trick_engine import DONKEY, JOKER, OX
 from domain.redaction import redact
-from domain.registry import get_game
 from tests.gamekit import assert_rejected, random_playout, start
+from tests.support.games import installed_games
 from tests.unit.test_trick_engine import (
     DONKEY_LEAD,
     PASS,
@@ -135,7 +135,7 @@ def test_options_and_rules():
     assert "only locked special cards may lead one of them anyway" in rules
     assert "If the donkey was never taken, the winner of the last trick leads" in rules
     assert "share the place" in rules
-    assert get_game("ochs-und-esel") is GAME
+    assert installed_games().game("ochs-und-esel") is GAME
 
 
 def test_a_game_lasts_the_chosen_number_of_rounds():

@@ -13,7 +13,7 @@ import pytest
 from domain.errors import BadOptions
 from domain.events import Event, event
 from domain.play import CLOCK_EVERY, advance, begin, play_on
-from domain.registry import get_game
+from tests.support.games import games_under_test
 
 
 class Count:
@@ -131,7 +131,7 @@ def test_watch_sees_every_move_with_its_events() -> None:
 
 
 def test_begin_deals_with_the_options_checked_and_advance_applies_one_action() -> None:
-    game = get_game("ochs-und-esel")
+    game = games_under_test().game("ochs-und-esel")
     state, events = begin(game, {"rounds": 1}, 3, random.Random(4))
     assert events and state == begin(game, {"rounds": 1}, 3, random.Random(4))[0]
     seat = min(game.to_act(state))

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from domain.errors import (
     AlreadySeated,
     BadCredentials,
@@ -23,13 +22,8 @@ from domain.errors import (
 from domain.players.records import Player
 from domain.service import GameService
 from domain.store import MemoryEventStore
-from tests.support import high_card
 from tests.support.clock import Clock
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 @pytest.fixture
@@ -39,7 +33,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(clock) -> GameService:
-    return GameService(MemoryEventStore(), clock=clock)
+    return GameService(MemoryEventStore(), games_under_test(), clock=clock)
 
 
 def _player(service: GameService, name: str) -> tuple[Player, str]:

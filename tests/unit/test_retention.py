@@ -5,23 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from domain import registry
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy, sweep_unstarted
 from domain.store import MemoryEventStore, MemoryWebhookStore
 from domain.webhooks.registration import new_registration
-from tests.support import high_card
 from tests.support.clock import Clock
+from tests.support.games import games_under_test
 
 DAY = 24 * 3600.0
 NOW = 1_800_000_000.0
 
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
 
 
 def _open_game(service: GameService, joined: int = 0) -> str:
@@ -34,7 +27,7 @@ def _open_game(service: GameService, joined: int = 0) -> str:
 def test_games_never_started_are_deleted_after_their_time_with_all_they_hold():
     clock = Clock(NOW - 8 * DAY)
     store, hooks = MemoryEventStore(clock), MemoryWebhookStore(clock)
-    service = GameService(store, clock=clock)
+    service = GameService(store, games_under_test(), clock=clock)
     stale = [_open_game(service), _open_game(service, joined=1)]
     hooks.add(new_registration(stale[1], None, "https://example.org/h", ("your_turn",), 0.0),
               limit=5)
@@ -57,7 +50,7 @@ def test_games_never_started_are_deleted_after_their_time_with_all_they_hold():
 def test_a_sweep_is_bounded_and_the_oldest_go_first():
     clock = Clock(NOW - 30 * DAY)
     store = MemoryEventStore(clock)
-    service = GameService(store, clock=clock)
+    service = GameService(store, games_under_test(), clock=clock)
     ids = []
     for _ in range(5):
         ids.append(_open_game(service))
@@ -74,7 +67,7 @@ def test_a_sweep_is_bounded_and_the_oldest_go_first():
 def test_a_game_listed_open_but_started_is_relisted_not_deleted():
     clock = Clock(NOW - 8 * DAY)
     store = MemoryEventStore(clock)
-    service = GameService(store, clock=clock)
+    service = GameService(store, games_under_test(), clock=clock)
     game_id = _open_game(service, joined=2)
     table = service.load(game_id)[0]
     store.index(game_id, table.type, "open", table.created_at)  # a lost listing update
@@ -102,7 +95,7 @@ class JoinsFirst:
 def test_a_join_racing_the_sweep_keeps_the_game():
     clock = Clock(NOW - 8 * DAY)
     store = MemoryEventStore(clock)
-    service = GameService(store, clock=clock)
+    service = GameService(store, games_under_test(), clock=clock)
     game_id = _open_game(service)
     swept = sweep_unstarted(JoinsFirst(store, service), MemoryWebhookStore(),  # type: ignore[arg-type]
                             RetentionPolicy(), NOW)
@@ -113,7 +106,7 @@ def test_a_join_racing_the_sweep_keeps_the_game():
 def test_a_game_never_started_leaves_its_players_inboxes_and_the_lobby():
     clock = Clock(NOW - 8 * DAY)
     store = MemoryEventStore(clock)
-    service = GameService(store, clock=clock)
+    service = GameService(store, games_under_test(), clock=clock)
     ann, ann_key = service.register_player("Ann")
     _bob, bob_key = service.register_player("Bob")
     stale = service.create("high-card", None, [

@@ -13,8 +13,8 @@ from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.levels import kit_for, searching_with
 from domain.bots.search import search
 from domain.events import Event, event
-from domain.registry import get_game
 from tests.gamekit import start
+from tests.support.games import games_under_test
 
 
 class PickANumber:
@@ -71,7 +71,7 @@ def test_without_evidence_the_policys_move_stays():
 
 @pytest.mark.parametrize("game_id, players", [("ochs-und-esel", 3), ("crazy-donkey", 4)])
 def test_the_strong_bot_plays_a_legal_move_within_its_budget(game_id, players):
-    game = get_game(game_id)
+    game = games_under_test().game(game_id)
     state, _ = start(game, players, seed=5)
     seat = min(game.to_act(state))
     obs = observe(game, state, seat)

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from domain import registry
 from domain.errors import (
     Contention,
     DomainError,
@@ -23,12 +22,7 @@ from domain.service import GameService
 from domain.service.act import answer_again
 from domain.store import SNAPSHOT_EVERY, MemoryEventStore
 from domain.table import to_act
-from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 class Recorded:
@@ -81,7 +75,7 @@ def hooks() -> Recorded:
 
 @pytest.fixture
 def service(store, hooks) -> GameService:
-    return GameService(store, clock=lambda: 1000.0, hooks=hooks)
+    return GameService(store, games_under_test(), clock=lambda: 1000.0, hooks=hooks)
 
 
 def _started(service: GameService, players: int = 3) -> tuple[str, list[str]]:
@@ -170,7 +164,8 @@ def test_the_key_names_the_events_and_the_first_answer_is_made_again_from_them(s
     assert record.answer == f"events {before + 1}-{first.table.version}".encode()
     service.act(game_id, 1, _card(service, game_id, 1))
     # In a process that remembers nothing of the game, after it moved on: the same bytes.
-    elsewhere = GameService(store.inner).act(game_id, 0, action, idempotency_key="k")
+    elsewhere = GameService(store.inner, games_under_test()).act(game_id, 0, action,
+                                                                 idempotency_key="k")
     assert elsewhere.replayed and elsewhere.body == first.body
     # Events the log no longer holds (a deleted game) name no answer.
     assert answer_again(service.deps, "nope", 0, b"events 1-2") is None
@@ -225,19 +220,19 @@ def test_an_action_at_a_remembered_version_costs_one_call_to_the_store(service, 
 
 def test_a_remembered_table_is_brought_up_to_date_with_the_events_since(service, store):
     game_id, tokens = _started(service)
-    other = GameService(store.inner)  # another process, with its own memory
+    other = GameService(store.inner, games_under_test())  # another process, with its own memory
     service.load(game_id, tokens[0])
     for seat in (0, 1):
         other.act(game_id, seat, _card(other, game_id, seat))
     store.calls.clear()
     table, seat = service.load(game_id, tokens[2])
     assert store.calls == ["read_after"]
-    assert (table, seat) == GameService(store.inner).load(game_id, tokens[2])
+    assert (table, seat) == GameService(store.inner, games_under_test()).load(game_id, tokens[2])
 
 
 def test_a_conflict_is_decided_again_on_the_latest_table(service, store):
     game_id, tokens = _started(service)
-    other = GameService(store.inner)  # another process, with its own memory
+    other = GameService(store.inner, games_under_test())  # another process, with its own memory
     stale = service.load_to_act(game_id, tokens[0])
     other.act(game_id, 0, _card(other, game_id, 0))
     # Without If-Match: decided again on the latest table, where seat 0 may not act.
@@ -352,16 +347,16 @@ class SnapshotsSeen:
 
 def test_the_snapshot_is_written_every_few_events_and_a_load_folds_the_rest():
     store = SnapshotsSeen(MemoryEventStore())
-    service = GameService(store)
+    service = GameService(store, games_under_test())
     game_id, _tokens = _started(service, players=3)
-    game = registry.get_game("high-card")
+    game = games_under_test().game("high-card")
     while (table := service.load(game_id)[0]).status == "active":
         seat = min(to_act(table, game))
         service.act(game_id, seat, _card(service, game_id, seat))
         # A process that remembers nothing reads the table as the log replays it, alone
         # and in a listing.
         replayed = service.rebuild(game_id)
-        fresh = GameService(store.inner)
+        fresh = GameService(store.inner, games_under_test())
         assert fresh.load(game_id)[0] == replayed
         assert fresh.list_games(None, None, 0, 10)[0] == [replayed]
     versions = [version for version, _ in store.snapshots]

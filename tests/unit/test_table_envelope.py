@@ -7,10 +7,10 @@ import random
 
 import msgspec
 
-from domain import registry
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import Table, decode_envelope, encode_table, evolve_envelope, evolve_table
+from tests.support.games import games_under_test
 
 COMPARED = ("status", "version", "last_hash", "updated_at", "seats", "timeouts_in_row",
             "seed", "outcome", "ended_at", "rematch", "rematch_of", "created_by")
@@ -21,13 +21,13 @@ def _fields(table: Table) -> dict[str, object]:
 
 
 def test_the_envelope_fold_agrees_with_the_full_fold_at_every_step():
-    service = GameService(MemoryEventStore())
+    service = GameService(MemoryEventStore(), games_under_test())
     ann, _ = service.register_player("Ann")
     table = service.create("ochs-und-esel", {"rounds": 1}, [
         {"kind": "human", "me": True}, {"kind": "human"}, {"kind": "bot"}], by=ann)
     service.join(table.id, "anon")
     rng = random.Random(7)
-    game = registry.get_game(table.type)
+    game = games_under_test().game(table.type)
     while (table := service.load(table.id)[0]).status == "active":
         seat = sorted(game.to_act(table.game))[0]
         legal = game.legal_actions(table.game, seat)

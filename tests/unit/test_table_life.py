@@ -6,18 +6,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain import registry
 from domain.errors import AbortClosed, GameOver, SeatGivenUp
 from domain.game import Outcome
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import SeatInfo, Table, ruled_outcome
 from tests.support import high_card
-
-
-@pytest.fixture(autouse=True)
-def with_test_game(monkeypatch):
-    monkeypatch.setattr(registry, "_GAMES", {**registry.games(), "high-card": high_card.GAME})
+from tests.support.games import games_under_test
 
 
 def _table(*seats: SeatInfo) -> Table:
@@ -67,7 +62,7 @@ def _fields(table: Table) -> dict:
 
 
 def test_a_given_up_seat_is_refused_what_its_player_no_longer_does():
-    service = GameService(MemoryEventStore())
+    service = GameService(MemoryEventStore(), games_under_test())
     game = service.create("high-card", {}, [{"kind": "human"}] * 3, deadline_s=None)
     seats = [service.join(game.id, name)[0] for name in ("a", "b", "c")]
     assert seats == [0, 1, 2]
@@ -97,12 +92,12 @@ def test_a_given_up_seat_is_refused_what_its_player_no_longer_does():
 
 
 def test_abort_closes_when_the_first_round_is_scored():
-    service = GameService(MemoryEventStore())
+    service = GameService(MemoryEventStore(), games_under_test())
     game = service.create("ochs-und-esel", {"rounds": 2}, [{"kind": "human"}] * 3,
                           deadline_s=None)
     for name in "abc":
         service.join(game.id, name)
-    ochs = registry.get_game("ochs-und-esel")
+    ochs = games_under_test().game("ochs-und-esel")
     state, _ = service.load(game.id)
     while not ochs.round_scored(state.game):
         seat = min(ochs.to_act(state.game))

@@ -38,8 +38,8 @@ from domain.games.trash import (
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
 from domain.games.trash.state import placeable
 from domain.redaction import redact
-from domain.registry import get_game
 from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
+from tests.support.games import installed_games
 
 STOCK = TrashDraw(source="stock")
 DISCARD = TrashDraw(source="discard")
@@ -104,7 +104,7 @@ def shown(state: TrashState, seat: int) -> str:
 
 # --- options and the deal ----------------------------------------------------------------
 def test_registered() -> None:
-    assert get_game("trash") is GAME
+    assert installed_games().game("trash") is GAME
 
 
 @pytest.mark.parametrize(("players", "decks"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
@@ -154,7 +154,8 @@ def test_rules_list_every_decision_of_the_spec() -> None:
     assert len(decisions) == 7  # the first two lines above are one Decision
     for ruling in SPEC_DECISIONS:
         assert any(ruling in r for r in decisions), ruling
-    assert all(r.startswith(("Decision:", "Decision (resigning):", "Assumption:"))
+    assert all(r.startswith(("Decision:", "Decision (resigning):", "Decision (forced moves):",
+                             "Decision (take-back):", "Assumption:"))
                for r in GAME.rules)
 
 

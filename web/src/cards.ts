@@ -3,6 +3,7 @@
 // cards (each colour with its own shape, so that colour is never the only sign) and its
 // donkeys. Every card says what it is to screen readers (role "img" with its name).
 import { h } from "./dom";
+import { t } from "./i18n";
 
 export type TrickCard = number | "donkey" | "joker" | "ox";
 export type CanyonCard = number[]; // [colour (the seat it belongs to), value]
@@ -42,8 +43,8 @@ const OX: Shape[] = [
 const STAR: Shape[] = [["path", { d: "M12 1.5l3.1 6.9 7.4.7-5.6 5 1.7 7.4L12 17.6l-6.6 3.9 1.7-7.4-5.6-5 7.4-.7z", fill: "#7b3fb0" }]];
 
 // The canyon's colours, each with its own shape (colour is never the only sign).
-const COLOUR_NAMES = ["red circle", "blue square", "green triangle", "yellow diamond", "purple star",
-                      "teal hexagon", "pink cross", "grey heart"];
+const COLOUR_NAMES = [() => t("red circle"), () => t("blue square"), () => t("green triangle"),
+  () => t("yellow diamond"), () => t("purple star"), () => t("teal hexagon"), () => t("pink cross"), () => t("grey heart")];
 const SHAPES: Shape[] = [
   ["circle", { cx: 12, cy: 12, r: 9 }],
   ["rect", { x: 4, y: 4, width: 16, height: 16 }],
@@ -70,33 +71,34 @@ function face(kind: string, label: string, corner: string | Node, middle: Node |
 
 // --- Ochs & Esel, Crazy Donkey -------------------------------------------------------------
 export function trickCardName(card: TrickCard): string {
-  return typeof card === "number" ? String(card) : card;
+  return typeof card === "number" ? String(card) : { donkey: t("the donkey"), ox: t("the ox"), joker: t("a joker") }[card];
 }
 
 export function trickCard(card: TrickCard, extra: string = ""): HTMLElement {
   if (typeof card === "number") return face(`trick v${card}`, String(card), String(card), String(card), extra);
   const art = { donkey: DONKEY, ox: OX, joker: STAR }[card];
-  const word = { donkey: "Donkey", ox: "Ox", joker: "Joker" }[card];
-  return face(`trick special ${card}`, card, card === "joker" ? "★" : "", h("span", { class: "figure" }, svg("0 0 24 24", art),
+  const word = { donkey: t("Donkey"), ox: t("Ox"), joker: t("Joker") }[card];
+  return face(`trick special ${card}`, word, card === "joker" ? "★" : "", h("span", { class: "figure" }, svg("0 0 24 24", art),
     h("span", { class: "word", "data-text": word })), extra);
 }
 
 // --- Trash ------------------------------------------------------------------------------------
-const SUITS: Record<string, [string, string, boolean]> = {
-  C: ["♣", "clubs", false], D: ["♦", "diamonds", true],
-  H: ["♥", "hearts", true], S: ["♠", "spades", false],
+const SUITS: Record<string, [string, () => string, boolean]> = {
+  C: ["♣", () => t("clubs"), false], D: ["♦", () => t("diamonds"), true],
+  H: ["♥", () => t("hearts"), true], S: ["♠", () => t("spades"), false],
 };
-const RANKS: Record<string, string> = { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" };
+const RANKS: Record<string, () => string> = { A: () => t("ace"), J: () => t("jack"), Q: () => t("queen"),
+                                              K: () => t("king"), T: () => "10" };
 
 export function trashCardName(code: string): string {
   const suit = SUITS[code.slice(-1)];
   const rank = code.slice(0, -1);
-  return `${RANKS[rank] ?? rank} of ${suit ? suit[1] : code.slice(-1)}`;
+  return t("{rank} of {suit}", { rank: RANKS[rank]?.() ?? rank, suit: suit ? suit[1]() : code.slice(-1) });
 }
 
 export function trashCard(code: string | null, extra: string = ""): HTMLElement {
   if (code === null) return back(extra);
-  const suit = SUITS[code.slice(-1)] ?? ["?", "", false];
+  const suit = SUITS[code.slice(-1)] ?? ["?", () => "", false];
   const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
   const court = "JQK".includes(rank);
   return face(`trash ${suit[2] ? "red" : "black"}${court ? " court" : ""}`, trashCardName(code),
@@ -107,11 +109,22 @@ export function trashCard(code: string | null, extra: string = ""): HTMLElement 
 
 // --- The canyon --------------------------------------------------------------------------------
 export function colourName(colour: number): string {
-  return COLOUR_NAMES[colour % COLOUR_NAMES.length];
+  return COLOUR_NAMES[colour % COLOUR_NAMES.length]();
 }
 
 export function canyonCardName(card: CanyonCard): string {
-  return `${card[1]} (${colourName(card[0])})`;
+  return t("{value} ({colour})", { value: card[1], colour: colourName(card[0]) });
+}
+
+const DONKEY_KINDS: Record<string, () => string> = {
+  normal: () => t("normal"), giant: () => t("giant"), puny: () => t("puny"), precision: () => t("precision"),
+  hurried: () => t("hurried"), holed: () => t("holed"), attacked: () => t("attacked"), lost: () => t("lost"),
+  double: () => t("double"), stubborn: () => t("stubborn"), difficult: () => t("difficult"), picky: () => t("picky"),
+};
+
+/** A kind of donkey in words (its id if the page does not know it). */
+export function donkeyKind(kind: string): string {
+  return DONKEY_KINDS[kind]?.() ?? kind;
 }
 
 export function canyonCard(card: CanyonCard | null, extra: string = ""): HTMLElement {
@@ -129,13 +142,14 @@ const DONKEY_MARKS: Record<string, string> = {
 /** A donkey card of the canyon: the donkey, its kind and what it carries. */
 export function donkeyCard(kind: string, capacity: number | null, extra = ""): HTMLElement {
   const mark = DONKEY_MARKS[kind] ?? "";
+  const name = t("The {kind} donkey", { kind: donkeyKind(kind) });
   return h("span", { class: `card face donkey-card ${extra}`, role: "img",
-                     "aria-label": `the ${kind} donkey${capacity !== null ? `, carrying ${capacity}` : ""}` },
+                     "aria-label": capacity !== null ? `${name}, ${t("carries {n}", { n: capacity })}` : name },
     printed("corner", mark || "·"),
-    printed("pip", h("span", { class: "figure" }, svg("0 0 24 24", DONKEY), h("span", { class: "word", "data-text": kind }))),
+    printed("pip", h("span", { class: "figure" }, svg("0 0 24 24", DONKEY), h("span", { class: "word", "data-text": donkeyKind(kind) }))),
     printed("corner end", capacity !== null ? String(capacity) : "—"));
 }
 
 export function back(extra: string = ""): HTMLElement {
-  return h("span", { class: `card back ${extra}`, role: "img", "aria-label": "face down" });
+  return h("span", { class: `card back ${extra}`, role: "img", "aria-label": t("face down") });
 }

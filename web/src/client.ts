@@ -2,6 +2,7 @@
 // generated from the OpenAPI document (openapi-typescript), as any third party would.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api";
+import { lang } from "./i18n";
 
 export type Schemas = components["schemas"];
 export type GameView = Schemas["GameView"];
@@ -10,7 +11,8 @@ export type GameEvent = Schemas["Event"];
 export type GameType = Schemas["GameType"];
 
 // The page is served by the API itself (at /play/), so the API is this origin.
-export const api = createClient<paths>({ baseUrl: location.origin });
+// What the server says about a game comes in the page's language.
+export const api = createClient<paths>({ baseUrl: location.origin, headers: { "Accept-Language": lang } });
 
 export function bearer(token: string | null | undefined): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};

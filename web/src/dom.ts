@@ -1,4 +1,5 @@
 // A few lines instead of a framework: elements built from tag, attributes and children.
+import { t, tn } from "./i18n";
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
@@ -33,9 +34,9 @@ export function announce(text: string): void {
 
 export function when(epochSeconds: number): string {
   const s = Math.round(epochSeconds - Date.now() / 1000);
-  if (s <= 0) return "now";
-  if (s < 90) return `${s} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  if (s < 129600) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} days`;
+  if (s <= 0) return t("now");
+  if (s < 90) return t("{n} s", { n: s });
+  if (s < 5400) return t("{n} min", { n: Math.round(s / 60) });
+  if (s < 129600) return t("{n} h", { n: Math.round(s / 3600) });
+  return tn("{n} day", "{n} days", Math.round(s / 86400));
 }

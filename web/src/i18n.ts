@@ -48,3 +48,8 @@ export function setLanguage(next: Lang): void {
   } catch { /* kept for this page only */ }
   location.reload();
 }
+
+/** Names joined as the language joins them ("Ann and Bob", "Ann et Bob", "Ann und Bob"). */
+export function listed(items: string[]): string {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
+}

@@ -3,6 +3,7 @@
 // here. Each input reads back the value to send, or undefined for the default.
 import type { Schemas } from "./client";
 import { h } from "./dom";
+import { t } from "./i18n";
 
 type Option = Schemas["Option"];
 
@@ -24,7 +25,7 @@ function checkbox(option: Option, id: string): OptionInput {
 function integer(option: Option, id: string): OptionInput {
   const input = h("input", { id, type: "number", name: option.name, inputmode: "numeric",
     value: typeof option.default === "number" ? option.default : "",
-    placeholder: option.default === null ? "automatic" : null,
+    placeholder: option.default === null ? t("automatic") : null,
     min: option.minimum ?? null, max: option.maximum ?? null }) as HTMLInputElement;
   return { element: h("div", {}, label(option, id), input),
            read: () => (input.value === "" ? undefined : Number(input.value)), players: noop };
@@ -34,8 +35,8 @@ function seat(option: Option, id: string): OptionInput {
   const select = h("select", { id, name: option.name, "data-kind": "seat" }) as HTMLSelectElement;
   const players = (n: number) => {
     const was = select.value || String(option.default ?? "random");
-    select.replaceChildren(h("option", { value: "random" }, "at random"),
-      ...Array.from({ length: n }, (_, i) => h("option", { value: i }, `seat ${i + 1}`)));
+    select.replaceChildren(h("option", { value: "random" }, t("at random")),
+      ...Array.from({ length: n }, (_, i) => h("option", { value: i }, t("seat {n}", { n: i + 1 }))));
     select.value = Number(was) < n || was === "random" ? was : "random";
   };
   return { element: h("div", {}, label(option, id), select), players,
@@ -45,7 +46,7 @@ function seat(option: Option, id: string): OptionInput {
 function choice(option: Option, id: string): OptionInput {
   const choices = option.choices ?? [];
   const select = h("select", { id, name: option.name }, choices.map((c, i) => h("option", {
-    value: i, selected: JSON.stringify(c) === JSON.stringify(option.default) }, String(c ?? "none")))) as HTMLSelectElement;
+    value: i, selected: JSON.stringify(c) === JSON.stringify(option.default) }, c === null ? t("none") : String(c)))) as HTMLSelectElement;
   return { element: h("div", {}, label(option, id), select), read: () => choices[Number(select.value)], players: noop };
 }
 
@@ -61,7 +62,8 @@ function composition(option: Option, id: string, counts: Record<string, number>)
     const n = Object.values(read()).reduce((a, b) => a + b, 0);
     const low = option.minimum ?? 0;
     const high = option.maximum ?? Infinity;
-    total.textContent = `${n} in all${n < low ? ` — at least ${low}` : n > high ? ` — at most ${high}` : ""}`;
+    total.textContent = t("{n} in all", { n }) + (n < low ? ` — ${t("at least {n}", { n: low })}`
+      : n > high ? ` — ${t("at most {n}", { n: high })}` : "");
     total.className = n < low || n > high ? "error" : "";
   };
   inputs.forEach((i) => i.addEventListener("input", sum));
@@ -70,7 +72,7 @@ function composition(option: Option, id: string, counts: Record<string, number>)
     element: h("fieldset", { class: "composition", id, "aria-describedby": `${id}-total` },
       h("legend", {}, option.description ?? option.name),
       h("div", { class: "counts" }, inputs.map((i) => h("label", { class: "count", for: i.id }, i.dataset.kind!, i))),
-      h("p", {}, "Total: ", total)),
+      h("p", {}, t("Total:"), " ", total)),
     read, players: noop,
   };
 }

@@ -3,6 +3,7 @@
 // private part against its commitment. Hashes cover canonical JSON (keys sorted, no
 // spaces, numbers as the server wrote them), so the log is parsed keeping each number's
 // text: re-printing 1.0 as 1 would break the chain.
+import { t } from "./i18n";
 
 type Json = null | boolean | string | RawNumber | Json[] | JsonObject;
 type JsonObject = { kind: "object"; entries: [string, Json][] };
@@ -41,7 +42,10 @@ function parse(text: string): Json {
     }
     if (c === '"') {
       const start = i++;
-      while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      while (text[i] !== '"') {
+        if (i >= text.length) throw new Error("unterminated string");
+        i += text[i] === "\\" ? 2 : 1;
+      }
       i++;
       return JSON.parse(text.slice(start, i)) as string;
     }
@@ -90,37 +94,46 @@ async function hmac(key: Uint8Array<ArrayBuffer>, message: string): Promise<Arra
   return crypto.subtle.sign("HMAC", k, encoder.encode(message));
 }
 
-export interface Verification { ok: boolean; checked: string[]; problems: string[] }
+export interface Verification { ok: boolean; checked: string[]; problems: string[]; seed: string | null; seedHash: string }
 
 export async function verifyLog(ndjson: string): Promise<Verification> {
-  const out: Verification = { ok: false, checked: [], problems: [] };
+  const out: Verification = { ok: false, checked: [], problems: [], seed: null, seedHash: "" };
   if (!globalThis.crypto?.subtle) {
-    out.problems.push("this page is not on a secure origin (https or this computer): the browser offers no hashing here");
+    out.problems.push(t("this page is not on a secure origin (https or this computer): the browser offers no hashing here"));
     return out;
   }
-  const events = ndjson.split("\n").filter((l) => l.trim()).map((l) => parse(l) as JsonObject);
+  let events: JsonObject[];
+  try {
+    events = ndjson.split("\n").filter((l) => l.trim()).map((l) => parse(l) as JsonObject);
+  } catch {
+    out.problems.push(t("the log is not JSON, one event a line"));
+    return out;
+  }
   let prev = "";
   for (const [n, ev] of events.entries()) {
     const hash = get(ev, "hash");
     const seq = get(ev, "seq");
     if (!(seq instanceof RawNumber) || Number(seq.text) !== n + 1 || hash !== await sha256(prev + canonical(chained(ev)))) {
-      out.problems.push(`the hash chain breaks at event ${n + 1}: the log was altered`);
+      out.problems.push(t("the hash chain breaks at event {n}: the log was altered", { n: n + 1 }));
       return out;
     }
     prev = hash as string;
   }
-  out.checked.push(`the hash chain over ${events.length} events`);
+  out.checked.push(t("the hash chain over {n} events", { n: events.length }));
+  const seedHash = get(get(events[0], "data") ?? null, "seed_hash");
+  out.seedHash = typeof seedHash === "string" ? seedHash : "";
   const finished = events.filter((e) => get(e, "type") === "game_finished").pop();
   const seed = finished ? get(get(finished, "data")!, "seed") : undefined;
   if (typeof seed !== "string") {
-    out.problems.push("the game is not finished: its seed is not revealed yet");
+    out.problems.push(t("the game is not finished: its seed is not revealed yet"));
     return out;
   }
-  if (await sha256(seed) !== get(get(events[0], "data")!, "seed_hash")) {
-    out.problems.push("the revealed seed does not match the commitment made at creation");
+  out.seed = seed;
+  if (await sha256(seed) !== out.seedHash) {
+    out.problems.push(t("the revealed seed does not match the commitment made at creation"));
     return out;
   }
-  out.checked.push("the revealed seed against its commitment");
+  out.checked.push(t("the revealed seed against its commitment"));
   const key = new Uint8Array(await hmac(encoder.encode(seed), "donkeypost commitment key v1"));
   let parts = 0;
   for (const ev of events) {
@@ -131,13 +144,13 @@ export async function verifyLog(ndjson: string): Promise<Verification> {
       const part = get(priv ?? null, seat);
       const seq = (get(ev, "seq") as RawNumber).text;
       if (part === undefined || hex(await hmac(key, `${seq}:${seat}:${canonical(part)}`)) !== committed) {
-        out.problems.push(`event ${seq}: a private part does not match its commitment`);
+        out.problems.push(t("event {n}: a private part does not match its commitment", { n: seq }));
       }
       parts++;
     }
   }
   if (!out.problems.length) {
-    out.checked.push(`${parts} private parts against their commitments`);
+    out.checked.push(t("{n} private parts against their commitments", { n: parts }));
     out.ok = true;
   }
   return out;

@@ -19,7 +19,6 @@ from api.contract.operations import (
 )
 from api.errors import ApiError
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ListArgsSchema
-from domain import registry
 from domain.service import GameService, table_view
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
@@ -50,9 +49,9 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             other human seats are open to anyone. The game starts when every seat is
             taken. The answer's `creator_token` (shown once) is the creator's credential,
             e.g. for a game-wide webhook or to cancel the game before it starts."""
-            if body["type"] not in registry.games():
+            if body["type"] not in service.games:
                 raise ApiError(422, "unknown_game_type", f"no game type {body['type']!r}",
-                               errors={"type": [f"one of {sorted(registry.games())}"]})
+                               errors={"type": [f"one of {sorted(service.games)}"]})
             by = optional_player(service)
             table = service.create(body["type"], body["options"], body["seats"],
                                    deadline_s=body["deadline_s"], on_timeout=body["on_timeout"],
@@ -77,4 +76,4 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                 limit=pagination_parameters.page_size,
                 free_seat=args.get("has_free_seat", False))
             pagination_parameters.item_count = total
-            return [table_view(t, registry.get_game(t.type), None, 0.0) for t in tables]
+            return [table_view(t, service.games.game(t.type), None, 0.0) for t in tables]

@@ -35,7 +35,12 @@ from domain.games.canyon_donkeys import automatic
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys import rules as play_rules
 from domain.games.canyon_donkeys import view as views
-from domain.games.canyon_donkeys.actions import ACTION_CLASSES, CanyonAction
+from domain.games.canyon_donkeys.actions import (
+    ACTION_CLASSES,
+    CanyonAction,
+    CanyonLook,
+    CanyonNoFavour,
+)
 from domain.games.canyon_donkeys.evolve import evolve
 from domain.games.canyon_donkeys.shapes import CANYON_SHAPES
 from domain.games.canyon_donkeys.state import OVER, CanyonState, seats_to_act, standings
@@ -100,6 +105,16 @@ RULES = (
     f"{kit.CONCEDED_LAST}.",
     "Decision: until the first donkey's round is over (scored, or set aside when lost), "
     f"{kit.ABORT_BY_AGREEMENT}.",
+    "Decision (forced moves): a seat's only legal action is forced (played at once for a "
+    "seat that asked for it) when everybody can see it is the only one: a load from a "
+    "hand of exactly the cards to load, stopping to look with nothing left to look at, "
+    "keeping a load with an empty hand, the last card of a pile, keeping when no swap is "
+    "possible. A lone \"no favour\" is never forced: played at once it would tell the "
+    "table that the hand holds no favour card.",
+    "Decision (take-back): a load, a favour call or its refusal, a contract choice and a "
+    "late favour's choice may be taken back, before any other seat acts, while nothing "
+    "followed it (the phase goes on: no load revealed, no card drawn at random). A look "
+    "is never taken back: it showed the seat a hidden card.",
 )
 
 OPTIONS = (
@@ -180,6 +195,20 @@ class CanyonDonkeys:
 
     def evolve(self, state: CanyonState, ev: Event) -> CanyonState:
         return evolve(state, ev)
+
+    # -- the clock's rulings (domain.rulings) ----------------------------------------------
+
+    def is_forced(self, state: CanyonState, seat: int, action: Any) -> bool:
+        """A lone legal action follows from what everybody sees (the hand's size, the
+        loads and looks left, the revealed pile), except a lone "no favour", which would
+        tell the table that the hand holds no favour card."""
+        return not isinstance(action, CanyonNoFavour)
+
+    def takes_back(self, state: CanyonState, seat: int, action: Any,
+                   events: Sequence[Event]) -> bool:
+        """A load, a favour call, a contract or a late choice may be taken back while
+        nothing followed it (the phase goes on); a look showed the seat a hidden card."""
+        return len(events) == 1 and not isinstance(action, CanyonLook)
 
     # -- terminal, returns -----------------------------------------------------------------
 

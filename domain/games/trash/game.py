@@ -30,7 +30,7 @@ taken into hand.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.errors import BadOptions
@@ -39,7 +39,7 @@ from domain.game import OptionSpec, Outcome, SeatRule, resolve_options
 from domain.games import kit
 from domain.games.trash import automatic
 from domain.games.trash import rules as play_rules
-from domain.games.trash.actions import TrashAction
+from domain.games.trash.actions import TrashAction, TrashDiscard, TrashDisplace
 from domain.games.trash.evolve import evolve
 from domain.games.trash.shapes import TRASH_SHAPES
 from domain.games.trash.state import START_SLOTS, TrashState
@@ -95,6 +95,13 @@ RULES = (
     f"{kit.CONCEDED_LAST}.",
     "Decision: until the first round is over (won, or void), "
     f"{kit.ABORT_BY_AGREEMENT}.",
+    "Decision (forced moves): a draw that is the only legal action (an empty discard pile, "
+    "a discard that cannot be placed, an empty stock) is forced: a seat that asked for it "
+    "has it played at once. Nothing else is ever the only choice.",
+    "Decision (take-back): only the choice over a face-up wild may be taken back, before "
+    "anyone else acts: displacing it (unless a face-down card was turned over after it) "
+    "or keeping it (unless the stock was reshuffled or the round ended after it). A draw "
+    "shows a card and a wild placed turns a face-down card over: neither is taken back.",
 )
 
 class Trash:
@@ -145,6 +152,24 @@ class Trash:
 
     def evolve(self, state: TrashState, ev: Event) -> TrashState:
         return evolve(state, ev)
+
+    # --- the clock's rulings (domain.rulings) ----------------------------------------------
+    def is_forced(self, state: TrashState, seat: int, action: TrashAction) -> bool:
+        """A lone draw follows from what everybody sees (the layouts, the discard's top,
+        an empty stock): it plays itself. (A wild with one face-down slot to go to is
+        placed by the rules already; the other choices always come in pairs.)"""
+        return True
+
+    def takes_back(self, state: TrashState, seat: int, action: TrashAction,
+                   events: Sequence[Event]) -> bool:
+        """Only the choice over a face-up wild may be taken back: displacing it, while
+        nothing followed (no face-down card turned over), or keeping it, which discards the
+        card in hand and ends the turn (unless more followed: a reshuffle, a void round).
+        A draw shows a card; a wild placed turns a face-down card over."""
+        if isinstance(action, TrashDisplace):
+            return len(events) == 1
+        return isinstance(action, TrashDiscard) and \
+            {e.type for e in events} <= {"card_discarded", "turn_ended"}
 
     def outcome(self, state: TrashState) -> Outcome | None:
         return self.standing(state) if state.ended else None

@@ -40,7 +40,7 @@ from domain.games.trick_engine.cards import (
     SPECIALS,
 )
 from domain.games.trick_engine.config import TrickConfig
-from domain.games.trick_engine.game import TrickGame
+from domain.games.trick_engine.game import FORCED_MOVES, TAKE_BACK, TrickGame
 from domain.games.trick_engine.state import (
     NOBODY,
     NORMAL,
@@ -50,8 +50,9 @@ from domain.games.trick_engine.state import (
 )
 
 __all__ = [
-    "CARD_IDS", "CARD_NAMES", "DECK_NUMBERS", "DONKEY", "JOKER", "JOKERS_ALONE", "NOBODY",
-    "NORMAL", "OX", "SPECIALS", "TRICK_KINDS", "TrickAction", "TrickConfig", "TrickEnginePlay",
+    "CARD_IDS", "CARD_NAMES", "DECK_NUMBERS", "DONKEY", "FORCED_MOVES", "JOKER",
+    "JOKERS_ALONE", "NOBODY", "NORMAL", "OX", "SPECIALS", "TAKE_BACK", "TRICK_KINDS",
+    "TrickAction", "TrickConfig", "TrickEnginePlay",
     "TrickEngineState", "TrickGame", "TrickPass", "TrickPlayCard", "TrickPlayDonkey",
     "TrickPlayOx", "TrickPlaySet",
 ]

@@ -23,10 +23,30 @@ from domain.games.trick_engine.actions import (
     TrickPlayOx,
     TrickPlaySet,
 )
+from domain.games.trick_engine.cards import JOKERS_ALONE
 from domain.games.trick_engine.config import TrickConfig
 from domain.games.trick_engine.evolve import evolve
-from domain.games.trick_engine.state import NOBODY, TrickEngineState, next_in_trick, totals
+from domain.games.trick_engine.state import (
+    NOBODY,
+    NORMAL,
+    TrickEngineState,
+    next_in_trick,
+    totals,
+)
 from domain.games.trick_shapes import TRICK_SHAPES
+
+# The Decision lines on the clock's rulings, the same for every game of the family.
+FORCED_MOVES = (
+    "Decision (forced moves): a seat's only legal action is forced (played at once for a "
+    "seat that asked for it) when everybody could see it coming: the pass of a hand of "
+    "only the donkey and/or the ox in a donkey or ox trick, the play of a hand of one "
+    "card or of a hand everybody knows, a pass with fewer cards in hand than the set to "
+    "follow or against jokers alone. A lone pass otherwise is not forced: played at "
+    "once it would tell the table that the hand cannot follow.")
+TAKE_BACK = (
+    "Decision (take-back): any play may be taken back by its player, before the next "
+    "seat acts, while its trick goes on; the play that completes a trick is final (the "
+    "trick hands cards over, scores a round or deals the next).")
 
 
 class TrickGame:
@@ -99,6 +119,28 @@ class TrickGame:
 
     def evolve(self, state: TrickEngineState, ev: Event) -> TrickEngineState:
         return evolve(state, ev)
+
+    # -- the clock's rulings (domain.rulings) -----------------------------------------
+    def is_forced(self, state: TrickEngineState, seat: int, action: Any) -> bool:
+        """The seat's lone legal action plays itself only when everybody could see it
+        coming: the pass of a hand of only the donkey/ox in a donkey or ox trick (the log
+        says it was forced anyway), a hand of one card, a hand everybody knows, or a pass
+        no hand of that size could avoid (fewer cards than the set to follow, or jokers
+        alone to beat)."""
+        hand = state.hands[seat]
+        if len(hand) == 1 or sorted(hand) == sorted(state.known[seat] if state.known else ()):
+            return True
+        if isinstance(action, TrickPass):
+            if state.kind != NORMAL:
+                return True
+            return len(hand) < state.count or state.high >= JOKERS_ALONE
+        return False
+
+    def takes_back(self, state: TrickEngineState, seat: int, action: Any,
+                   events: Sequence[Event]) -> bool:
+        """Any play may be taken back while its trick goes on (nothing followed it): a
+        completed trick hands cards over, scores a round or deals the next."""
+        return len(events) == 1
 
     # -- terminal and returns ---------------------------------------------------------
     def outcome(self, state: TrickEngineState) -> Outcome | None:

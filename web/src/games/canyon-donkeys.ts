@@ -2,7 +2,7 @@
 // up to it alone), its cards won, counts and clock; the viewer's hand and the cards a
 // favour let it see.
 import type { Action, GameView, Schemas } from "../client";
-import { back, canyonCard, donkeyCard, type CanyonCard } from "../cards";
+import { back, canyonCard, donkeyCard, donkeyKind, type CanyonCard } from "../cards";
 import { h } from "../dom";
 import { t, tn } from "../i18n";
 import { clickable, fan, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
@@ -20,10 +20,11 @@ export const board: GameBoard = {
   draw: (view: GameView, ctx: BoardContext) => canyonBoard(view, ctx),
 };
 
-const PHASES: Record<string, string> = {
-  setup: "setting up", load: "loading", favours: "favours", looks: "looking", contract: "the contract",
-  late_favours: "late favours", reveal: "the reveal", reward: "rewards", score: "scoring",
-  set_aside: "set aside", next_donkey: "the next donkey", round_end: "end of the round", over: "over",
+const PHASES: Record<string, () => string> = {
+  setup: () => t("setting up"), load: () => t("loading"), favours: () => t("favours"), looks: () => t("looking"),
+  contract: () => t("the contract"), late_favours: () => t("late favours"), reveal: () => t("the reveal"),
+  reward: () => t("rewards"), score: () => t("scoring"), set_aside: () => t("set aside"),
+  next_donkey: () => t("the next donkey"), round_end: () => t("end of the round"), over: () => t("over"),
 };
 
 function canyonBoard(view: GameView, { names, pick }: BoardContext): HTMLElement {
@@ -52,14 +53,14 @@ function canyonBoard(view: GameView, { names, pick }: BoardContext): HTMLElement
         }) : t("none yet")),
       s.won.length ? h("div", { class: "won" }, t("Won:"), " ", s.won.map((c) => canyonCard(c as CanyonCard, "tiny"))) : "");
   });
-  const phase = PHASES[tb.phase] ?? tb.phase.replace(/_/g, " ");
+  const phase = PHASES[tb.phase]?.() ?? tb.phase.replace(/_/g, " ");
   return h("div", { class: "board canyon-board", "data-round": tb.round, "data-phase": tb.phase },
-    h("p", { class: "round" }, t("Round {n}", { n: tb.round }), ` · ${t(phase)} · `,
+    h("p", { class: "round" }, t("Round {n}", { n: tb.round }), ` · ${phase} · `,
       tn("{n} donkey left", "{n} donkeys left", tb.donkeys_left)),
     d ? h("section", { class: "donkey-info", "aria-label": t("the donkey") },
       donkeyCard(d.type, d.capacity),
-      h("p", {}, d.effect !== d.type ? t("The {kind} donkey, acting as {effect}", { kind: d.type, effect: d.effect })
-        : t("The {kind} donkey", { kind: d.type }),
+      h("p", {}, d.effect !== d.type ? t("The {kind} donkey, acting as {effect}", { kind: donkeyKind(d.type), effect: donkeyKind(d.effect) })
+        : t("The {kind} donkey", { kind: donkeyKind(d.type) }),
         d.capacity !== null ? ` · ${t("carries {n}", { n: d.capacity })}` : "",
         d.gap !== null ? ` · ${t("largest gap {n}", { n: d.gap })}` : "",
         ` · ${tn("{n} load card each", "{n} load cards each", d.loads_each)}`)) : "",

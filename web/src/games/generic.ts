@@ -40,24 +40,25 @@ function drawZone(zone: Zone, names: Names, usable: Set<string>, pick: Pick | nu
     zone.zones.map((z) => drawZone(z, names, usable, pick, depth + 1)));
 }
 
-function drawValue(value: unknown, depth: number): HTMLElement | string {
+/** Any JSON value drawn as nested lists (a view, an event's data). */
+export function genericValue(value: unknown, depth: number): HTMLElement | string {
   if (value === null || value === undefined) return "—";
   if (typeof value !== "object") return String(value);
   if (depth > 4) return "…";
   if (Array.isArray(value)) {
     return value.every((v) => v === null || typeof v !== "object")
       ? value.map((v) => (v === null ? "—" : String(v))).join(", ") || "none"
-      : h("ol", {}, value.map((v) => h("li", {}, drawValue(v, depth + 1))));
+      : h("ol", {}, value.map((v) => h("li", {}, genericValue(v, depth + 1))));
   }
   return h("dl", {}, Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-    [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, drawValue(v, depth + 1))]));
+    [h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, genericValue(v, depth + 1))]));
 }
 
 export const genericBoard: GameBoard = {
   draw(view: GameView, { names, pick }: BoardContext): HTMLElement {
     const layout = layoutOf(view);
     // (a server without layouts: the public view as it is)
-    if (!layout) return h("div", { class: "board generic-board" }, drawValue(view.game, 0));
+    if (!layout) return h("div", { class: "board generic-board" }, genericValue(view.game, 0));
     const usable = new Set((actionLabels(view) ?? []).flatMap((l) => l.uses));
     return h("div", { class: "board generic-board" }, layout.zones.map((z) => drawZone(z, names, usable, pick, 0)));
   },

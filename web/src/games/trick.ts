@@ -2,7 +2,7 @@
 // the trick on the table and the last one won, the donkey and the ox, each seat with its
 // counts and clock, the viewer's hand fanned with the cards it may play lifted.
 import type { Action, GameEvent, GameView, Schemas } from "../client";
-import { back, trickCard, type TrickCard } from "../cards";
+import { back, trickCard, trickCardName, type TrickCard } from "../cards";
 import type { Names } from "../describe";
 import { h } from "../dom";
 import { t, tn } from "../i18n";
@@ -112,7 +112,7 @@ function trickBoard(view: GameView, { names, pick, log }: BoardContext): HTMLEle
 }
 
 function cardWord(c: TrickCard): string {
-  return c === "donkey" ? t("the donkey") : c === "ox" ? t("the ox") : c === "joker" ? t("a joker") : String(c);
+  return trickCardName(c);
 }
 
 function order(a: TrickCard, b: TrickCard): number {

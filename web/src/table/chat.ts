@@ -32,8 +32,8 @@ export class ChatPanel {
                                           "aria-describedby": "chat-error" }) as HTMLTextAreaElement;
   private readonly error = h("p", { class: "error", id: "chat-error", role: "alert" });
   private readonly form = h("form", { class: "chat-form", onsubmit: ((e: Event) => void this.send(e)) as EventListener },
-    h("label", { for: "chat-text" }, "Say something"), this.text, this.error,
-    h("button", { type: "submit" }, "Send")) as HTMLFormElement;
+    h("label", { for: "chat-text" }, t("Say something")), this.text, this.error,
+    h("button", { type: "submit" }, t("Send"))) as HTMLFormElement;
   readonly element = h("section", { id: "chat", class: "chat", "aria-labelledby": "chat-h" },
     h("h2", { id: "chat-h" }, t("Chat")), this.scroller);
   private view: GameView | null = null;
@@ -69,7 +69,7 @@ export class ChatPanel {
       }
       const later = [...this.list.children].find((li) => Number((li as HTMLElement).dataset.n) > entry.n);
       this.list.insertBefore(this.item(entry), later ?? null);
-      if (!quietly && entry.text && entry.seat !== this.view?.you) announce(`${entry.name ?? "Someone"} says: ${entry.text}`);
+      if (!quietly && entry.text && entry.seat !== this.view?.you) announce(t("{name} says: {text}", { name: entry.name ?? t("Someone"), text: entry.text }));
     }
     while (this.list.children.length > SHOWN) this.list.firstElementChild?.remove();
     this.scroller.scrollTop = this.scroller.scrollHeight;
@@ -80,18 +80,19 @@ export class ChatPanel {
     const li = this.list.querySelector<HTMLElement>(`[data-n="${n}"]`);
     if (!li) return;
     li.classList.add("hidden-message");
-    li.querySelector(".text")?.replaceWith(h("em", {}, "(hidden by the table's creator)"));
+    li.querySelector(".text")?.replaceWith(h("em", {}, t("(hidden by the table's creator)")));
     li.querySelector("[data-hide]")?.remove();
   }
 
   private item(entry: Entry): HTMLElement {
-    const who = `${entry.name ?? "Someone"}${entry.seat !== undefined && entry.seat !== null ? ` (seat ${entry.seat + 1})` : ""}`;
+    const name = entry.name ?? t("Someone");
+    const who = entry.seat !== undefined && entry.seat !== null ? t("{name} (seat {n})", { name, n: entry.seat + 1 }) : name;
     const hide = entry.hidden || !this.view || !this.creator(this.view) ? ""
       : h("button", { type: "button", class: "ghost small", "data-hide": entry.n,
-                      "aria-label": `hide the message of ${who}`, onclick: () => void this.hide(entry.n) }, "Hide");
+                      "aria-label": t("hide the message of {who}", { who }), onclick: () => void this.hide(entry.n) }, t("Hide"));
     return h("li", { "data-n": entry.n, class: entry.hidden ? "hidden-message" : "" },
       h("span", { class: "who" }, who), ": ",
-      entry.hidden ? h("em", {}, "(hidden by the table's creator)") : h("span", { class: "text" }, entry.text ?? ""),
+      entry.hidden ? h("em", {}, t("(hidden by the table's creator)")) : h("span", { class: "text" }, entry.text ?? ""),
       " ", hide);
   }
 
@@ -103,7 +104,7 @@ export class ChatPanel {
       params: { path: { game_id: this.gameId } }, headers: bearer(this.token), body: { text } })
       .catch(() => null);
     if (!answer) {
-      this.error.textContent = "The server could not be reached: try again in a moment.";
+      this.error.textContent = t("The server could not be reached: try again in a moment.");
     } else if (answer.error) {
       this.error.textContent = failure(answer.error, answer.response).message;
     } else {

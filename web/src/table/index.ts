@@ -11,15 +11,17 @@ import { ChatPanel, readChat } from "./chat";
 import { readLog } from "./log";
 import { TableView } from "./render";
 import { TableState } from "./state";
+import { offerNotifications } from "../notifications";
 import { openStream } from "./stream";
+import { ready, t } from "../i18n";
 
 export async function showTable(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
   const read = { params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) };
   // Everything the first drawing needs, asked at once: one round trip.
-  const [first, log, types, said] = await Promise.all([
+  const [first, log, types, said, _ready] = await Promise.all([
     api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes(),
-    readChat(gameId)]);
+    readChat(gameId), ready]);
   const state = new TableState(first, log, boardFor(first.type));
   const title = (view: GameView) => tableTitle(view, types);
   let closeStream: (() => void) | null = null;
@@ -51,7 +53,7 @@ export async function showTable(gameId: string): Promise<() => void> {
     // Events of a type this page did not listen for: the view says they happened.
     if (next.version > state.lastSeq) catchUp();
     render();
-    if (taken.turnBegan) announce("Your turn.");
+    if (taken.turnBegan) announce(t("Your turn."));
   };
   let catching = false;
   const catchUp = () => {
@@ -85,9 +87,14 @@ export async function showTable(gameId: string): Promise<() => void> {
           "Idempotency-Key": crypto.getRandomValues(new Uint32Array(4)).join("-") } },
         headers: bearer(token), body: action });
       if (answer.error) table.showError(failure(answer.error, answer.response).message);
-      else answer.data.events.forEach(addEvent);
+      else {
+        answer.data.events.forEach(addEvent);
+        // After a player's first move here: would they be told when it is their turn?
+        const offer = offerNotifications();
+        if (offer && !document.querySelector(".push-offer")) table.actions.after(offer);
+      }
     } catch {
-      table.showError("The server could not be reached: try again in a moment.");
+      table.showError(t("The server could not be reached: try again in a moment."));
     } finally {
       state.busy = false;
       await refresh();
@@ -119,14 +126,14 @@ export async function showTable(gameId: string): Promise<() => void> {
           return;
         }
         case "cancel":
-          if (sure("Cancel this game for everyone?")) unwrap(await api.POST("/games/{game_id}/cancel", path));
+          if (sure(t("Cancel this game for everyone?"))) unwrap(await api.POST("/games/{game_id}/cancel", path));
           break;
         case "resign":
-          if (sure("Resign this game?")) unwrap(await api.POST("/games/{game_id}/resign", path));
+          if (sure(t("Resign this game?"))) unwrap(await api.POST("/games/{game_id}/resign", path));
           break;
         case "leave":
-          if (sure("Leave the table? A bot plays your seat on.")) {
-            const level = (action.body?.level ?? "basic") as "random" | "basic" | "strong";
+          if (sure(t("Leave the table? A bot plays your seat on."))) {
+            const level = (action.body?.level ?? "basic") as "random" | "basic" | "strong" | "expert";
             unwrap(await api.POST("/games/{game_id}/leave", { ...path, body: { level } }));
           }
           break;

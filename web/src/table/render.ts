@@ -4,10 +4,10 @@
 import type { Action, GameEvent, GameView, Schemas } from "../client";
 import { actionLabel, eventText, type Names } from "../describe";
 import { announce, h, when } from "../dom";
-import { t } from "../i18n";
 import { actionLabels, sentenceOf } from "../layout";
 import type { TableState } from "./state";
 import type { Liveness } from "./stream";
+import { listed, t, tn } from "../i18n";
 
 export interface TableHandlers {
   act(action: Action): void;
@@ -16,37 +16,48 @@ export interface TableHandlers {
   tableAction(action: Schemas["TableAction"]): void;
 }
 
-const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], string> = {
-  rematch: "Rematch", cancel: "Cancel the game", resign: "Resign", leave: "Leave (a bot plays on)",
-  abort: "Vote to abort", withdraw_abort: "Take back my abort vote",
+const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], () => string> = {
+  rematch: () => t("Rematch"), cancel: () => t("Cancel the game"), resign: () => t("Resign"),
+  leave: () => t("Leave (a bot plays on)"), abort: () => t("Vote to abort"),
+  withdraw_abort: () => t("Take back my abort vote"),
 };
 
-const LIVENESS: Record<Liveness, string> = {
-  connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline",
-  over: "game over",
+const LIVENESS: Record<Liveness, () => string> = {
+  connecting: () => t("connecting…"), live: () => t("live"), reconnecting: () => t("reconnecting…"),
+  offline: () => t("offline"), over: () => t("game over"),
 };
+
+const LEVELS: Record<string, () => string> = {
+  random: () => t("random"), basic: () => t("basic"), strong: () => t("strong"), expert: () => t("expert"),
+};
+
+/** A bot's level in words. */
+export function botLevel(level: string | null | undefined): string {
+  return level ? LEVELS[level]?.() ?? level : "";
+}
 
 export function seatNames(view: GameView): Names {
   return (seat) => {
-    if (seat === null || seat === undefined) return "nobody";
+    if (seat === null || seat === undefined) return t("nobody");
     const s = view.seats[seat];
-    if (!s) return `seat ${seat + 1}`;
-    const name = s.name ?? (s.kind === "bot" ? `Bot ${seat + 1} (${s.level})` : `Seat ${seat + 1}`);
-    return seat === view.you ? `${name} (you)` : name;
+    if (!s) return t("Seat {n}", { n: seat + 1 });
+    const name = s.name ?? (s.kind === "bot" ? t("Bot {n} ({level})", { n: seat + 1, level: botLevel(s.level) })
+      : t("Seat {n}", { n: seat + 1 }));
+    return seat === view.you ? t("{name} (you)", { name }) : name;
   };
 }
 
 export class TableView {
   readonly heading = h("h1", {});
-  readonly live = h("span", { class: "live", id: "live" }, LIVENESS.connecting);
+  readonly live = h("span", { class: "live", id: "live" }, LIVENESS.connecting());
   readonly status = h("p", { class: "status", id: "status" });
   readonly error = h("p", { class: "error", id: "error", role: "alert" });
   readonly board = h("div", { id: "board" });
-  readonly actions = h("section", { id: "actions", class: "actions", "aria-label": "your moves" });
-  readonly seats = h("ul", { class: "seats", id: "seats", "aria-label": "seats" });
-  readonly logList = h("ol", { class: "log", id: "log", "aria-label": "moves so far" });
+  readonly actions = h("section", { id: "actions", class: "actions", "aria-label": t("your moves") });
+  readonly seats = h("ul", { class: "seats", id: "seats", "aria-label": t("seats") });
+  readonly logList = h("ol", { class: "log", id: "log", "aria-label": t("moves so far") });
   readonly logBox = h("section", { class: "log-box", "aria-labelledby": "log-h", tabindex: 0 },
-    h("h2", { id: "log-h" }, "Moves"), this.logList);
+    h("h2", { id: "log-h" }, t("Moves")), this.logList);
   readonly invite = h("div", { id: "invite" });
   readonly tableActions = h("span", { class: "table-actions" });
   readonly note = h("p", { class: "note" });
@@ -59,10 +70,10 @@ export class TableView {
     return [h("div", { class: "table-head" }, this.heading, this.live), this.status, this.invite,
       this.seats, this.board, this.error, this.actions,
       h("div", { class: "side" }, this.logBox, chat),
-      h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, "Replay"), " ",
+      h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, t("Replay")), " ",
         this.tableActions),
       this.note,
-      linkBox("watch-link", "Anyone may watch with this link (no seat, no hidden card)",
+      linkBox("watch-link", t("Anyone may watch with this link (no seat, no hidden card)"),
         `${location.origin}${location.pathname}#/games/${this.gameId}`)];
   }
 
@@ -75,16 +86,16 @@ export class TableView {
     this.status.replaceChildren(statusLine(view, names));
     this.seats.replaceChildren(...view.seats.map((s) => seatItem(view, s, names)));
     this.board.replaceChildren(h("h2", { class: "visually-hidden" }, t("The table")), view.game === null
-      ? h("p", { class: "board" }, "The cards are dealt when every seat is taken.")
+      ? h("p", { class: "board" }, t("The cards are dealt when every seat is taken."))
       : state.board.draw(view, { names, pick: view.you !== null && !state.busy ? this.on.pick : null, log: state.log }));
     this.drawActions(state);
-    this.invite.replaceChildren(view.status === "open" ? linkBox("invite-link", "Invite someone with this link",
+    this.invite.replaceChildren(view.status === "open" ? linkBox("invite-link", t("Invite someone with this link"),
       `${location.origin}${location.pathname}#/join/${this.gameId}`) : "");
     this.tableActions.replaceChildren(...view.table_actions.map((a) => h("button", {
       type: "button", "data-table-action": a.name, onclick: () => this.on.tableAction(a) },
-      a.name === "leave" && a.body?.level ? `Leave (a ${a.body.level} bot plays on)`
-        : TABLE_ACTION_LABELS[a.name])));
-    this.note.textContent = view.you !== null ? `You are seat ${view.you + 1}.` : "You are watching.";
+      a.name === "leave" && a.body?.level ? t("Leave (a {level} bot plays on)", { level: botLevel(a.body.level) })
+        : TABLE_ACTION_LABELS[a.name]())));
+    this.note.textContent = view.you !== null ? t("You are seat {n}.", { n: view.you + 1 }) : t("You are watching.");
     document.body.dataset.version = String(view.version);
     document.body.dataset.status = view.status;
   }
@@ -101,10 +112,10 @@ export class TableView {
     const button = (a: Action) => h("button", { type: "button", class: `action ${chosen.includes(a) ? "chosen" : ""}`,
       "data-action": JSON.stringify(a), disabled: state.busy, onclick: () => this.on.act(a) }, label(a));
     this.actions.replaceChildren(
-      h("h2", {}, "Your move"),
-      chosen.length > 1 ? h("div", { class: "choice", role: "group", "aria-label": "choose" },
-        h("p", {}, "Which one?"), chosen.map(button),
-        h("button", { type: "button", class: "ghost", onclick: () => this.on.unpick() }, "Cancel")) : "",
+      h("h2", {}, t("Your move")),
+      chosen.length > 1 ? h("div", { class: "choice", role: "group", "aria-label": t("choose") },
+        h("p", {}, t("Which one?")), chosen.map(button),
+        h("button", { type: "button", class: "ghost", onclick: () => this.on.unpick() }, t("Cancel"))) : "",
       h("div", { class: "all-actions" }, legal.map(button)));
     if (chosen.length > 1) this.actions.querySelector<HTMLButtonElement>(".choice button")?.focus();
   }
@@ -117,7 +128,7 @@ export class TableView {
   }
 
   showLiveness(state: Liveness, why?: string): void {
-    this.live.textContent = why ? `${LIVENESS[state]}: ${why}` : LIVENESS[state];
+    this.live.textContent = why ? `${LIVENESS[state]()}: ${why}` : LIVENESS[state]();
     this.live.className = `live ${state === "live" ? "on" : state === "over" || state === "connecting" ? "" : "off"}`;
   }
 
@@ -129,7 +140,7 @@ export class TableView {
   /** The deadlines shown count down between renders. */
   tick(): void {
     for (const el of document.querySelectorAll<HTMLElement>("[data-deadline]")) {
-      el.textContent = ` · ${when(Number(el.dataset.deadline))} left`;
+      el.textContent = ` · ${t("{time} left", { time: when(Number(el.dataset.deadline)) })}`;
     }
   }
 }
@@ -138,10 +149,12 @@ function seatItem(view: GameView, s: GameView["seats"][number], names: Names): H
   const acting = view.to_act.includes(s.seat);
   return h("li", { class: acting ? "to-act" : "", "aria-current": acting ? "true" : null },
     acting ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : "",
-    names(s.seat), s.kind === "bot" ? h("span", { class: "badge" }, "bot") : "",
-    !s.taken ? h("span", { class: "badge" }, "free") : "", s.away ? h("span", { class: "badge" }, "away") : "",
-    s.deadline ? h("span", { class: "deadline", "data-deadline": s.deadline }, ` · ${when(s.deadline)} left`) : "",
-    view.outcome ? ` · place ${view.outcome.places[s.seat]} (${view.outcome.scores[s.seat]} ${view.outcome.score_name})` : "");
+    h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, s.seat + 1), " ",
+    names(s.seat), s.kind === "bot" ? h("span", { class: "badge" }, t("bot")) : "",
+    !s.taken ? h("span", { class: "badge" }, t("free")) : "", s.away ? h("span", { class: "badge" }, t("away")) : "",
+    s.deadline ? h("span", { class: "deadline", "data-deadline": s.deadline }, ` · ${t("{time} left", { time: when(s.deadline) })}`) : "",
+    view.outcome ? ` · ${t("place {place} ({score} {unit})", { place: view.outcome.places[s.seat],
+      score: view.outcome.scores[s.seat], unit: view.outcome.score_name })}` : "");
 }
 
 function logItem(ev: GameEvent, names: Names): HTMLElement {
@@ -154,22 +167,25 @@ export function describeEvent(ev: GameEvent, names: Names): string {
 }
 
 function statusLine(view: GameView, names: Names): string {
-  if (view.status === "open") return `Waiting for players: ${view.seats.filter((s) => !s.taken).length} seat(s) free.`;
-  if (view.status === "cancelled") return "This game was cancelled.";
+  if (view.status === "open") {
+    return tn("Waiting for players: {n} seat free.", "Waiting for players: {n} seats free.",
+              view.seats.filter((s) => !s.taken).length);
+  }
+  if (view.status === "cancelled") return t("This game was cancelled.");
   if (view.status === "finished") {
     const winners = view.seats.filter((s) => view.outcome?.places[s.seat] === 1).map((s) => names(s.seat));
-    return `Finished. ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+    return tn("Finished. {names} wins.", "Finished. {names} win.", winners.length, { names: listed(winners) });
   }
-  if (view.you !== null && view.to_act.includes(view.you)) return "Your turn.";
-  return `Waiting for ${view.to_act.map(names).join(" and ")}.`;
+  if (view.you !== null && view.to_act.includes(view.you)) return t("Your turn.");
+  return t("Waiting for {names}.", { names: listed(view.to_act.map(names)) });
 }
 
 /** A link to copy and send. */
 function linkBox(id: string, what: string, link: string): HTMLElement {
   const input = h("input", { id, readonly: true, value: link }) as HTMLInputElement;
   return h("div", { class: "invite" }, h("label", { for: id }, what),
-    input, h("button", { type: "button", "aria-label": `copy: ${what}`, onclick: () => {
+    input, h("button", { type: "button", "aria-label": t("copy: {what}", { what }), onclick: () => {
       input.select();
-      void navigator.clipboard?.writeText(link).then(() => announce("Link copied."));
-    } }, "Copy"));
+      void navigator.clipboard?.writeText(link).then(() => announce(t("Link copied.")));
+    } }, t("Copy")));
 }

@@ -1,6 +1,7 @@
 // The game's live stream (Server-Sent Events, with the caller's view after each batch of
 // events), resumed after a drop where it left off.
 import { api, bearer, failure, type GameEvent, type GameView, type Schemas } from "../client";
+import { lang } from "../i18n";
 
 export type Liveness = "connecting" | "live" | "reconnecting" | "offline" | "over";
 
@@ -29,7 +30,7 @@ export function openStream(gameId: string, token: string | undefined, eventTypes
 
   const connect = async () => {
     if (closed) return;
-    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&messages_after=${on.chatAfter()}&views=true`;
+    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&messages_after=${on.chatAfter()}&views=true&lang=${lang}`;
     if (token) {
       const ticket = await api.POST("/games/{game_id}/events/stream/tickets", {
         params: { path: { game_id: gameId } }, headers: bearer(token) }).catch(() => null);
