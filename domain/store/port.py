@@ -1,11 +1,15 @@
 """The store port: what the service layer asks of storage, and nothing more.
 
-`EventStore` is the games' storage (log, snapshot, checkpoints, seat tokens, secrets,
-idempotency records, listing indexes); `EventLog` is its read side, all that the streams
-need; `WebhookStore` keeps webhook registrations and deliveries; `PlayerStore` the players
-(records, names, key hashes) and their inboxes; `RatingStore` their ratings, the record of
-which games were rated, and the leaderboards. Redis implements them (`redis_*`), so does
-memory (`memory*`), and one contract test per port runs on both (tests/contract/).
+The games' storage is split by concern, each a small port: `GameLog` (the log and its
+atomic append: events, snapshot, replay checkpoints, seat tokens, idempotency records;
+`EventLog` is its read side), `Listings` (the indexes that list games), `TableChat` (the
+table's chat; `ChatLog` its read side), `Secrets` (the seed and the creator's token) and
+`AppendFeed` (the notices of appends); `EventStore` is all of them in one backend, what
+the service is given, and `StreamSource` what the event streams read. `WebhookStore`
+keeps webhook registrations and deliveries; `PlayerStore` the players (records, names,
+key hashes) and their inboxes; `RatingStore` their ratings, the record of which games
+were rated, and the leaderboards. Redis implements them (`redis_*`), so does memory
+(`memory*`), and one contract test per port runs on both (tests/contract/).
 """
 
 from __future__ import annotations
@@ -117,8 +121,12 @@ class AppendNotices(Protocol):
     def close(self) -> None: ...
 
 
+# --- the games' storage, one port per concern ---------------------------------------------
+# A backend implements them all (`EventStore`); each part is used, and held to its contract
+# test, on its own.
+
 class EventLog(Protocol):
-    """A game's log, read from any seq on (what the event streams need)."""
+    """A game's log, read from any seq on."""
 
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[Event]:
@@ -134,25 +142,12 @@ class EventLog(Protocol):
         """The seq of the log's last event (0 for no log)."""
         ...
 
-    def read_chat(self, game_id: str, after: int = 0,
-                  count: int = CHAT_PAGE) -> list[ChatEntry]:
-        """The game's chat entries numbered after `after` (at most `count`), in order; a
-        hidden message without its text."""
-        ...
 
-    def chat_version(self, game_id: str) -> int:
-        """The number of the chat's last entry (0: none)."""
-        ...
+class GameLog(EventLog, Protocol):
+    """The log and its atomic append: the events, with the table's snapshot, the replay
+    checkpoints, the seat tokens and the idempotency records written in the same step;
+    and what is read back of them."""
 
-    def appends(self) -> AppendNotices:
-        """Subscribe to the notices of appends (each append gives one, after it landed)."""
-        ...
-
-
-class EventStore(EventLog, Protocol):
-    """The games' storage, as the service uses it."""
-
-    # --- writing -------------------------------------------------------------------------
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
@@ -172,27 +167,6 @@ class EventStore(EventLog, Protocol):
         it: `timers_applied` in the result says so. A store that cannot ignores them."""
         ...
 
-    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
-        """Add a message (its text in `entry.text`) to the game's chat unless the chat
-        holds `limit` entries already (then None); its number, and a notice (game, None)."""
-        ...
-
-    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
-        """In one atomic step: erase message `n`'s text and add the hiding `entry`. The
-        hiding's number; 0 when the message was hidden already (nothing written); None
-        when the chat has no message `n`."""
-        ...
-
-    def save_secrets(self, game_id: str, seed: str) -> str:
-        """Keep the game's seed (written before the game's first append) unless one is
-        kept already; returns the one kept (two creators of one game id agree on it)."""
-        ...
-
-    def save_creator(self, game_id: str, token_hash: str) -> None:
-        """Keep the hash of the creator's token."""
-        ...
-
-    # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
                    with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
         """The stored table (snapshot and tail), the seat `token_hash` names and (if
@@ -210,10 +184,8 @@ class EventStore(EventLog, Protocol):
         after `version` (then reading the stored table costs less)."""
         ...
 
-    def seed(self, game_id: str) -> str | None: ...
-
-    def creator(self, game_id: str) -> str | None:
-        """The hash of the creator's token (None: unknown game)."""
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """The stored tables of several games at once (None for an unknown game)."""
         ...
 
     def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
@@ -224,20 +196,20 @@ class EventStore(EventLog, Protocol):
         """The latest replay checkpoint (seq, table) at or before `seq`, if one was kept."""
         ...
 
-    # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
-        """The stored tables of several games at once (None for an unknown game)."""
+    def delete(self, game_id: str, version: int) -> bool:
+        """Delete every key of the game (its log, table, checkpoints, tokens, secrets,
+        chat, webhooks) if its log is still at `version` (atomically: an append racing
+        the delete makes it refuse, False). Its listing entries are `Listings`'."""
         ...
+
+
+class Listings(Protocol):
+    """The indexes that list games: by status, by type, the lobby (a free seat), all."""
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
               free_seat: bool = False) -> None:
         """List the game under its (new) status and its type, ordered by `created_at`;
         and in the lobby's index while it has a seat anyone may take (`free_seat`)."""
-        ...
-
-    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
-        """Every game id with `status`, without holding the index: a game that keeps its
-        status during the scan is returned (once or, rarely, twice)."""
         ...
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
@@ -246,20 +218,85 @@ class EventStore(EventLog, Protocol):
         `free_seat`: only games with a seat anyone may take (all of them open)."""
         ...
 
-    # --- retention -----------------------------------------------------------------------
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        """Every game id with `status`, without holding the index: a game that keeps its
+        status during the scan is returned (once or, rarely, twice)."""
+        ...
+
     def listed_before(self, status: str, before: float, limit: int) -> list[str]:
         """At most `limit` ids listed under `status` and created before `before`, oldest
         first (the retention sweep's candidates)."""
         ...
 
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
-        """Delete every key of the game and its listing entries, if its log is still at
-        `version` (atomically: an append racing the delete makes it refuse, False)."""
-        ...
-
     def unlist(self, game_id: str, game_type: str | None) -> None:
         """Remove the game's listing entries (of its type too, when given)."""
         ...
+
+
+class ChatLog(Protocol):
+    """A table's chat, read after any entry (what the event streams need of it)."""
+
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        """The game's chat entries numbered after `after` (at most `count`), in order; a
+        hidden message without its text."""
+        ...
+
+    def chat_version(self, game_id: str) -> int:
+        """The number of the chat's last entry (0: none)."""
+        ...
+
+
+class TableChat(ChatLog, Protocol):
+    """A table's chat: written by its seats, a message hidden by the game's creator."""
+
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        """Add a message (its text in `entry.text`) to the game's chat unless the chat
+        holds `limit` entries already (then None); its number, and a notice (game, None)."""
+        ...
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        """In one atomic step: erase message `n`'s text and add the hiding `entry`. The
+        hiding's number; 0 when the message was hidden already (nothing written); None
+        when the chat has no message `n`."""
+        ...
+
+
+class Secrets(Protocol):
+    """A game's seed (revealed at its end) and the hash of its creator's token."""
+
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        """Keep the game's seed (written before the game's first append) unless one is
+        kept already; returns the one kept (two creators of one game id agree on it)."""
+        ...
+
+    def seed(self, game_id: str) -> str | None: ...
+
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        """Keep the hash of the creator's token."""
+        ...
+
+    def creator(self, game_id: str) -> str | None:
+        """The hash of the creator's token (None: unknown game)."""
+        ...
+
+
+class AppendFeed(Protocol):
+    """Where the notices of appends (and of chat writes) are heard."""
+
+    def appends(self) -> AppendNotices:
+        """Subscribe to the notices of appends (each append gives one, after it landed)."""
+        ...
+
+
+class StreamSource(EventLog, ChatLog, AppendFeed, Protocol):
+    """What the event streams and long-polls read: the log and the chat after a point,
+    woken by the notices of appends."""
+
+
+class EventStore(GameLog, Listings, TableChat, Secrets, AppendFeed, Protocol):
+    """The games' storage whole, as the service uses it: every port above, in one backend
+    (a game's keys, chat and secrets included, live and are deleted together)."""
 
 
 class ArchiveStore(Protocol):

@@ -11,12 +11,50 @@ from domain.store import (
     MemoryRatingStore,
     MemoryWebhookStore,
 )
+from domain.store.memory import MemoryGameLog, MemoryListings, MemorySecrets, MemoryTableChat
 from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S, Idempotency
-from tests.contract.event_store import EventStoreContract
+from tests.contract.event_store import (
+    AppendNoticesContract,
+    EventStoreContract,
+    GameLogContract,
+    ListingsContract,
+    SecretsContract,
+    TableChatContract,
+)
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
 from tests.support.clock import Clock
+
+
+class TestMemoryGameLog(GameLogContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryGameLog()
+
+
+class TestMemoryListings(ListingsContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryListings()
+
+
+class TestMemoryTableChat(TableChatContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryTableChat()
+
+
+class TestMemorySecrets(SecretsContract):
+    @pytest.fixture
+    def store(self):
+        return MemorySecrets()
+
+
+class TestMemoryAppendNotices(AppendNoticesContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryEventStore()
 
 
 class TestMemoryEventStore(EventStoreContract):

@@ -84,9 +84,9 @@ class JoinsFirst:
         self.inner = inner
         self.service = service
 
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+    def delete(self, game_id: str, version: int) -> bool:
         self.service.join(game_id, "late")
-        return self.inner.delete(game_id, version, game_type)
+        return self.inner.delete(game_id, version)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
