@@ -10,9 +10,9 @@ by endpoint and method: a new route is limited by adding its line there.
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
 | `register` | address | `POST /players`, `POST /players/me/keys`, e-mail unsubscribe | Redis |
-| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` | process |
+| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort`, `PUT …/forced-moves` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
-| `webhooks` | token | webhooks, push subscriptions, notification preferences | Redis |
+| `webhooks` | token | webhooks, push subscriptions, notification preferences, a player's settings and vacations | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
 | `stream_tickets` | token | `POST …/events/stream/tickets` (a game's, a player's) | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
@@ -125,6 +125,10 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("notifications.PlayerWebhooks", "POST"): ("webhooks",),
     ("notifications.PlayerWebhook", "DELETE"): ("webhooks",),
     ("notifications.Unsubscribe", "POST"): ("register",),
+    ("clocks.SeatForcedMoves", "PUT"): ("act", "act_address"),
+    ("clocks.Settings", "PUT"): ("webhooks",),
+    ("clocks.Vacation", "POST"): ("webhooks",),
+    ("clocks.Vacation", "DELETE"): ("webhooks",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
 NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
