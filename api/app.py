@@ -20,7 +20,7 @@ from flask import Blueprint, Flask, Response, request
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import browser, errors, request_guard, web_table
+from api import browser, errors, locale, request_guard, web_table
 from api.body_deadline import DEFAULT_TIMEOUT_S, BodyDeadline
 from api.contract import register_contract
 from api.event_hub import EventHub
@@ -30,6 +30,7 @@ from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
 from api.request_guard import ApiRequest
 from api.routes import (
+    analysis,
     chat,
     clocks,
     games,
@@ -45,6 +46,7 @@ from api.routes import (
 )
 from api.stream_tickets import StreamTickets
 from domain.connection import RedisClient, is_cluster, ping
+from domain.i18n import Texts
 from domain.service import FanOutHooks, GameService
 from domain.store import WebhookStore
 from domain.webhooks.targets import TargetPolicy
@@ -103,10 +105,12 @@ def create_app(service: GameService, *, health_redis: RedisClient,
                queue_waits: health.QueueWaits | None = None,
                queue_wait_limit_s: float = 60.0,
                memory: health.MemoryUse | None = None, memory_budget: int | None = None,
+               request_analysis: analysis.RequestAnalysis | None = None,
                rate_limits: RateLimits | None = None,
                rate_limit_storage: CounterStorage | None = None, trusted_proxies: int = 0,
                cors_origins: Sequence[str] = (), body_timeout_s: float = DEFAULT_TIMEOUT_S,
                log_requests: bool = True, metrics: MetricsWiring | None = None,
+               erase_player: players.Erase | None = None,
                notify: notifications.NotifyWiring | None = None,
                config: Mapping[str, Any] | None = None) -> Flask:
     """The API of `service`. `health_redis` answers `/healthz` (and keeps the rate limits'
@@ -114,7 +118,8 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     read by `worker_beats` (the kinds in `required_workers` must have beaten within
     `stale_after_s`) and the queues' waits read by `queue_waits` (late past
     `queue_wait_limit_s`) and the store's memory read by `memory` (against `memory_budget`
-    bytes, else the store's limit); `webhook_store` keeps the webhook registrations;
+    bytes, else the store's limit); `request_analysis` queues a finished game's analysis
+    (None: no workers, it is never made); `webhook_store` keeps the webhook registrations;
     `webhook_targets` says which URLs webhooks may be registered for; event streams send a
     keep-alive comment every `sse_keepalive_s` and close after `sse_max_s`; `rate_limits`
     (None: none) are counted per client address, which `trusted_proxies` proxies in front may have
@@ -159,7 +164,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(health.make_blueprint(
         health_redis, worker_beats, required_workers, stale_after_s, queue_waits=queue_waits,
         queue_wait_limit_s=queue_wait_limit_s, memory=memory, memory_budget=memory_budget))
-    api.register_blueprint(types.make_blueprint(service.games))
+    texts = Texts(service.games)
+    locale.install(app, texts)
+    api.register_blueprint(types.make_blueprint(service.games, texts))
     # One hub per process: long-polls and event streams wait on it, not on Redis.
     hub = EventHub(service.store, players=service.players,
                    presence=notify.store.mark_present if notify is not None else None)
@@ -172,8 +179,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     api.register_blueprint(table_life.make_blueprint(service))
     api.register_blueprint(clocks.make_blueprint(service))
     api.register_blueprint(chat.make_blueprint(service))
-    api.register_blueprint(players.make_blueprint(service))
+    api.register_blueprint(players.make_blueprint(service, erase_player))
     api.register_blueprint(ratings.make_blueprint(service))
+    api.register_blueprint(analysis.make_blueprint(service, request_analysis))
     tickets = StreamTickets(health_redis)
     api.register_blueprint(stream.make_blueprint(service, hub, tickets,
                                                  sse_keepalive_s, sse_max_s))

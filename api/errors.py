@@ -17,6 +17,7 @@ from flask import Flask, Response, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from api.locale import error_message
 from api.observe import request_id
 from api.outage import RETRY_AFTER_S, STORE_ERRORS, OutageWatch, describe, is_unavailable
 from domain.errors import (
@@ -118,7 +119,10 @@ _HTTP_CODES = {
 
 
 def _json(err: ApiError, headers: dict[str, str] | None = None) -> ResponseReturnValue:
-    response = jsonify(err.body())
+    body = err.body()
+    # The message people read, in the request's language (the code stays the same).
+    body["message"] = error_message(err.code, err.message)
+    response = jsonify(body)
     response.status_code = err.status
     for name, value in {**err.headers, **(headers or {})}.items():
         response.headers[name] = value

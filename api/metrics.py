@@ -68,7 +68,7 @@ REQUEST_SECONDS = Histogram("donkeypost_http_request_duration_seconds",
                             ["method", "route"], buckets=_BUCKETS, registry=OWN)
 IN_FLIGHT = Gauge("donkeypost_http_requests_in_flight",
                   "requests being answered by this process (event streams and long-polls "
-                  "included)", ["route"], multiprocess_mode="livesum", registry=OWN)
+                  "included)", ["route"], multiprocess_mode="liveall", registry=OWN)
 APPEND_SECONDS = Histogram("donkeypost_append_duration_seconds",
                            "an append to a game's log alone (one script run)",
                            buckets=_BUCKETS, registry=OWN)

@@ -123,6 +123,28 @@ PLAYER_EVENT_TYPES = ("my_turn", "deadline_soon", "invited", "game_started", "ga
                       "message", "seat_taken_over")
 
 
+class PlayerEventDataSchema(ma.Schema):
+    """What an entry says; which fields it has depends on its type."""
+
+    seat = fields.Integer(metadata={"description": "your seat in the game"})
+    version = fields.Integer(metadata={"description": "the game's version it speaks of"})
+    deadline = fields.Float(allow_none=True, metadata={
+        "description": "`my_turn`, `deadline_soon`: your deadline (epoch seconds)"})
+    by = fields.String(allow_none=True, metadata={
+        "description": "`invited`: the player who created the game"})
+    rematch_of = fields.String(allow_none=True, metadata={
+        "description": "`invited`: the finished game this one follows"})
+    place = fields.Integer(allow_none=True, metadata={"description": "`game_finished`"})
+    score = fields.Float(allow_none=True, metadata={"description": "`game_finished`"})
+    rating = fields.Nested(RatingChangeSchema, allow_none=True, metadata={
+        "description": "`game_finished`: what it did to your rating"})
+    n = fields.Integer(metadata={"description": "`message`: its number in the game's chat "
+                                                "(read its text there)"})
+    name = fields.String(allow_none=True, metadata={"description": "`message`: the writer"})
+    away = fields.Boolean(metadata={"description": "`seat_taken_over`: your seat is now "
+                                                   "marked away"})
+
+
 class PlayerEventSchema(ma.Schema):
     id = fields.String(required=True, metadata={
         "description": "its place in your stream (`<ms>-<n>`): resume after it"})
@@ -130,7 +152,7 @@ class PlayerEventSchema(ma.Schema):
     at = fields.Float(required=True, metadata={"description": "epoch seconds"})
     game = fields.String(required=True, metadata={"description": "the game's id"})
     game_type = fields.String(required=True)
-    data = fields.Dict(required=True, metadata={"description": (
+    data = fields.Nested(PlayerEventDataSchema, required=True, metadata={"description": (
         "`my_turn`: seat, version, deadline; `deadline_soon`: seat, version, deadline; "
         "`invited`: seat, by (the creator's player id), rematch_of; `game_started`: seat, "
         "version; `game_finished`: seat, place, score, rating (before, after, delta, "
@@ -255,3 +277,11 @@ class RegisteredPlayerWebhookSchema(PlayerWebhookSchema):
 class PushKeySchema(ma.Schema):
     key = fields.String(required=True, metadata={
         "description": "the VAPID public key (uncompressed P-256, base64url)"})
+
+
+class ErasedSchema(ma.Schema):
+    erased = fields.Boolean(required=True)
+    games = fields.Integer(required=True, metadata={
+        "description": "the games your name was erased from"})
+    seats_handed_to_bots = fields.Integer(required=True, metadata={
+        "description": "your seats in games being played, now played by the basic bot"})

@@ -9,10 +9,10 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players`, `POST /players/me/keys`, e-mail unsubscribe | Redis |
-| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort`, `PUT …/forced-moves` | process |
+| `register` | address | `POST /players`, `POST`/`DELETE /players/me…`, e-mail unsubscribe | Redis |
+| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort`, `…/forced-moves` | process |
 | `act_address` | address | the same, from one address (many seats) | process |
-| `webhooks` | token | webhooks, push subscriptions, notification preferences, a player's settings and vacations | Redis |
+| `webhooks` | token | webhooks, push subscriptions, preferences, settings, vacations | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
 | `stream_tickets` | token | `POST …/events/stream/tickets` (a game's, a player's) | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
@@ -106,6 +106,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("games.Players", "POST"): ("join",),
     ("players.Players", "POST"): ("register",),
     ("players.Keys", "POST"): ("register",),
+    ("players.Me", "DELETE"): ("register",),
     ("games.Actions", "POST"): ("act", "act_address"),
     ("games.Back", "POST"): ("act", "act_address"),
     ("games.Cancel", "POST"): ("act", "act_address"),
@@ -131,7 +132,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("clocks.Vacation", "DELETE"): ("webhooks",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
-NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST")})
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE")})
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,9 @@ def install(app: Flask, limits: RateLimits, storage: CounterStorage,
             if not RULES[rule].in_process:
                 # A route that needs a credential answers a request without one 401 (the
                 # `auth_failures` rule counts those), never 429 first.
-                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL else None
+                # (A rule counted per token has no token to count such a request by.)
+                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL or \
+                    RULES[rule].key == TOKEN else None
                 view = _decorator(limiter, limits, rule, methods=[method],
                                   exempt_when=exempt)(view)
         app.view_functions[endpoint] = view

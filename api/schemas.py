@@ -10,6 +10,7 @@ from api.clock_schemas import StrictBoolean
 from api.request_guard import MAX_SEQ
 from domain.chat import HIDDEN, MAX_TEXT, MESSAGE
 from domain.clocks import KINDS as TIME_CONTROL_KINDS
+from domain.i18n import LANGUAGES
 from domain.players.names import MAX_LENGTH as MAX_NAME_LENGTH
 from domain.players.names import MIN_LENGTH as MIN_NAME_LENGTH
 from domain.players.names import TABLE_NAME_LENGTH, name_pattern, table_name_pattern
@@ -212,7 +213,7 @@ class GameViewSchema(ma.Schema):
     outcome = fields.Dict(allow_none=True)
     table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
         "description": "what the caller may do to the table itself (rematch, cancel, "
-                       "resign, leave, abort, withdraw_abort)"})
+                       "resign, leave, abort, withdraw_abort, take_back)"})
     abort_votes = fields.List(fields.Integer(), metadata={
         "description": "the seats that agree to abort the game (it is aborted when every "
                        "person still playing does)"})
@@ -358,6 +359,9 @@ class StreamArgsSchema(ma.Schema):
     views = fields.Boolean(load_default=False, metadata={
         "description": "also send the caller's view of the game (a `view` message, as GET "
                        "/games/{id} gives it) at once and after each change"})
+    lang = fields.String(validate=validate.OneOf(LANGUAGES), metadata={
+        "description": "the language of what the server says (en, fr, de), for a browser's "
+                       "EventSource, which cannot send `Accept-Language`"})
     ticket = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "a stream ticket (POST /games/{id}/events/stream/tickets): follow "
                        "a seat's events without an Authorization header, as a browser's "
@@ -419,3 +423,63 @@ class DeliverySchema(ma.Schema):
     attempts = fields.List(fields.Nested(AttemptSchema), required=True)
     next_attempt_at = fields.Float(allow_none=True)
     body = fields.Dict(required=True, metadata={"description": "the JSON body sent"})
+
+
+class AnalysisSeatSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    decisions = fields.Integer(required=True, metadata={"description": "actions it took"})
+    choices = fields.Integer(required=True, metadata={
+        "description": "those with more than one legal action"})
+    weighed = fields.Integer(required=True, metadata={"description": "choices weighed"})
+    costly = fields.Integer(required=True, metadata={
+        "description": "choices where another action was clearly better"})
+    cost = fields.Float(required=True, metadata={
+        "description": "what those choices cost in all, in `unit` (expected)"})
+
+
+class AnalysisMomentSchema(ma.Schema):
+    seq = fields.Integer(required=True, metadata={
+        "description": "the event after which the seat decided: its view then is "
+                       "GET /games/{id}/states/{seq}"})
+    seat = fields.Integer(required=True)
+    played = fields.Dict(required=True, metadata={"description": "the action it took"})
+    better = fields.Dict(required=True, metadata={
+        "description": "the action that would have done best (a complete action body)"})
+    cost = fields.Float(required=True, metadata={
+        "description": "expected points lost against `better`, in `unit`"})
+    error = fields.Float(required=True, metadata={"description": "the cost's standard error"})
+    samples = fields.Integer(required=True, metadata={
+        "description": "deals sampled from what the seat could see then"})
+    alternatives = fields.Integer(required=True)
+    auto = fields.String(allow_none=True, required=True, metadata={
+        "description": "`timeout` or `away` when the server played for an absent player"})
+
+
+class AnalysisSchema(ma.Schema):
+    game = fields.String(required=True)
+    type = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the log's last seq"})
+    unit = fields.String(required=True, metadata={
+        "description": "the points costs are counted in (e.g. `penalty points`)"})
+    decisions = fields.Integer(required=True)
+    choices = fields.Integer(required=True)
+    weighed = fields.Integer(required=True)
+    complete = fields.Boolean(required=True, metadata={
+        "description": "false when the CPU budget ran out before every choice was weighed"})
+    rollouts_per_decision = fields.Integer(required=True)
+    cpu_seconds = fields.Float(required=True)
+    budget = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(AnalysisSeatSchema), required=True)
+    moments = fields.List(fields.Nested(AnalysisMomentSchema), required=True, metadata={
+        "description": "the costliest decisions (a few per seat), costliest first"})
+
+
+class AnalysisProgressSchema(ma.Schema):
+    weighed = fields.Integer(required=True)
+    of = fields.Integer(required=True)
+
+
+class AnalysisPendingSchema(ma.Schema):
+    status = fields.String(required=True, metadata={"description": "queued or running"})
+    progress = fields.Nested(AnalysisProgressSchema, metadata={
+        "description": "decisions weighed so far, once the analysis has started"})

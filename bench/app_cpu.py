@@ -24,6 +24,8 @@ import argparse
 import cProfile
 import io
 import ipaddress
+import logging
+import os
 import pstats
 import random
 import statistics
@@ -37,12 +39,14 @@ from typing import Any
 import msgspec
 from rich.console import Console
 
+from api.observe import Observed
 from api.rate_limits import RateLimits
 from bench import jsonfile, report
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
 from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.logs import JsonFormatter, RequestIdFilter
 from donkeypost.settings import Settings
 
 GAME = "ochs-und-esel"
@@ -194,10 +198,39 @@ class Player:
         return True
 
 
-def app_for(redis_url: str, limits: str) -> WsgiApp:
-    """The application as served: the default hooks, the limits `on` (defaults) or off."""
-    rate_limits = RateLimits() if limits == "on" else RateLimits.off()
-    return web_app(bootstrap(Settings(redis_url=redis_url, rate_limits=rate_limits)))
+# What the operator's observation costs (rate limits off in each): `bare` without request
+# ids, request lines or metrics (the WSGI layer that makes ids taken away); `ids`: request
+# ids and a JSON line per request (written to /dev/null); `metrics`: request ids and the
+# metrics (prometheus_client in this process), no request lines; `off` is the default
+# application, both on.
+OBSERVE_MODES = ("bare", "ids", "metrics", "off")
+ALL_MODES = (*MODES, "bare", "ids", "metrics")
+
+
+def app_for(redis_url: str, mode: str) -> WsgiApp:
+    """The application as served: the default hooks, the limits `on` (defaults) or off,
+    or one of `OBSERVE_MODES`."""
+    rate_limits = RateLimits() if mode == "on" else RateLimits.off()
+    settings = Settings(redis_url=redis_url, rate_limits=rate_limits,
+                        metrics=mode in ("on", "off", "metrics"),
+                        log_requests=mode in ("on", "off", "ids"))
+    app = web_app(bootstrap(settings))
+    if mode == "bare":
+        observed = app.wsgi_app
+        assert isinstance(observed, Observed)
+        app.wsgi_app = observed.app  # type: ignore[method-assign]
+    return app
+
+
+def _request_lines_to_nowhere() -> None:
+    """The request lines formatted as in production (JSON) and written to /dev/null."""
+    handler = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - for the run
+    handler.setFormatter(JsonFormatter("web"))
+    handler.addFilter(RequestIdFilter())
+    lines = logging.getLogger("donkeypost.requests")
+    lines.handlers[:] = [handler]
+    lines.setLevel(logging.INFO)
+    lines.propagate = False
 
 
 def _summary(values: list[float]) -> dict[str, float]:
@@ -210,6 +243,7 @@ def measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
     """`rounds` rounds of `moves` moves per mode, the modes in turn (after untimed warm-up
     moves); the figures in ms of CPU per request. `profiler`
     runs during the rounds only (new games are made in them too, as old ones end)."""
+    _request_lines_to_nowhere()
     players = {mode: Player(app_for(redis_url, mode), pool, seed + n)
                for n, mode in enumerate(modes)}
     with steps.step(f"app: {pool} games per application", total=pool * len(modes)) as step:
@@ -252,8 +286,11 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=2000, help="moves per round and mode")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--limits", type=lambda s: tuple(x for x in s.split(",") if x),
-                        default=MODES, help="rate limit modes, of off,on (default both)")
+    parser.add_argument("--limits", "--modes", dest="limits",
+                        type=lambda s: tuple(x for x in s.split(",") if x), default=MODES,
+                        help="modes, of off,on (the rate limits, default both) and "
+                             "bare,ids,metrics (request ids and metrics, limits off; "
+                             f"--modes {','.join(OBSERVE_MODES)} compares them)")
     parser.add_argument("--pool", type=int, default=POOL, help="games taking turns")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile the rounds; the costliest functions are printed")
@@ -262,8 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="write the figures there")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     args = parser.parse_args(argv)
-    if not set(args.limits) <= set(MODES):
-        parser.error(f"--limits: of {','.join(MODES)}")
+    if not set(args.limits) <= set(ALL_MODES):
+        parser.error(f"--modes: of {','.join(ALL_MODES)}")
     console = Console()
     profiler = cProfile.Profile() if args.profile else None
     with BenchContext() as ctx, Steps(console, args.quiet) as steps:

@@ -199,7 +199,7 @@ def cluster_table(sec: dict[str, Any]) -> Table:
 def app_table(sec: dict[str, Any]) -> Table:
     t = _table(f"App: process CPU per request in the WSGI app (no server), median of "
                f"{sec['rounds']} rounds of {sec['moves_per_round']} moves (min–max)",
-               ["rate limits", "GET /games/{id} ms", "POST …/actions ms", "move ms"])
+               ["mode", "GET /games/{id} ms", "POST …/actions ms", "move ms"])
     for r in sec["rows"]:
         t.add_row(r["rate_limits"], *(
             f"{r[k]['median']:.3f} ({r[k]['min']:.3f}–{r[k]['max']:.3f})"

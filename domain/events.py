@@ -90,12 +90,20 @@ def stamp(events: list[Event], first_seq: int, at: float, prev_hash: str,
     return out
 
 
+def name_erased(ev: Event) -> bool:
+    """A player's name erased at their request (`domain.service.erasure`): the event keeps
+    the hash it had, which no longer covers its changed data."""
+    return ev.data.get("name_erased") is True
+
+
 def verify_chain(events: list[Event], prev_hash: str = "") -> int | None:
     """The seq of the first event whose hash or order is wrong, or None if the chain holds.
-    Private parts need not be there (a viewer's redacted log): their commitments are."""
+    Private parts need not be there (a viewer's redacted log): their commitments are. An
+    event whose player's name was erased is taken with its recorded hash (`name_erased`)."""
     expected_seq = events[0].seq if events else 1
     for ev in events:
-        if ev.seq != expected_seq or ev.hash != chain_hash(prev_hash, ev):
+        if ev.seq != expected_seq or (ev.hash != chain_hash(prev_hash, ev)
+                                      and not name_erased(ev)):
             return ev.seq
         prev_hash = ev.hash
         expected_seq += 1

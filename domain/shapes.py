@@ -24,6 +24,9 @@ class Played(TypedDict, total=False):
     is away, or the move was its only one and forced (`domain.service.forced`)."""
 
     auto: Literal["timeout", "away", "forced"]
+    # The action's events, this one and those after it, that its seat may take back
+    # (`domain.table.Undo`): only on the first event of an action that may be.
+    undoable: int
 
 
 class Empty(TypedDict):
@@ -67,6 +70,8 @@ class GameCreated(TypedDict):
     bot_delay_s: float
     seed_hash: str
     created_by: NotRequired[str]  # the player who created it
+    # An invited player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
     rematch_of: NotRequired[str]  # the finished game this one is the rematch of
 
 
@@ -75,6 +80,12 @@ class PlayerJoined(TypedDict):
     name: str | None
     player: NotRequired[str]  # the player's id, when a player took the seat
     bot: NotRequired[bool]  # the player is a bot account (a program playing for itself)
+    # The player's name erased at their request (the event keeps its first hash).
+    name_erased: NotRequired[bool]
+
+
+class PlayerErased(TypedDict):
+    seats: list[int]  # the seats whose player erased their account: a deleted player now
 
 
 class RematchCreated(TypedDict):
@@ -88,6 +99,12 @@ class OneSeat(TypedDict):
 class TimedOut(TypedDict):
     seat: int
     away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
+
+
+class MoveTakenBack(TypedDict):
+    seat: int
+    first: int  # the events of the action taken back, from first to last: the fold
+    last: int  # undoes them (the log keeps them)
 
 
 class ForcedMovesSet(TypedDict):
@@ -127,4 +144,6 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "vacation_started": EventShape(VacationStarted),
     "vacation_ended": EventShape(OneSeat),
     "forced_moves_set": EventShape(ForcedMovesSet),
+    "move_taken_back": EventShape(MoveTakenBack),
+    "player_erased": EventShape(PlayerErased),
 }

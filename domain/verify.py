@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.commitments import commitment_key, mismatches
-from domain.events import Event, verify_chain
+from domain.events import Event, name_erased, verify_chain
 from domain.registry import GameRegistry
 from domain.rng import commitment
 from domain.table import Table, evolve_table
@@ -53,6 +53,11 @@ def check_log(lines: Sequence[bytes], games: GameRegistry) -> LogCheck:
         report.problems.append(f"hash chain broken at event {broken}: the log was altered")
     else:
         report.checked.append(f"the hash chain over {len(events)} events")
+        erased = [e.seq for e in events if name_erased(e)]
+        if erased:
+            report.checked.append(
+                f"events {', '.join(map(str, erased))}: a player's name erased at their "
+                "request; each event's recorded hash is taken as the chain's link")
     finished = [e for e in events if e.type == "game_finished"]
     withheld = sum(len(set(e.commitments) - set(e.private)) for e in events)
     if not finished:

@@ -58,16 +58,19 @@ from domain.connection import (
 from domain.notify.mail import Links
 from domain.registry import GameRegistry, installed
 from domain.service import FanOutHooks, GameService, Hooks
+from domain.service.erasure import Erased, erase_player
 from domain.store import (
     RedisEventStore,
     RedisPlayerStore,
     RedisRatingStore,
     RedisWebhookStore,
     WebhookStore,
+    keys,
 )
 from domain.store.player_clocks import RedisPlayerClockStore
 from domain.store.port import ArchiveStore
 from domain.store.redis_archive import RedisArchiveStore
+from domain.store.redis_erasure import RedisErasure
 from domain.store.redis_notify import RedisNotifyStore
 from donkeypost.settings import Settings
 from workers import heartbeats
@@ -225,6 +228,7 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       memory=components.archives.used_memory,
                       memory_budget=int(settings.memory_budget_mb * 2**20)
                       if settings.memory_budget_mb else None,
+                      request_analysis=components.rq_hooks.request_analysis,
                       rate_limits=settings.rate_limits,
                       rate_limit_storage=rate_limit_storage(components),
                       trusted_proxies=settings.trusted_proxies,
@@ -232,7 +236,35 @@ def web_app(components: Components, config: Mapping[str, Any] | None = None) -> 
                       body_timeout_s=settings.body_timeout_s,
                       log_requests=settings.log_requests,
                       metrics=_metrics(components),
+                      erase_player=self_erasure(components),
                       notify=components.notifications.wiring(), config=config)
+
+
+def eraser(components: Components) -> Callable[..., Erased]:
+    """`erase(player_id, dry_run=False)`: a player erased (`domain.service.erasure`), their
+    notification data included."""
+    erasure = RedisErasure(components.store_redis)  # type: ignore[arg-type]
+    game_types = sorted(components.service.deps.games)
+
+    def erase(player_id: str, dry_run: bool = False) -> Erased:
+        return erase_player(components.service.deps, erasure, player_id, game_types,
+                            dry_run=dry_run, more=[components.notifications.store.erase])
+
+    return erase
+
+
+def self_erasure(components: Components) -> Callable[[str], Erased]:
+    """`DELETE /players/me`: the player erases themself (audited as such)."""
+    erase = eraser(components)
+
+    def erase_and_audit(player_id: str) -> Erased:
+        report = erase(player_id)
+        components.store_redis.xadd(keys.AUDIT, {
+            "action": "erase", "target": player_id, "by": "the player",
+            "why": "DELETE /players/me", "at": repr(time.time())})
+        return report
+
+    return erase_and_audit
 
 
 def _metrics(components: Components) -> MetricsWiring | None:
@@ -264,10 +296,19 @@ def job_context(components: Components) -> JobContext:
     return JobContext(service=components.service, webhooks=WebhookDelivery(
         store=components.webhook_store, retry=settings.webhook_retry,
         targets=settings.webhook_targets, timeout_s=settings.webhook_timeout_s,
-        connect_timeout_s=settings.webhook_connect_timeout_s),
+        connect_timeout_s=settings.webhook_connect_timeout_s,
+        on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
         notifier=components.notifications.notifier(components.service))
+
+
+def _webhook_metrics(settings: Settings) -> Callable[[bool], None] | None:
+    if not settings.metrics:
+        return None
+    from api.metrics import count_webhook
+
+    return count_webhook
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

@@ -1,5 +1,5 @@
-"""The `donkeypost` command: serve, web, worker, gc, openapi, verify (and more as the project
-grows).
+"""The `donkeypost` command: serve, web, worker, gc, openapi, verify, calibrate (and more as
+the project grows).
 
 Each command that runs the service reads the settings once (`donkeypost.settings`) and
 wires its process with the composition root (`donkeypost.bootstrap`): `worker` runs one RQ
@@ -130,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            "against its commitment, and the replay")
     verify.add_argument("log", type=Path)
     commands["verify"] = cmd_verify
+
+    from donkeypost import admin, calibrate
+    commands["calibrate"] = calibrate.register(sub)
+    commands["admin"] = admin.register(sub)
 
     args = parser.parse_args(argv)
     try:

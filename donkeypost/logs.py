@@ -20,6 +20,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Sequence
 from typing import Literal
 
 from api.observe import current
@@ -74,12 +75,15 @@ def _utc(created: float) -> str:
         f".{int(created % 1 * 1000):03d}Z"
 
 
-def configure(level: str, fmt: LogFormat, process: str) -> None:
+def configure(level: str, fmt: LogFormat, process: str,
+              filters: Sequence[logging.Filter] = ()) -> None:
     """The root logger of this process: `level`, one handler on stderr in `fmt`, the
-    request's id on every record. (Called once, when the process starts.)"""
+    request's id on every record, and `filters`. (Called once, when the process starts.)"""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter(process) if fmt == "json" else TextFormatter(process))
     handler.addFilter(RequestIdFilter())
+    for extra in filters:
+        handler.addFilter(extra)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -8,7 +8,10 @@ that builds at import, because gunicorn's import of it is the web process's star
 from donkeypost import logs
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
+from workers.runner import QuietRedisErrors
 
 settings = Settings.from_env()
-logs.configure(settings.log_level, settings.log_format, "web")
+# A library's error that Redis's absence caused (the rate limiter's, while it swallows
+# them) is one line, as in the workers: the outage itself is said once (api.outage).
+logs.configure(settings.log_level, settings.log_format, "web", [QuietRedisErrors()])
 app = web_app(bootstrap(settings))

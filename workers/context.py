@@ -10,7 +10,7 @@ that does not provide a context (e.g. a plain `rq worker`) fails with an error s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -38,6 +38,8 @@ class WebhookDelivery:
     timeout_s: float  # each read and write of an attempt
     connect_timeout_s: float = 2.0
     receivers: ReceiverBackoff = field(default_factory=ReceiverBackoff)
+    # Told of each attempt's outcome (True: delivered), e.g. the metrics; None: nobody.
+    on_attempt: Callable[[bool], None] | None = None
 
 
 @dataclass(frozen=True)

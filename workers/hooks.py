@@ -64,12 +64,13 @@ log = logging.getLogger(__name__)
 
 BOTS = "bots"  # quick bots' turns (milliseconds)
 STRONG_BOTS, EXPERT_BOTS = "strong-bots", "expert-bots"  # searching bots' turns (seconds)
+ANALYSIS = "analysis"  # finished games' analyses (up to a minute or two each)
 DEADLINES, NOTIFICATIONS, RATINGS = "deadlines", "notifications", "ratings"
 # The quick queues: jobs of milliseconds, which nothing slow may hold up.
 QUICK_QUEUES = (DEADLINES, RATINGS, BOTS)
-# The searches, each up to its level's budget; a worker alternates between them
-# (`workers.runner.GameWorker.reorder_queues`), so neither starves the other.
-SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS)
+# The searches, each up to its budget; a worker takes them in turn
+# (`workers.runner.GameWorker.reorder_queues`), so none starves the others.
+SEARCH_QUEUES = (STRONG_BOTS, EXPERT_BOTS, ANALYSIS)
 # A worker serves them in this order, the quick ones first; a game worker all but the
 # notifications (the archive last), a quick worker (`donkeypost serve` starts one) only
 # the quick ones.
@@ -101,8 +102,16 @@ return due
 """
 
 
+ANALYSIS_TIMEOUT_S = 900  # its CPU is bounded (`jobs.ANALYSIS_BUDGET`); the wall clock
+# of a busy machine is not
+
+
 def rating_job_id(game_id: str) -> str:
     return f"rate-{game_id}"
+
+
+def analysis_job_id(game_id: str) -> str:
+    return f"analysis-{game_id}"
 
 
 def archive_job_id(game_id: str) -> str:
@@ -303,6 +312,30 @@ class RqHooks:
                 self._enqueue_rating(write, game_id)
             write.execute()
         return len(lost)
+
+    # --- the post-game analysis ----------------------------------------------------------
+    def request_analysis(self, game_id: str) -> dict[str, object]:
+        """Queue the finished game's analysis unless its job is waiting or running (one
+        job however often it is asked; a job that failed or was lost is queued again);
+        what the job is doing: `queued` or `running`, with its progress once it has one
+        (decisions weighed, of how many)."""
+        job_id = analysis_job_id(game_id)
+        job = Job.fetch_many([job_id], connection=self.redis)[0]
+        status = job.get_status(refresh=False) if job is not None else None
+        if job is not None and status in ("queued", "started", "deferred", "scheduled"):
+            state: dict[str, object] = {"status": "running" if status == "started"
+                                        else "queued"}
+            progress = job.meta.get("progress")
+            if progress:
+                state["progress"] = {"weighed": progress[0], "of": progress[1]}
+            return state
+        queue = self.queues[ANALYSIS]
+        new = queue.create_job(jobs.analyse_game, args=(game_id,), job_id=job_id,
+                               timeout=ANALYSIS_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                               failure_ttl=FAILURE_TTL_S, retry=RETRY,
+                               description=f"analyse {game_id}")
+        queue.enqueue_job(new)
+        return {"status": "queued"}
 
     # --- the timer pump ----------------------------------------------------------------
     def release_due(self, limit: int = 500) -> int:

@@ -1,4 +1,5 @@
-"""The jobs: act for one seat of one game at one version, or drop the job; rate a game.
+"""The jobs: act for one seat of one game at one version, or drop the job; rate a game;
+analyse a finished game.
 
 Each job takes ids only (game id, expected version, seat), loads the table, checks that
 the game is still at that version and the seat still to act, asks a bot with nothing but
@@ -15,9 +16,11 @@ import random
 from typing import Any
 
 import msgspec
+from rq import get_current_job
 
 from domain import bots
 from domain.archive import archiving
+from domain.bots.analysis import AnalysisBudget
 from domain.errors import (
     GameNotStarted,
     GameOver,
@@ -40,6 +43,9 @@ EXPECTED_CONFLICTS = (PreconditionFailed, VersionConflict, NotYourTurn, GameOver
 AUTOPLAY_LEVEL = "basic"
 # A deadline may fire this much early: the clocks of the web and worker hosts differ a little.
 CLOCK_TOLERANCE_S = 1.0
+# The analysis of one game: rollouts per decision and per game, CPU seconds at most.
+ANALYSIS_BUDGET = AnalysisBudget()
+PROGRESS_EVERY = 10  # decisions weighed between two saves of the job's progress
 
 
 def bot_turn(game_id: str, version: int, seat: int) -> str:
@@ -81,6 +87,24 @@ def rate_game(game_id: str) -> str:
         return context.current().service.rate_game(game_id)
     except UnknownGame:
         log.warning("rating job for unknown game %s dropped", game_id)
+        return "unknown_game"
+
+
+def analyse_game(game_id: str) -> str:
+    """A finished game's analysis, made and kept once however often this runs
+    (`domain.service.analysis`); its progress is in the job's meta (`progress`: decisions
+    weighed, of how many), for whoever asks meanwhile."""
+    job = get_current_job()
+
+    def progress(done: int, total: int) -> None:
+        if job is not None and (done == total or done % PROGRESS_EVERY == 0):
+            job.meta["progress"] = [done, total]
+            job.save_meta()
+
+    try:
+        return context.current().service.analyse_game(game_id, ANALYSIS_BUDGET, progress)
+    except UnknownGame:
+        log.warning("analysis job for unknown game %s dropped", game_id)
         return "unknown_game"
 
 

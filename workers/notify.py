@@ -242,12 +242,14 @@ class Notifier:
         """One round for one player (see the module); when to look again."""
         now = self.clock()
         record = self.store.record(player_id)
-        if record.pending and not record.confirm_sent and self.mail is not None:
-            self._confirm(player_id, record.pending, now)
+        confirm_again: float | None = None
+        if record.pending and not record.confirm_sent and self.mail is not None and \
+                not self._confirm(player_id, record.pending, now):
+            confirm_again = now + MAIL_RETRY_FIRST_S  # (the mail server failed: again soon)
         entries = [e.shown() for e in self.service.players.player_events(
             player_id, earliest(record.state), ENTRIES_PER_ROUND)]
         if not entries:
-            return None
+            return confirm_again
         presence = self.store.presence(player_id, now)
 
         def skip(entry: dict[str, Any]) -> bool:
@@ -373,7 +375,7 @@ class Notifier:
         self._count("email")
         return True, None
 
-    def _confirm(self, player_id: str, address: str, now: float) -> None:
+    def _confirm(self, player_id: str, address: str, now: float) -> bool:
         assert self.mail is not None
         player = self.service.players.player(player_id)
         token = make_token(self.link_secret(), CONFIRM, player_id, address, now, CONFIRM_TTL_S)
@@ -384,9 +386,10 @@ class Notifier:
             self.mail.send(message)
         except (OSError, smtplib.SMTPException, TargetRefused) as err:
             log.info("the confirmation e-mail to player %s failed (%s)", player_id, err)
-            return
+            return False
         self.store.confirmation_sent(player_id)
         self._count("confirm")
+        return True
 
     def _turns(self, player_id: str) -> list[mail.TurnLine]:
         """The games where it is the player's turn, soonest deadline first."""

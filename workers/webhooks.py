@@ -143,6 +143,8 @@ def deliver(game_id: str, delivery_id: str, attempt: int = 1) -> str:
         return "held"
     delivery, answer = _attempt(webhooks, delivery, attempt, current.service.store)
     store.save_delivery(delivery)
+    if webhooks.on_attempt is not None:
+        webhooks.on_attempt(bool(delivery.attempts) and delivery.attempts[-1].succeeded)
     if origin is not None and answer is not None:
         if answered(answer.status_code):
             if held is not None:

@@ -20,7 +20,7 @@ code). From them:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
@@ -213,7 +213,9 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
         "type": "object", "additionalProperties": False, "required": ["kind"],
         "properties": {name: without_default(convert(f)) for name, f in seat_fields.items()},
         "description": "A seat: a human (taken later with POST /games/{id}/players) or a "
-                       "bot of a level."}}
+                       "bot of a level. Only a human seat may be `me` or `invite` a player, "
+                       "and not both.",
+        **_SEAT_RULES}}
     mapping: dict[str, str] = {}
     for game in games.values():
         prefix = pascal(game.id)
@@ -230,8 +232,11 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                 **common},
             "description": f"A new {game.title} game."}
         rules = getattr(game, "seat_rules", ())
-        if rules:
-            out[f"Create{prefix}Game"].update(_seat_rules(rules))
+        seat_options = [o.name for o in game.options if o.type == "seat_or_random"]
+        if rules or seat_options:
+            out[f"Create{prefix}Game"].update(_seat_rules(
+                rules, game.options, seat_options, range(game.min_players,
+                                                         game.max_players + 1)))
         mapping[game.id] = ref(f"Create{prefix}Game")["$ref"]
     out["CreateGame"] = {"oneOf": [{"$ref": r} for r in mapping.values()],
                          "discriminator": {"propertyName": "type", "mapping": mapping},
@@ -239,15 +244,54 @@ def _creation(api: Api, games: Games) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _seat_rules(rules: Iterable[SeatRule]) -> dict[str, Any]:
-    """A game's rules between options and seats: as `if`/`then` (a validator or a test
-    generator keeps to them), and in words with their codes (`x-rules`)."""
+# What `domain.service.lobby.seats_for` refuses (422 `bad_players`), as the schema says it:
+# `dependentSchemas` (what a seat with an `invite`, or with `me`, must also be), which
+# validators and test generators read and client generators leave alone (a union would
+# rename the seat's type in every generated client).
+_SEAT_RULES: dict[str, Any] = {
+    "dependentSchemas": {
+        "invite": {"properties": {"kind": {"enum": ["human"]}, "me": {"enum": [False]}}},
+        "me": {"anyOf": [{"properties": {"me": {"enum": [False]}}},
+                         {"properties": {"kind": {"enum": ["human"]}}}]}},
+    "x-rules": [
+        {"code": "bad_players", "status": 422,
+         "rule": "a bot seat is neither `me` nor an `invite`"},
+        {"code": "bad_players", "status": 422,
+         "rule": "a seat is `me` or an `invite`, not both"}]}
+
+
+def _seat_rules(rules: Iterable[SeatRule], options: Sequence[OptionSpec],
+                seat_options: Sequence[str], players: Iterable[int]) -> dict[str, Any]:
+    """A game's rules between options and seats: each of its own as an `anyOf` (at most so
+    many seats, or an option's other values); an option naming a seat (`seat_or_random`)
+    as an `anyOf` over the numbers of players (with n seats, at most n - 1); and in words
+    with their codes (`x-rules`)."""
+    by_name = {o.name: o for o in options}
+    checks: list[dict[str, Any]] = [{"anyOf": [
+        {"properties": {"seats": {"maxItems": r.max_players}}},
+        {"properties": {"options": {"properties": {
+            r.option: {"enum": _other_values(by_name[r.option], r.values)}}}}}]}
+        for r in rules]
+    if seat_options:
+        checks.append({"anyOf": [
+            {"properties": {"seats": {"minItems": n, "maxItems": n},
+                            "options": {"properties": {
+                                name: {"maximum": n - 1} for name in seat_options}}}}
+            for n in players]})
     return {
-        "allOf": [{"if": {"required": ["options"], "properties": {"options": {
-                       "required": [r.option], "properties": {r.option: {"enum": r.values}}}}},
-                   "then": {"properties": {"seats": {"maxItems": r.max_players}}}}
-                  for r in rules],
-        "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules]}
+        # (Under `dependentSchemas`, as the seats' rules, for the same reason.)
+        "dependentSchemas": {"options": {"allOf": checks}},
+        "x-rules": [{"code": r.code, "status": 422, "rule": r.rule} for r in rules] + [
+            {"code": "bad_option", "status": 422,
+             "rule": f"`{name}` names a seat: at most the number of seats minus one"}
+            for name in seat_options]}
+
+
+def _other_values(option: OptionSpec, values: Sequence[Any]) -> list[Any]:
+    """The values an int option may take besides `values` (null too, if nullable)."""
+    assert option.type == "int" and option.minimum is not None and option.maximum is not None
+    others: list[Any] = [None] if option.nullable else []
+    return others + [v for v in range(option.minimum, option.maximum + 1) if v not in values]
 
 
 def _event_shapes(games: Games) -> dict[str, list[EventShape]]:

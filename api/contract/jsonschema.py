@@ -17,6 +17,8 @@ from typing import Any
 
 import msgspec
 
+from api.request_guard import MAX_SEQ
+
 REF = "#/components/schemas/{name}"
 _NAMED = ("properties", "patternProperties", "$defs")  # maps of names to schemas
 _VALUES = ("enum", "const", "default", "examples", "example", "discriminator", "required")
@@ -67,6 +69,11 @@ def openapi(schema: Any, closed: bool = False, alternative: bool = False) -> Any
         out["oneOf"] = out.pop("anyOf")
     if isinstance(out.get("description"), str):
         out["description"] = inspect.cleandoc(out["description"])
+    if out.get("type") == "integer":
+        # Every integer this API reads or sends: at most 2^53 - 1 either way, which every
+        # JSON client reads exactly (a request's longer number is refused, `malformed_json`).
+        out.setdefault("minimum", -MAX_SEQ)
+        out.setdefault("maximum", MAX_SEQ)
     if closed and out.get("type") == "object" and "properties" in out:
         out.setdefault("additionalProperties", False)
     return out

@@ -72,6 +72,8 @@ NOT_SEATED = Failure(403, ("not_seated",), "a player key of no seat of this game
 BAD_PLAYER_KEY = Failure(401, ("invalid_authorization", "invalid_player_key",
                                "needs_player_key"),
                          "a player key that is not one (or `me` without a key)")
+SUSPENDED_PLAYER = Failure(403, ("player_suspended",), "the player is suspended by the "
+                           "service's operator")
 NO_PLAYER_KEY = Failure(401, ("missing_player_key", "invalid_authorization",
                               "invalid_player_key"), "no player key, or not a player's")
 NO_OWNER = Failure(401, ("missing_token", "invalid_authorization", "invalid_token"),
@@ -218,7 +220,8 @@ def game_link(operation_id: str, game_id: str, version: str | None = None
             "getState": "the game as it was at this version",
             "listMessages": "read its chat", "postMessage": "say something at the table",
             "resignGame": "resign (concede)", "leaveGame": "hand your seat to a bot",
-            "voteAbort": "agree to abort it", "withdrawAbort": "take back a vote to abort"
+            "voteAbort": "agree to abort it", "withdrawAbort": "take back a vote to abort",
+            "takeBack": "take your last move back, while the view offers it"
             }[operation_id]
     extra = {"seq": version} if operation_id == "getState" and version is not None else {}
     return {operation_id[0].upper() + operation_id[1:]: link(operation_id, what,
@@ -289,6 +292,9 @@ class ContractBlueprint(PagedBlueprint):
         # are counted) and the operations that take a body.
         if security != PUBLIC or body is not None:
             failures += (RATE_LIMITED,)
+        # A suspended player's key is refused wherever a player key is taken.
+        if any(PLAYER_KEY in scheme for scheme in security):
+            failures += (SUSPENDED_PLAYER,)
         # Every operation that reads or writes the store may meet an outage of it.
         if operation_id not in ("getHealth", "getLiveness", "listGameTypes", "getGameType"):
             failures += (STORE_UNAVAILABLE,)

@@ -126,9 +126,12 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
                 last = service.players.last_player_event(player.id)
                 state = NotifyState(push_after=last, email_after=last)
             store.save_prefs(player.id, prefs, state)
-            if "email" in body and body["email"] not in (record.email, record.pending):
-                store.set_address(player.id, body["email"])
-                if body["email"] is not None:
+            if "email" in body:
+                if body["email"] is None and (record.email or record.pending):
+                    store.set_address(player.id, None)
+                elif body["email"] is not None and \
+                        body["email"] not in (record.email, record.pending):
+                    store.set_address(player.id, body["email"])
                     store.due_now(player.id, time.time())  # the notifier sends the link
             return shown(player.id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response
@@ -17,8 +18,10 @@ from api.contract.operations import (
     link,
 )
 from api.encoding import encode_inbox
+from api.errors import ApiError
 from api.paging import PagedBlueprint
 from api.player_schemas import (
+    ErasedSchema,
     InboxArgsSchema,
     InboxEntrySchema,
     NewPlayerSchema,
@@ -26,9 +29,13 @@ from api.player_schemas import (
     ProfileSchema,
 )
 from domain.service import GameService
+from domain.service.erasure import Erased
+
+Erase = Callable[[str], Erased]
 
 
-def make_blueprint(service: GameService) -> PagedBlueprint:
+def make_blueprint(service: GameService, erase: Erase | None = None) -> PagedBlueprint:
+    """`erase` erases a player (`DELETE /players/me`; None: not served)."""
     blp = ContractBlueprint("players", __name__, url_prefix="/players",
                             description="Players: one identity, one key, across games")
 
@@ -59,6 +66,24 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
         def get(self) -> dict[str, Any]:
             """Your own profile"""
             return service.profile(require_player(service).id)
+
+        @blp.response(200, ErasedSchema)
+        @blp.operation("erasePlayer", security=PLAYER, failures=[NO_PLAYER_KEY])
+        def delete(self) -> dict[str, Any]:
+            """Leave for good: erase your name, key, e-mail address and subscriptions
+
+            Your seats in games being played are handed to the basic bot (as on leave);
+            in every game you sat at, your name becomes `deleted player` and your chat
+            texts are hidden; your key stops working, your name is free again, your
+            ratings leave the leaderboards, your notification settings, e-mail address and
+            push subscriptions are deleted. The games' logs and results stay, playable and
+            verifiable: your seat keeps its random player id, nothing else of you. This
+            cannot be undone."""
+            if erase is None:
+                raise ApiError(404, "not_found", "erasure is not served here")
+            report = erase(require_player(service).id)
+            return {"erased": True, "games": len(report.games),
+                    "seats_handed_to_bots": len(report.seats_handed_to_bots)}
 
     @blp.route("/me/keys")
     class Keys(MethodView):

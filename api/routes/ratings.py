@@ -10,14 +10,12 @@ from api.contract.operations import BAD_QUERY, ContractBlueprint, Failure
 from api.errors import ApiError
 from api.paging import PagedBlueprint
 from api.player_schemas import LeaderboardEntrySchema
-from domain.ratings.bots import BOT_RATINGS
 from domain.service import GameService
 
 
 def make_blueprint(service: GameService) -> PagedBlueprint:
     blp = ContractBlueprint("ratings", __name__, url_prefix="/ratings",
                             description="Leaderboards per game type")
-    bots = ", ".join(f"`{level}` {r.rating:.0f}" for level, r in BOT_RATINGS.items())
 
     @blp.route("/<string:type_id>", parameters=[{
         "in": "path", "name": "type_id", "required": True, "description": "a game type",
@@ -27,12 +25,14 @@ def make_blueprint(service: GameService) -> PagedBlueprint:
         @blp.paginate()
         @blp.operation("getLeaderboard", failures=[BAD_QUERY, Failure(
             404, ("unknown_game_type", "not_found"), "no such game type")])
-        @blp.doc(description=f"""Players rated in this game type, best rating first
+        @blp.doc(description="""Players rated in this game type, best rating first
 
 Ratings are Glicko-2, updated once per finished game from the places (each game counts as
 a result against every other rated seat: a win against a worse place, a draw against the
-same). Bots stand among the players at fixed ratings per level ({bots}); seats taken
-without a player key are not rated. A rating with a high deviation is `provisional`.""")
+same). Bots stand among the players, each level at the rating its calibration measured
+in this game type (`donkeypost calibrate`: the levels play rated games against each other);
+seats taken without a player key are not rated. A rating with a high deviation is
+`provisional`.""")
         def get(self, type_id: str, pagination_parameters: Any) -> list[dict[str, Any]]:
             """A game type's leaderboard"""
             if type_id not in service.games:

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from flask import after_this_request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.contract.operations import ContractBlueprint, Failure
+from api.locale import request_language, varies
 from api.schemas import GameTypeSchema
 from domain.game import Game
+from domain.i18n import Texts
 from domain.registry import GameRegistry
 
 
@@ -23,7 +26,7 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
             "rules": list(game.rules), "actions": tags}
 
 
-def make_blueprint(games: GameRegistry) -> Blueprint:
+def make_blueprint(games: GameRegistry, texts: Texts) -> Blueprint:
     blp = ContractBlueprint("types", __name__, url_prefix="/games/types",
                     description="The games, their options and rule decisions")
 
@@ -32,8 +35,13 @@ def make_blueprint(games: GameRegistry) -> Blueprint:
         @blp.response(200, GameTypeSchema(many=True))
         @blp.operation("listGameTypes")
         def get(self) -> list[dict[str, Any]]:
-            """List the game types"""
-            return [describe(g) for g in games.values()]
+            """List the game types
+
+            Titles, options' descriptions and rulings in the request's language
+            (`Accept-Language`, or `?lang=`: en, fr, de)."""
+            lang = request_language()
+            after_this_request(varies)
+            return [texts.game_type(lang, describe(g)) for g in games.values()]
 
     @blp.route("/<string:type_id>", parameters=[{
         "in": "path", "name": "type_id", "required": True, "description": "a game type",
@@ -43,7 +51,10 @@ def make_blueprint(games: GameRegistry) -> Blueprint:
         @blp.operation("getGameType", failures=[
             Failure(404, ("unknown_game_type", "not_found"), "no such game type")])
         def get(self, type_id: str) -> dict[str, Any]:
-            """One game type with its options and rule decisions"""
-            return describe(games.game(type_id))
+            """One game type with its options and rule decisions
+
+            In the request's language, as the list."""
+            after_this_request(varies)
+            return texts.game_type(request_language(), describe(games.game(type_id)))
 
     return blp

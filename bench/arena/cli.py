@@ -30,6 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> Callable[[argparse.Names
                    help="the strong bot's time budget per move (default: its own, 750 ms)")
     p.add_argument("--iterations", type=int, default=None,
                    help="the strong bot's iteration budget per move (alone: no time limit)")
+    p.add_argument("--expert-budget-ms", type=float, default=None,
+                   help="the expert bot's time budget per move (default: its own, 5000 ms)")
+    p.add_argument("--expert-iterations", type=int, default=None,
+                   help="the expert bot's iteration budget per move (alone: no time limit)")
     p.add_argument("--options", default=None, help="game options as a JSON object")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
     p.add_argument("--json", dest="json_file", default=None,
@@ -62,16 +66,16 @@ def cmd_arena(args: argparse.Namespace) -> int:
         console.print(f"[red]{game.title} is for {game.min_players}-{game.max_players} players")
         return 2
     options = json.loads(args.options) if args.options else None
-    budget: Budget | None = None
-    if args.budget_ms is not None or args.iterations is not None:
-        budget = Budget(seconds=args.budget_ms / 1000.0 if args.budget_ms is not None else None,
-                        iterations=args.iterations)
+    budgets = {level: budget for level, ms, iterations in (
+        ("strong", args.budget_ms, args.iterations),
+        ("expert", args.expert_budget_ms, args.expert_iterations))
+        if (budget := budget_of(ms, iterations)) is not None}
     started = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console,
                   disable=args.quiet) as progress:
         task = progress.add_task(f"{args.game} {','.join(levels)}", total=args.games)
-        records = run_arena(game, levels, args.games, args.seed, options, budget,
+        records = run_arena(game, levels, args.games, args.seed, options, budgets,
                             args.jobs, on_game=lambda _rec: progress.advance(task))
     elapsed = time.perf_counter() - started
     title = (f"{game.title}: {args.games} games, seats {','.join(levels)}, seed {args.seed}, "
@@ -82,15 +86,26 @@ def cmd_arena(args: argparse.Namespace) -> int:
         jsonfile.write(args.json_file, document(records, {
             "command": command_line(args), "game": args.game, "seats": levels,
             "games": args.games, "seed": args.seed, "options": options,
-            "budget_ms": args.budget_ms, "iterations": args.iterations, "seconds": elapsed}))
+            "budget_ms": args.budget_ms, "iterations": args.iterations,
+            "expert_budget_ms": args.expert_budget_ms,
+            "expert_iterations": args.expert_iterations, "seconds": elapsed}))
     return 0
+
+
+def budget_of(ms: float | None, iterations: int | None) -> Budget | None:
+    """A budget from a time (ms) and an iteration count; None when neither is given."""
+    if ms is None and iterations is None:
+        return None
+    return Budget(seconds=ms / 1000.0 if ms is not None else None, iterations=iterations)
 
 
 def command_line(args: argparse.Namespace) -> str:
     """The command that repeats this run."""
-    parts = ["donkeypost", "arena", "--game", args.game, "--seats", args.seats,
+    parts = ["python", "-m", "bench.arena", "--game", args.game, "--seats", args.seats,
              "--games", str(args.games), "--seed", str(args.seed)]
     for flag, value in (("--budget-ms", args.budget_ms), ("--iterations", args.iterations),
+                        ("--expert-budget-ms", args.expert_budget_ms),
+                        ("--expert-iterations", args.expert_iterations),
                         ("--options", args.options), ("--jobs", args.jobs if args.jobs != 1
                                                       else None),
                         ("--json", args.json_file)):

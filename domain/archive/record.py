@@ -24,13 +24,15 @@ tokens' hashes, the creator token's hash.
 The bytes (format version 1, `docs/archive.md`):
 
     byte     format version (1)
-    byte     flags: bits 0-1 the times' encoding (0: whole milliseconds, 1: float bits)
+    byte     flags: the times' encoding (0: whole milliseconds, 1: float bits, both as
+             varints; 2: whole milliseconds, packed)
     varint   events in the log (its version)
     varint   steps
     seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
     varint   special steps; each: varint steps since the previous one, byte kind, fields
     blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
     varint   clock readings; the first, then each as a signed delta from the one before
+             (flags 2: the first as a varint, the others packed in a blob: `codec.write_delta`)
     varint   seat tokens; each: 32 bytes (a sha256) + varint seat
     byte     0: no creator token; 1: its sha256, 32 bytes
 """
@@ -40,11 +42,21 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from domain.archive.codec import FormatError, Reader, Writer, bytes_int, int_bytes
+from domain.archive.codec import (
+    BitReader,
+    BitWriter,
+    FormatError,
+    Reader,
+    Writer,
+    bytes_int,
+    int_bytes,
+    read_delta,
+    write_delta,
+)
 from domain.events import Event
 
 FORMAT_VERSION = 1
-TIMES_MS, TIMES_BITS = 0, 1
+TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
 _KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM = 1, 3, 4  # (2: reserved)
 _INT64 = struct.Struct("<q")
 _DOUBLE = struct.Struct("<d")
@@ -87,7 +99,11 @@ class Record:
 
 def encode(record: Record) -> bytes:
     w = Writer()
-    mode = TIMES_MS if all(_whole_ms(t) for t in record.times) else TIMES_BITS
+    ms = all(_whole_ms(t) for t in record.times)
+    stamps = [round(t * 1000) if ms else _INT64.unpack(_DOUBLE.pack(t))[0]
+              for t in record.times]
+    deltas = [b - a for a, b in zip([0, *stamps], stamps, strict=False)]
+    mode, times = _times(deltas, ms)
     w.byte(FORMAT_VERSION)
     w.byte(mode)
     w.varint(record.version)
@@ -101,11 +117,7 @@ def encode(record: Record) -> bytes:
         _write_special(w, record.special[step])
     w.blob(int_bytes(record.choices))
     w.varint(len(record.times))
-    last = 0
-    for t in record.times:
-        now = round(t * 1000) if mode == TIMES_MS else _INT64.unpack(_DOUBLE.pack(t))[0]
-        w.signed(now - last)
-        last = now
+    w.raw(times)
     w.varint(len(record.tokens))
     for digest, seat in record.tokens.items():
         _write_hash(w, digest)
@@ -125,7 +137,7 @@ def decode(data: bytes) -> Record:
         raise FormatError(f"archive format {version} is not known here (this code reads "
                           f"{FORMAT_VERSION})")
     mode = r.byte()
-    if mode not in (TIMES_MS, TIMES_BITS):
+    if mode not in (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED):
         raise FormatError(f"unknown flags {mode}")
     events = r.varint()
     steps = r.varint()
@@ -137,10 +149,17 @@ def decode(data: bytes) -> Record:
         special[step] = _read_special(r)
     choices = bytes_int(r.blob())
     times: list[float] = []
+    count = r.varint()
+    if mode == TIMES_MS_PACKED:
+        first = r.signed() if count else 0
+        bits = BitReader(r.blob())
+        deltas = [first, *(read_delta(bits) for _ in range(count - 1))] if count else []
+    else:
+        deltas = [r.signed() for _ in range(count)]
     last = 0
-    for _ in range(r.varint()):
-        last += r.signed()
-        times.append(last / 1000 if mode == TIMES_MS else
+    for delta in deltas:
+        last += delta
+        times.append(last / 1000 if mode != TIMES_BITS else
                      _DOUBLE.unpack(_INT64.pack(last))[0])
     tokens = {}
     for _ in range(r.varint()):
@@ -151,6 +170,27 @@ def decode(data: bytes) -> Record:
         raise FormatError("bytes after the archive's end")
     return Record(seed=seed, version=events, steps=steps, special=special, choices=choices,
                   times=times, tokens=tokens, creator=creator)
+
+
+def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
+    """The clock readings' encoding and bytes: whole milliseconds as varints or packed
+    (whichever is shorter), else the floats' bits as varints."""
+    varints = Writer()
+    for delta in deltas:
+        varints.signed(delta)
+    if not ms:
+        return TIMES_BITS, varints.bytes()
+    if not deltas:
+        return TIMES_MS, b""
+    packed = Writer()
+    packed.signed(deltas[0])
+    bits = BitWriter()
+    for delta in deltas[1:]:
+        write_delta(bits, delta)
+    packed.blob(bits.bytes())
+    if len(packed.out) < len(varints.out):
+        return TIMES_MS_PACKED, packed.bytes()
+    return TIMES_MS, varints.bytes()
 
 
 def _whole_ms(t: float) -> bool:

@@ -67,9 +67,16 @@ class Kit:
     max_depth: int = 6  # own decisions kept in the tree
     pool: int = 48  # samples drawn at once when they are weighted
     max_steps: int = 2000  # safety cap on one rollout's length
-    # "ismcts" (`domain.bots.mcts`: a tree over the seat's own decisions) or "rollouts"
-    # (`domain.bots.rollouts`: improve on the policy by one step)
-    method: Literal["ismcts", "rollouts"] = "ismcts"
+    # "ismcts" (`domain.bots.mcts`: a tree over the seat's own decisions), "rollouts"
+    # (`domain.bots.rollouts`: improve on the policy by one step), or "policy" (no search:
+    # the game's choices leave nothing to gain over the heuristic; its kit says why)
+    method: Literal["ismcts", "rollouts", "policy"] = "ismcts"
+    # The post-game analysis (`domain.bots.analysis`): what a decision won or lost, in the
+    # game's own points (higher is better for the seat; None: the evaluation's reward),
+    # what they are called, and where its rollouts stop (None: `horizon`).
+    points: Evaluate | None = None
+    points_unit: str = "reward"
+    points_horizon: Horizon | None = None
 
 
 @dataclass

@@ -105,10 +105,10 @@ def searching_with(budget: Budget) -> Bot:
     def searching(game: Game[Any, Any], obs: Observation, rng: random.Random) -> Any:
         if len(obs.legal_actions) == 1:
             return obs.legal_actions[0]
-        if not isinstance(game, SearchableGame):  # nothing to sample hidden cards with
-            return basic_bot(game, obs, rng)
-        choice = search(game, obs.view, obs.seat, obs.legal_actions, rng, kit_for(game),
-                        budget)
+        kit = kit_for(game)
+        if not isinstance(game, SearchableGame) or kit.method == "policy":
+            return basic_bot(game, obs, rng)  # nothing to sample, or nothing to gain
+        choice = search(game, obs.view, obs.seat, obs.legal_actions, rng, kit, budget)
         return basic_bot(game, obs, rng) if choice is None else choice
 
     return searching

@@ -4,12 +4,14 @@ A one-step improvement of a policy: for each determinization of the seat's view 
 cards drawn consistently with what the seat has seen, never the truth), every candidate
 action is played and then everyone — this seat included — follows the kit's policy to the
 horizon (the other seats with a share `kit.epsilon` of random moves: a model of opponents
-that are not this policy). The candidates share their samples, so two actions are compared
-on the same deals, pair by pair: the comparison's noise is the difference's, far below
-either value's. A candidate clearly behind the leader is dropped (racing), which leaves
-the budget to the close calls. At the end the leader is played only if it beats the
-policy's own choice by a margin the samples support; otherwise the policy's choice is
-played, so searching with few samples costs nothing against the policy.
+that are not this policy). The candidates share their samples, and on a sample their
+rollouts draw the same random numbers (the opponents' slips, the game's chance), so two
+actions are compared on the same deals and the same luck, pair by pair: the comparison's
+noise is the difference's, far below either value's. A candidate clearly behind the leader
+is dropped (racing), which leaves the budget to the close calls. At the end the leader is
+played only if it beats the policy's own choice by a margin the samples support; otherwise
+the policy's choice is played, so searching with few samples costs nothing against the
+policy.
 """
 
 from __future__ import annotations
@@ -32,35 +34,71 @@ DROP_Z = 2.0  # dropped when its pairwise gap to the leader is this many standar
 KEEP_Z = 2.5
 
 
-class _Candidate:
+def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[Any],
+            rng: random.Random, kit: Kit, budget: Budget,
+            stats: SearchStats | None = None) -> Any | None:
+    """The action to play (None when not one sample could be completed)."""
+    ranked = compare(game, sampler, seat, legal, rng, kit, budget, None, stats)
+    if ranked is None:
+        return None
+    if ranked.leader is not ranked.anchor and ranked.gap > KEEP_Z * ranked.error:
+        return ranked.leader.action
+    return ranked.anchor.action
+
+
+class Candidate:
+    """One action compared: its reward in each sample it was played in."""
+
     __slots__ = ("action", "rewards")
 
     def __init__(self, action: Any) -> None:
         self.action = action
         self.rewards: dict[int, float] = {}  # sample number -> reward
 
+    @property
+    def mean(self) -> float:
+        return _mean(self.rewards.values())
 
-def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[Any],
-            rng: random.Random, kit: Kit, budget: Budget,
-            stats: SearchStats | None = None) -> Any | None:
-    """The action to play (None when not one sample could be completed)."""
+
+class Ranked:
+    """A comparison's answer: the leader (best mean), the anchor, the leader's paired gap
+    over the anchor and its standard error, and every candidate still in the race."""
+
+    def __init__(self, leader: Candidate, anchor: Candidate, alive: list[Candidate],
+                 samples: int) -> None:
+        self.leader, self.anchor, self.alive, self.samples = leader, anchor, alive, samples
+        self.gap, self.error = _gap(leader, anchor)
+
+
+def compare(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[Any],
+            rng: random.Random, kit: Kit, budget: Budget, anchor_action: Any | None = None,
+            stats: SearchStats | None = None) -> Ranked | None:
+    """Compare the actions of `legal` on shared samples, racing the clearly worse ones
+    away; `anchor_action` is never dropped (default: the kit policy's choice). None when
+    not one sample could be completed."""
     start = time.perf_counter()
     deadline = start + budget.seconds if budget.seconds is not None else math.inf
     max_rollouts = budget.iterations if budget.iterations is not None else 1 << 62
-    anchor: _Candidate | None = None
-    alive = [_Candidate(a) for a in legal]
+    anchor: Candidate | None = None
+    alive = [Candidate(a) for a in legal]
     rollouts = samples = dropped = 0
-    choose = _policy_with_noisy_opponents(game, seat, kit, rng)
+    shared = random.Random()  # each candidate's rollout on a sample draws the same numbers
+    choose = _policy_with_noisy_opponents(game, seat, kit, shared)
     while rollouts + len(alive) <= max_rollouts and time.perf_counter() < deadline:
         sample = sampler.draw()
         if anchor is None:
             # The policy reads only what the seat sees: its choice is the same in every sample.
-            choice = kit.policy(game, sample, seat, legal, rng)
+            choice = anchor_action if anchor_action is not None else \
+                kit.policy(game, sample, seat, legal, rng)
             anchor = next(c for c in alive if c.action == choice)
         got: list[float] = []
+        numbers = rng.getrandbits(64)
         try:
             for cand in alive:
-                got.append(_rollout(game, sample, seat, cand.action, rng, kit, choose,
+                if time.perf_counter() >= deadline:
+                    raise _OutOfTime  # a sample of many candidates must not overrun
+                shared.seed(numbers)
+                got.append(_rollout(game, sample, seat, cand.action, shared, kit, choose,
                                     deadline))
         except (GameRuleError, _OutOfTime):
             dropped += 1  # a sample the rules reject, or the clock ran out: unused
@@ -72,20 +110,15 @@ def improve(game: Game[Any, Any], sampler: Sampler, seat: int, legal: Sequence[A
         samples += 1
         alive = _race(alive, anchor)
         if len(alive) == 1:
-            break  # only the policy's choice is left
-    best = anchor
-    if anchor is not None:
-        leader = _leader(alive, anchor)
-        gap, err = _gap(leader, anchor)
-        if leader is not anchor and gap > KEEP_Z * err:
-            best = leader
+            break  # only the anchor is left
     if stats is not None:
         stats.iterations, stats.dropped, stats.samples = samples, dropped, sampler.count
         stats.seconds = time.perf_counter() - start
         stats.playouts = rollouts
-        stats.visits = {c.action: (len(c.rewards), _mean(c.rewards.values()))
-                        for c in alive}
-    return best.action if best is not None else None
+        stats.visits = {c.action: (len(c.rewards), c.mean) for c in alive}
+    if anchor is None or not samples:
+        return None
+    return Ranked(_leader(alive, anchor), anchor, alive, samples)
 
 
 class _OutOfTime(Exception):
@@ -120,7 +153,7 @@ def _rollout(game: Game[Any, Any], root: Any, seat: int, action: Any, rng: rando
     return kit.evaluate(game, root, state, seat)
 
 
-def _race(alive: list[_Candidate], anchor: _Candidate) -> list[_Candidate]:
+def _race(alive: list[Candidate], anchor: Candidate) -> list[Candidate]:
     """Drop the candidates clearly behind the leader (never the policy's own choice)."""
     leader = _leader(alive, anchor)
     kept = []
@@ -133,12 +166,12 @@ def _race(alive: list[_Candidate], anchor: _Candidate) -> list[_Candidate]:
     return kept
 
 
-def _leader(alive: Sequence[_Candidate], anchor: _Candidate) -> _Candidate:
+def _leader(alive: Sequence[Candidate], anchor: Candidate) -> Candidate:
     """The candidate with the best mean over all its samples (ties: the policy's choice)."""
     return max(alive, key=lambda c: (_mean(c.rewards.values()), c is anchor))
 
 
-def _gap(a: _Candidate, b: _Candidate) -> tuple[float, float]:
+def _gap(a: Candidate, b: Candidate) -> tuple[float, float]:
     """Mean of a's reward minus b's over their common samples, and its standard error."""
     diffs = [a.rewards[k] - b.rewards[k] for k in a.rewards.keys() & b.rewards.keys()]
     n = len(diffs)

@@ -118,6 +118,27 @@ def horizon(root: TrashState, state: TrashState) -> bool:
     return state.turn != root.turn or state.round != root.round
 
 
-KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, exploration=0.5, max_depth=8)
+def round_won(game: Any, root: TrashState, state: TrashState, seat: int) -> float:
+    """The analysis's points: 1 when the seat won the round (its layout shrank)."""
+    return 1.0 if state.slots[seat] < root.slots[seat] else 0.0
+
+
+def round_over(root: TrashState, state: TrashState) -> bool:
+    return state.round != root.round or bool(state.ended)
+
+
+# The searching levels play the heuristic itself: each of its choices is the best there is.
+# Taking the discard (it is placeable, so it turns a slot up for sure) dominates drawing a
+# card that may not be; displacing a wild dominates keeping it (the number fills its slot
+# for good and the wild turns another slot up; kept, the number is discarded for the next
+# player); and where a wild goes changes nothing that follows: a number arriving on a
+# wild's slot displaces it onto another face-down slot, so each slot still showing no
+# number takes the same cards either way, and the card taken from under the wild is any
+# unseen card. Measured (`python -m bench.arena.trash_choices`, docs/bots.md): changing the
+# first two choices loses most games, the third is a coin toss. The search kit serves the
+# post-game analysis (which names a draw from the stock, or a kept wild, as the loss it is).
+KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, exploration=0.5, max_depth=8,
+          method="policy", points=round_won, points_unit="rounds won",
+          points_horizon=round_over)
 
 __all__ = ["KIT", "basic", "decide", "evaluate", "horizon", "policy"]

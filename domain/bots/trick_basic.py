@@ -214,10 +214,13 @@ def policy(game: Any, state: TrickEngineState, seat: int, legal: Sequence[Any],
 
 
 SCALE = 40.0  # penalty points that move the reward by 0.5
+TIEBREAK = 0.1  # in the last round, the weight of the points beside the places
 
 
 def evaluate(game: Any, root: TrickEngineState, state: TrickEngineState, seat: int) -> float:
-    """The round's penalty against the mean of the others' (the round ends the rollout)."""
+    """The round's penalty against the mean of the others' (the round ends the rollout);
+    in the game's last round, the places the totals give (what the game is won on), the
+    points breaking ties."""
     if len(state.scores) > len(root.scores):
         pen = state.scores[len(root.scores)]
     else:  # cut short: the cards still in hand
@@ -225,11 +228,23 @@ def evaluate(game: Any, root: TrickEngineState, state: TrickEngineState, seat: i
     n = len(pen)
     others = (sum(pen) - pen[seat]) / (n - 1)
     # Not clipped: a 60-point disaster must weigh more than a 40-point one.
-    return 0.5 + (others - pen[seat]) / (2.0 * SCALE)
-
-
+    points = (others - pen[seat]) / (2.0 * SCALE)
+    if root.round < root.rounds:
+        return 0.5 + points
+    totals = [sum(r[s] for r in root.scores) + pen[s] for s in range(n)]
+    mine = totals[seat]
+    beaten = sum(t > mine for t in totals) + 0.5 * (sum(t == mine for t in totals) - 1)
+    return beaten / (n - 1) + TIEBREAK * points
 def horizon(root: TrickEngineState, state: TrickEngineState) -> bool:
     return state.round != root.round
+
+
+def penalty_saved(game: Any, root: TrickEngineState, state: TrickEngineState,
+                  seat: int) -> float:
+    """The analysis's points: the seat's penalty for the round, negated (higher is better)."""
+    if len(state.scores) > len(root.scores):
+        return -float(state.scores[len(root.scores)][seat])
+    return -float(sum(state.hands[seat]))
 
 
 # The strong bot improves on the heuristic by rollouts (`domain.bots.rollouts`); in them the
@@ -238,6 +253,6 @@ def horizon(root: TrickEngineState, state: TrickEngineState) -> bool:
 # Measured by duplicate arena runs (the same deals with `basic` in the strong seat): the
 # tree search over the same rollouts played worse than `basic` at 0.1 s a move.
 KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, epsilon=0.3,
-          method="rollouts")
+          method="rollouts", points=penalty_saved, points_unit="penalty points")
 
 __all__ = ["KIT", "basic", "decide", "policy"]

@@ -31,15 +31,17 @@ def participants(table: Table) -> list[str | None]:
 
 
 def new_standings(places: Sequence[int], seats: Sequence[str | None],
-                  before: Mapping[str, Standing]) -> dict[str, Standing]:
-    """The standing of every player (keys of `before`) after a game with these places."""
+                  before: Mapping[str, Standing],
+                  bots: Mapping[str, Rating] = BOT_RATINGS) -> dict[str, Standing]:
+    """The standing of every player (keys of `before`) after a game with these places;
+    `bots`: each bot level's rating in the game's type (`domain.ratings.calibration`)."""
 
     def rating_of(member: str) -> Rating:
         if member in before:
             return before[member].glicko
         level = bot_level(member)
         assert level is not None, f"{member!r} is neither a player of the game nor a bot"
-        return BOT_RATINGS[level]
+        return bots[level]
 
     results = pairwise(places)
     out: dict[str, Standing] = {}

@@ -15,6 +15,7 @@ from typing import Any
 
 import domain.service.abort as aborting
 import domain.service.act as acting
+import domain.service.analysis as analysing
 import domain.service.chat as chat
 import domain.service.create as creating
 import domain.service.creator as creator
@@ -30,10 +31,13 @@ import domain.service.replay as replay
 import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
+import domain.service.take_back as taking_back
+from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
 from domain.players.clock_settings import VacationPolicy
 from domain.players.records import Player
+from domain.ratings.standing import Standing
 from domain.registry import GameRegistry
 from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
@@ -172,6 +176,19 @@ class GameService:
     def rate_game(self, game_id: str) -> str:
         return rating.rate_game(self.deps, game_id)
 
+    def analysis(self, game_id: str) -> bytes | None:
+        """The finished game's analysis (JSON) once made (GameNotFinished before the end)."""
+        return analysing.analysis(self.deps, game_id)
+
+    def analyse_game(self, game_id: str, budget: AnalysisBudget,
+                     on_progress: Callable[[int, int], None] | None = None) -> str:
+        """Make and keep the finished game's analysis (the analysis job's command)."""
+        return analysing.analyse_game(self.deps, game_id, budget, on_progress)
+
+    def calibrated(self, game_type: str, standings: dict[str, Standing]) -> None:
+        """Keep a calibration of the bot levels (`donkeypost calibrate`)."""
+        rating.calibrated(self.deps, game_type, standings)
+
     def come_back(self, game_id: str, seat: int) -> Table:
         return seating.come_back(self.deps, game_id, seat)
 
@@ -180,6 +197,10 @@ class GameService:
             loaded: loading.Loaded | None = None) -> ActResult:
         return acting.act(self.deps, game_id, seat, action, if_match=if_match,
                           idempotency_key=idempotency_key, by=by, loaded=loaded)
+
+    def take_back(self, game_id: str, seat: int) -> Table:
+        """The seat's last action, taken back (`domain.service.take_back`)."""
+        return taking_back.take_back(self.deps, game_id, seat)
 
     # --- the clocks' settings: forced moves, vacations ------------------------------------
     def set_seat_forced(self, game_id: str, seat: int, auto: bool) -> Table:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.errors import BadCredentials, BadName, NameTaken, UnknownPlayer
+from domain.errors import BadCredentials, BadName, NameTaken, NotAllowed, UnknownPlayer
 from domain.players.credentials import (
     is_player_id,
     new_player_id,
@@ -36,13 +36,46 @@ def authenticate(deps: Deps, key: str) -> Player:
     return checked(deps, deps.players.with_key_hash(player_id) if player_id else None, key)
 
 
+# A suspended player's key hash is kept behind this mark: their key is refused with its own
+# code (`player_suspended`), and works again once the mark is gone (`suspend`).
+SUSPENDED = "suspended:"
+
+
 def checked(deps: Deps, found: tuple[Player, str] | None, key: str) -> Player:
     """The player read with their key hash, if `key` is their current key."""
+    if found is not None and found[1].startswith(SUSPENDED) and \
+            matches(found[1][len(SUSPENDED):], key):
+        raise NotAllowed("this player is suspended by the service's operator: they may not "
+                         "create, join, play or chat", code="player_suspended")
     if found is None or not matches(found[1], key):
         raise BadCredentials("this player key is not valid (unknown, or replaced by a newer "
                              "one)")
     deps.remembered.player_keys.put(found[1], found[0].id)
     return found[0]
+
+
+def suspend(deps: Deps, player_id: str, suspended: bool) -> bool:
+    """Suspend a player (their key refused with `player_suspended`), or lift it; False if
+    it already was so."""
+    found = deps.players.with_key_hash(player_id)
+    if found is None:
+        raise UnknownPlayer(f"no player {player_id!r}")
+    current = found[1]
+    if current.startswith(SUSPENDED) == suspended:
+        return False
+    new = SUSPENDED + current if suspended else current[len(SUSPENDED):]
+    return deps.players.set_key_hash(player_id, new)
+
+
+def revoke_keys(deps: Deps, player_id: str) -> str:
+    """A new key for the player, the one before refused at once (an operator hands the new
+    one over, or keeps it: the player has no key then)."""
+    if deps.players.player(player_id) is None:
+        raise UnknownPlayer(f"no player {player_id!r}")
+    key = new_player_key(player_id)
+    if not deps.players.set_key_hash(player_id, hash_token(key)):
+        raise UnknownPlayer(f"no player {player_id!r}")
+    return key
 
 
 def known_key(deps: Deps, key: str) -> bool:

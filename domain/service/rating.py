@@ -18,7 +18,8 @@ from typing import Any
 
 from domain.errors import Contention
 from domain.players.notes import PlayerNote, finished_note
-from domain.ratings.bots import BOT_RATINGS, bot_level
+from domain.ratings.bots import bot_level, bot_member
+from domain.ratings.calibration import bot_ratings
 from domain.ratings.outcome import new_standings, participants
 from domain.ratings.standing import RatingChange, Standing
 from domain.service.deps import Deps
@@ -40,6 +41,7 @@ def rate_game(deps: Deps, game_id: str) -> str:
         deps.ratings.rated(game_id)
         return "unrated"
     places: list[int] = table.outcome["places"]
+    bots = bot_ratings(table.type, deps.ratings.bot_standings(table.type))
     applied = False
     told: list[PlayerNote] = []  # `game_finished` for each player rated by this run
     for _attempt in range(RATE_ATTEMPTS):
@@ -47,7 +49,7 @@ def rate_game(deps: Deps, game_id: str) -> str:
         done = {p: deps.ratings.changes(p, [game_id])[0] for p in players}
         before = {p: c.before if (c := done[p]) is not None else current[p] or Standing()
                   for p in players}
-        after = new_standings(places, members, before)
+        after = new_standings(places, members, before, bots)
         conflicts = 0
         for p in players:
             if done[p] is not None:
@@ -70,7 +72,7 @@ def rate_game(deps: Deps, game_id: str) -> str:
                          "rated at the same time", RATE_ATTEMPTS)
     ranked = {p: s.rating for p, s in zip(
         players, deps.ratings.standings(table.type, players), strict=True) if s is not None}
-    ranked.update({m: BOT_RATINGS[level].rating for m in members
+    ranked.update({m: bots[level].rating for m in members
                    if m is not None and (level := bot_level(m)) is not None})
     deps.ratings.rank(table.type, ranked)
     deps.players.place([], told)
@@ -83,6 +85,7 @@ def leaderboard(deps: Deps, game_type: str, offset: int,
     """One page of the game type's leaderboard, best rating first; bots (fixed ratings)
     stand among the players."""
     members, total = deps.ratings.leaderboard(game_type, offset, limit)
+    bots = bot_ratings(game_type, deps.ratings.bot_standings(game_type))
     ids = [m for m, _ in members if bot_level(m) is None]
     players = dict(zip(ids, deps.players.players(ids), strict=True))
     standings = dict(zip(ids, deps.ratings.standings(game_type, ids), strict=True))
@@ -90,7 +93,7 @@ def leaderboard(deps: Deps, game_type: str, offset: int,
     for rank, (member, rating) in enumerate(members, start=offset + 1):
         level = bot_level(member)
         if level is not None:
-            bot = BOT_RATINGS.get(level)
+            bot = bots.get(level)
             entries.append({"rank": rank, "kind": "bot", "level": level, "player": None,
                             "rating": rating, "deviation": bot.deviation if bot else None,
                             "played": None, "won": None, "provisional": False})
@@ -109,3 +112,11 @@ def leaderboard(deps: Deps, game_type: str, offset: int,
 def awaiting(deps: Deps, finished_before: float, limit: int = 500) -> list[str]:
     """Finished games still waiting for their rating (a job lost on the way)."""
     return deps.ratings.awaiting(finished_before, limit)
+
+
+def calibrated(deps: Deps, game_type: str, standings: dict[str, Standing]) -> None:
+    """Keep a calibration of the bot levels in `game_type` (`domain.ratings.calibration`)
+    and stand them on its leaderboard at their new ratings."""
+    deps.ratings.calibrated(game_type, standings)
+    deps.ratings.rank(game_type, {bot_member(level): s.rating
+                                  for level, s in standings.items()})

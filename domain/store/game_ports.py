@@ -1,6 +1,7 @@
 """The games' storage, one port per concern (see `domain.store.port`, which offers these
 with the other ports): the log and its atomic append, the listings, the table's chat, the
-secrets, the notices of appends; `EventStore` is them all in one backend."""
+secrets, a finished game's analysis, the notices of appends; `EventStore` is them all in
+one backend."""
 
 from __future__ import annotations
 
@@ -195,6 +196,19 @@ class Secrets(Protocol):
         ...
 
 
+class Analyses(Protocol):
+    """A finished game's analysis (`domain.bots.analysis`, JSON), one per game."""
+
+    def analysis(self, game_id: str) -> bytes | None:
+        """The finished game's analysis, if made."""
+        ...
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        """Keep the game's analysis unless one is kept already (False then): one per
+        game, however many runs made one."""
+        ...
+
+
 class AppendFeed(Protocol):
     """Where the notices of appends (and of chat writes) are heard."""
 
@@ -208,6 +222,6 @@ class StreamSource(EventLog, ChatLog, AppendFeed, Protocol):
     woken by the notices of appends."""
 
 
-class EventStore(GameLog, Listings, TableChat, Secrets, AppendFeed, Protocol):
+class EventStore(GameLog, Listings, TableChat, Secrets, Analyses, AppendFeed, Protocol):
     """The games' storage whole, as the service uses it: every port above, in one backend
     (a game's keys, chat and secrets included, live and are deleted together)."""

@@ -15,6 +15,7 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:hook:<registration id>:deliveries` the registration's latest delivery ids
 - `game:{id}:chat`    stream of the table chat's entries, `0-<n>` (`domain.store.redis_chat`)
 - `game:{id}:chat:text` hash n -> message n's text, until the message is hidden
+- `game:{id}:analysis` the post-game analysis once made (`domain.bots.analysis`, JSON)
 - `game:{id}:archive` a finished game's archive record (`domain.archive`), in place of its
   stream, snapshot, checkpoints, tokens, seed and creator
 
@@ -109,6 +110,10 @@ def chat_texts(game_id: str) -> str:
     return _game(game_id, "chat:text")
 
 
+def analysis(game_id: str) -> str:
+    return _game(game_id, "analysis")
+
+
 def archive(game_id: str) -> str:
     return _game(game_id, "archive")
 
@@ -123,7 +128,8 @@ def of_game(game_id: str) -> list[str]:
     """The game's keys of the event store besides its stream (not its idempotency
     records, which expire, nor its webhooks')."""
     return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
-            creator(game_id), chat(game_id), chat_texts(game_id), archive(game_id)]
+            creator(game_id), chat(game_id), chat_texts(game_id), archive(game_id),
+            analysis(game_id)]
 
 
 def webhook_receiver(receiver_key: str) -> str:
@@ -226,6 +232,8 @@ def of_player_notifications(player_id: str) -> list[str]:
             player_present(player_id), player_moved(player_id), player_events(player_id),
             player_hooks(player_id)]
 PLAYER_NAMES = "players:names"
+# Every operator's action and every erasure: a stream of {action, target, by, why, at}.
+AUDIT = "donkeypost:audit"
 # Games over (finished, aborted, cancelled) -> when they ended, until archived; and those
 # whose archive was refused (game id -> why), kept whole.
 ARCHIVE_DUE = "archive:due"
@@ -235,3 +243,8 @@ RATINGS_AWAITED = "ratings:awaited"
 
 def leaderboard(game_type: str) -> str:
     return f"ratings:board:{game_type}"
+
+
+def bot_standings(game_type: str) -> str:
+    """The bots' calibrated standings in a game type: level -> standing."""
+    return f"ratings:bots:{game_type}"

@@ -63,6 +63,8 @@ class _MemoryGames:
         self._indexes: dict[str, dict[str, float]] = {}
         self._changed = threading.Condition()
         self._subscribers: set[_MemoryNotices] = set()
+        self._analyses: dict[str, bytes] = {}
+        self._analyses: dict[str, bytes] = {}
 
     def _game(self, game_id: str) -> _Game:
         return self._games.setdefault(game_id, _Game())
@@ -181,6 +183,7 @@ class MemoryGameLog(_MemoryGames):
             if game is None or len(game.events) != version:
                 return False
             del self._games[game_id]  # (its chat and secrets with it)
+            self._analyses.pop(game_id, None)
             return True
 
 
@@ -306,6 +309,21 @@ class MemorySecrets(_MemoryGames):
             return game.creator if game else None
 
 
+class MemoryAnalyses(_MemoryGames):
+    """The `Analyses` port in memory."""
+
+    def analysis(self, game_id: str) -> bytes | None:
+        with self._changed:
+            return self._analyses.get(game_id)
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        with self._changed:
+            if game_id in self._analyses:
+                return False
+            self._analyses[game_id] = document
+            return True
+
+
 class MemoryAppendFeed(_MemoryGames):
     """The `AppendFeed` port in memory."""
 
@@ -317,7 +335,7 @@ class MemoryAppendFeed(_MemoryGames):
 
 
 class MemoryEventStore(MemoryGameLog, MemoryListings, MemoryTableChat, MemorySecrets,
-                       MemoryAppendFeed):
+                       MemoryAnalyses, MemoryAppendFeed):
     """The `EventStore` in memory: every port over the same games."""
 
 

@@ -15,6 +15,7 @@ class MemoryRatingStore:
         self._changes: dict[tuple[str, str], RatingChange] = {}  # (player, game)
         self._boards: dict[str, dict[str, float]] = {}
         self._awaited: dict[str, float] = {}
+        self._bots: dict[str, dict[str, Standing]] = {}
 
     def standings(self, game_type: str, player_ids: Sequence[str]) -> list[Standing | None]:
         with self._lock:
@@ -41,6 +42,14 @@ class MemoryRatingStore:
     def rank(self, game_type: str, ratings: Mapping[str, float]) -> None:
         with self._lock:
             self._boards.setdefault(game_type, {}).update(ratings)
+
+    def bot_standings(self, game_type: str) -> dict[str, Standing]:
+        with self._lock:
+            return dict(sorted(self._bots.get(game_type, {}).items()))
+
+    def calibrated(self, game_type: str, standings: Mapping[str, Standing]) -> None:
+        with self._lock:
+            self._bots.setdefault(game_type, {}).update(standings)
 
     def leaderboard(self, game_type: str, offset: int,
                     limit: int) -> tuple[list[tuple[str, float]], int]:

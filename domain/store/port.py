@@ -3,13 +3,14 @@
 The games' storage is split by concern, each a small port: `GameLog` (the log and its
 atomic append: events, snapshot, replay checkpoints, seat tokens, idempotency records;
 `EventLog` is its read side), `Listings` (the indexes that list games), `TableChat` (the
-table's chat; `ChatLog` its read side), `Secrets` (the seed and the creator's token) and
-`AppendFeed` (the notices of appends); `EventStore` is all of them in one backend, what
-the service is given, and `StreamSource` what the event streams read. `WebhookStore`
-keeps webhook registrations and deliveries; `PlayerStore` the players (records, names,
-key hashes) and their inboxes; `RatingStore` their ratings, the record of which games
-were rated, and the leaderboards. Redis implements them (`redis_*`), so does memory
-(`memory*`), and one contract test per port runs on both (tests/contract/).
+table's chat; `ChatLog` its read side), `Secrets` (the seed and the creator's token),
+`Analyses` (a finished game's analysis) and `AppendFeed` (the notices of appends);
+`EventStore` is all of them in one backend, what the service is given, and
+`StreamSource` what the event streams read. `WebhookStore` keeps webhook registrations
+and deliveries; `PlayerStore` the players (records, names, key hashes) and their
+inboxes; `RatingStore` their ratings, the record of which games were rated, and the
+leaderboards. Redis implements them (`redis_*`), so does memory (`memory*`), and one
+contract test per port runs on both (tests/contract/).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from domain.ratings.standing import RatingChange, Standing
 
 # The games' storage, port by port, and the records the stores share: offered here too.
 from domain.store.game_ports import (
+    Analyses,
     AppendFeed,
     AppendNotices,
     ChatLog,
@@ -243,6 +245,15 @@ class RatingStore(Protocol):
         """Set members' places on the game type's leaderboard (by rating)."""
         ...
 
+    def bot_standings(self, game_type: str) -> dict[str, Standing]:
+        """The bot levels' standings in one game type from this deployment's calibration
+        (empty: never calibrated)."""
+        ...
+
+    def calibrated(self, game_type: str, standings: Mapping[str, Standing]) -> None:
+        """Keep a calibration's standings of the bot levels in one game type."""
+        ...
+
     def leaderboard(self, game_type: str, offset: int,
                     limit: int) -> tuple[list[tuple[str, float]], int]:
         """One page of (member, rating), best first; and how many members in all."""
@@ -269,6 +280,7 @@ __all__ = [
     "PLAYER_EVENTS_KEPT",
     "RECEIVER_KEPT_S",
     "SNAPSHOT_EVERY",
+    "Analyses",
     "AppendFeed",
     "AppendNotices",
     "AppendResult",

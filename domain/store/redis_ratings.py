@@ -64,6 +64,15 @@ class RedisRatingStore:
         if ratings:
             self.redis.zadd(keys.leaderboard(game_type), dict(ratings))
 
+    def bot_standings(self, game_type: str) -> dict[str, Standing]:
+        found = self.redis.hgetall(keys.bot_standings(game_type))
+        return {level.decode(): _standing.decode(raw) for level, raw in sorted(found.items())}
+
+    def calibrated(self, game_type: str, standings: Mapping[str, Standing]) -> None:
+        if standings:
+            self.redis.hset(keys.bot_standings(game_type),
+                            mapping={level: _encode(s) for level, s in standings.items()})
+
     def leaderboard(self, game_type: str, offset: int,
                     limit: int) -> tuple[list[tuple[str, float]], int]:
         key = keys.leaderboard(game_type)

@@ -6,6 +6,7 @@ service:
 - `redis_listings` — the listings (`Listings`);
 - `redis_chat` — the table's chat (`TableChat`);
 - `redis_secrets` — the seed and the creator's token (`Secrets`);
+- `redis_analyses` — a finished game's analysis (`Analyses`);
 - `redis_notices` — the notices of appends (`AppendFeed`).
 
 They share the client (a server's or a cluster's, `domain.connection`) and nothing else;
@@ -18,6 +19,7 @@ from __future__ import annotations
 import redis
 from redis.cluster import RedisCluster
 
+from domain.store.redis_analyses import RedisAnalyses
 from domain.store.redis_chat import RedisTableChat
 from domain.store.redis_listings import RedisListings
 from domain.store.redis_log import RedisGameLog
@@ -28,7 +30,7 @@ __all__ = ["RedisAppendNotices", "RedisEventStore"]
 
 
 class RedisEventStore(RedisGameLog, RedisListings, RedisTableChat, RedisSecrets,
-                      RedisAppendFeed):
+                      RedisAnalyses, RedisAppendFeed):
     """The `EventStore` in Redis (a server, or a cluster). An append waits until
     `wait_replicas` replicas have it, at most `wait_timeout_ms` (0: it does not wait)."""
 

@@ -59,3 +59,14 @@ def test_ci_installs_chromium_and_fails_a_skipped_browser_test():
     assert "export DONKEYPOST_REQUIRE_BROWSER=1" in lines
     assert any("apt-get install" in line and "chromium" in line for line in lines)
     assert "(cd web && npm ci --no-audit --no-fund --silent)" in lines
+
+
+# What the page weighs, built (bytes, before any compression): kept small on purpose.
+BUDGETS = {"app.js": 80_000, "app.css": 18_000, "locales/fr.json": 16_000,
+           "locales/de.json": 16_000}
+
+
+def test_the_page_keeps_within_its_budget():
+    for name, budget in BUDGETS.items():
+        size = (BUILT / name).stat().st_size
+        assert size <= budget, f"api/play/{name} weighs {size} bytes, over its {budget}"

@@ -19,6 +19,7 @@ from redis.cluster import RedisCluster
 
 from api.rate_limits import RateLimits
 from domain.connection import connect_cluster
+from domain.registry import GameRegistry
 from donkeypost.bootstrap import Components, bootstrap, job_context
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
@@ -57,8 +58,8 @@ def cluster_settings(redis_cluster: Cluster, redis_url: str, cluster_client) -> 
 
 # --- what tests/e2e's modules ask for ------------------------------------------------------
 @pytest.fixture
-def app(cluster_settings: Settings):
-    return shared_app(dataclasses.replace(cluster_settings, sse_keepalive_s=0.2))
+def app(cluster_settings: Settings, games: GameRegistry):
+    return shared_app(dataclasses.replace(cluster_settings, sse_keepalive_s=0.2), games)
 
 
 @pytest.fixture
@@ -73,9 +74,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def components(cluster_settings: Settings, clock: Clock) -> Components:
+def components(cluster_settings: Settings, clock: Clock, games: GameRegistry) -> Components:
     """The web app's and the workers' objects on the cluster, with the real hooks."""
-    return bootstrap(cluster_settings, clock=clock)
+    return bootstrap(cluster_settings, clock=clock, games=games)
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from tests.e2e.test_api_contract import (  # noqa: F401 - collected here, on the
     test_long_poll_returns_when_a_move_lands,
     test_two_racing_conditional_actions_exactly_one_is_accepted,
     test_types_and_health,
-    with_test_game,
 )
 from tests.e2e.test_bots_over_http import (  # noqa: F401
     test_one_human_and_two_bots_play_to_the_end_over_http,

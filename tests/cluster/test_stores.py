@@ -18,11 +18,13 @@ from domain.store import (
     RedisWebhookStore,
     TimerChanges,
 )
+from domain.store.redis_analyses import RedisAnalyses
 from domain.store.redis_chat import RedisTableChat
 from domain.store.redis_listings import RedisListings
 from domain.store.redis_log import RedisGameLog
 from domain.store.redis_secrets import RedisSecrets
 from tests.contract.event_store import (
+    AnalysesContract,
     AppendNoticesContract,
     EventStoreContract,
     GameLogContract,
@@ -57,6 +59,12 @@ class TestSecretsOnACluster(SecretsContract):
     @pytest.fixture
     def store(self, cluster_client):
         return RedisSecrets(cluster_client)
+
+
+class TestAnalysesOnACluster(AnalysesContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisAnalyses(cluster_client)
 
 
 class TestAppendNoticesOnACluster(AppendNoticesContract):

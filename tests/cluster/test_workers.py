@@ -12,7 +12,6 @@ from donkeypost.cli import main
 from tests.integration.test_ratings import (  # noqa: F401 - collected here, on the cluster
     test_a_lost_rating_job_is_queued_again_by_the_sweep,
     test_concurrent_first_runs_apply_the_rating_once,
-    with_test_game,
 )
 from tests.integration.test_timers_in_appends import (  # noqa: F401
     test_the_workers_see_the_timers_a_move_armed,

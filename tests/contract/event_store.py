@@ -16,6 +16,7 @@ from domain.events import event, stamp, verify_chain
 from domain.store.port import (
     CHECKPOINT_EVERY,
     SNAPSHOT_EVERY,
+    Analyses,
     EventStore,
     GameLog,
     Idempotency,
@@ -355,6 +356,21 @@ class SecretsContract:
         assert store.creator("g2") is None
 
 
+class AnalysesContract:
+    """A finished game's analysis."""
+
+    @pytest.fixture
+    def store(self) -> Analyses:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    def test_one_analysis_is_kept_per_game(self, store):
+        assert store.analysis("g1") is None
+        assert store.keep_analysis("g1", b'{"moments": []}')
+        assert not store.keep_analysis("g1", b'{"moments": [1]}')  # a second run's
+        assert store.analysis("g1") == b'{"moments": []}'
+        assert store.analysis("g2") is None
+
+
 class AppendNoticesContract:
     """The notices of appends and of chat writes, heard through `AppendFeed.appends` (the
     writes are the other ports': it runs on a whole store)."""
@@ -486,3 +502,9 @@ class EventStoreContract:
         store.post_message("g1", _message(0, "anyone?"), 10)
         assert store.delete("g1", 1)
         assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
+
+    def test_the_analysis_goes_with_its_game(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        assert store.keep_analysis("g1", b'{"moments": []}')
+        assert store.delete("g1", 1)
+        assert store.analysis("g1") is None

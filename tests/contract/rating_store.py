@@ -84,3 +84,12 @@ class RatingStoreContract:
         store.rated("g1")
         store.rated("never-awaited")
         assert store.awaiting(100.0, 10) == ["g2", "g3"]
+
+    def test_a_calibration_of_the_bots_is_kept_per_game_type(self, store):
+        assert store.bot_standings("trash") == {}
+        basic = Standing(rating=1420.0, deviation=40.0, games=300, wins=120)
+        store.calibrated("trash", {"basic": basic, "strong": START})
+        store.calibrated("canyon", {"basic": START})
+        store.calibrated("trash", {"strong": basic})  # a later calibration of one level
+        assert store.bot_standings("trash") == {"basic": basic, "strong": basic}
+        assert store.bot_standings("canyon") == {"basic": START}

@@ -1,6 +1,6 @@
-"""A human and two bots play a whole game over HTTP, the bots moving on real RQ workers
-(a burst between the human's moves), and no bot ever receives more than its own seat's
-view."""
+"""A human and three bots (strong, basic, expert) play a whole game over HTTP, the bots
+moving on real RQ workers (a burst between the human's moves), and no bot of any level ever
+receives more than its own seat's view."""
 
 from __future__ import annotations
 
@@ -41,14 +41,17 @@ def test_the_bot_interface_holds_only_a_seats_view():
     ("trash", {"target_slots": 8}),
     ("canyon-donkeys", {}),
 ])
-def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, components, monkeypatch,
-                                                          game_type, options):
+def test_one_human_and_three_bots_play_to_the_end_over_http(live_app, components, monkeypatch,
+                                                            game_type, options):
     api = ApiClient(live_app.test_client())
     service = live_app.extensions["donkeypost"]
-    monkeypatch.setattr(levels, "DEFAULT_BUDGET", Budget(seconds=0.02))  # a quick strong bot
+    # Quick searching bots: every level plays a seat.
+    monkeypatch.setattr(levels, "DEFAULT_BUDGET", Budget(seconds=0.02))
+    monkeypatch.setattr(levels, "EXPERT_BUDGET", Budget(seconds=0.02))
     created = api.create(game_type, [{"kind": "human"},
                                      {"kind": "bot", "level": "strong"},
-                                     {"kind": "bot", "level": "basic"}],
+                                     {"kind": "bot", "level": "basic"},
+                                     {"kind": "bot", "level": "expert"}],
                          options, deadline_s=None)
     game_id = created["id"]
     asked: Counter[tuple[int, str]] = Counter()
@@ -89,8 +92,9 @@ def test_one_human_and_two_bots_play_to_the_end_over_http(live_app, components, 
         if actors:
             moved[actors[0]] += 1
     # One bot decision per bot move: no job acted twice, none was lost.
-    assert asked == {(1, "strong"): moved[1], (2, "basic"): moved[2]}
-    assert moved[1] > 0 and moved[2] > 0 and moved[0] > 0
+    assert asked == {(1, "strong"): moved[1], (2, "basic"): moved[2],
+                     (3, "expert"): moved[3]}
+    assert moved[1] > 0 and moved[2] > 0 and moved[3] > 0 and moved[0] > 0
     assert not any("auto" in e["data"] for e in events)  # nobody timed out
     outcome = view["outcome"]
-    assert sorted(outcome["places"])[0] == 1 and len(outcome["scores"]) == 3
+    assert sorted(outcome["places"])[0] == 1 and len(outcome["scores"]) == 4

@@ -90,8 +90,10 @@ def test_cross_field_rules_are_stated_and_refused_with_their_codes(api):
     spec = api.http.get("/openapi.json").get_json()
     trash = spec["components"]["schemas"]["CreateTrashGame"]
     assert trash["x-rules"][0]["code"] == "not_enough_cards"
-    [rule] = trash["allOf"]
-    assert rule["then"]["properties"]["seats"]["maxItems"] == 4
+    [rule] = trash["dependentSchemas"]["options"]["allOf"]
+    seats, decks = rule["anyOf"]
+    assert seats["properties"]["seats"]["maxItems"] == 4
+    assert decks["properties"]["options"]["properties"]["decks"]["enum"] == [None, 2, 3]
     r = api.http.post("/games", json={"type": "trash", "options": {"decks": 1},
                                       "seats": [{"kind": "human"}] * 5})
     assert r.status_code == 422 and r.get_json()["code"] == "not_enough_cards"
@@ -102,3 +104,20 @@ def test_cross_field_rules_are_stated_and_refused_with_their_codes(api):
     r = api.http.post(f"/games/{game['id']}/players", json={})
     assert r.status_code == 401 and r.get_json()["code"] == "name_or_key_required"
     assert r.headers["WWW-Authenticate"] == "Bearer"
+
+
+def test_a_seats_rules_are_in_its_schema(api):
+    import jsonschema_rs
+
+    spec = api.http.get("/openapi.json").get_json()
+    seat = spec["components"]["schemas"]["SeatSpec"]
+    check = jsonschema_rs.validator_for(seat)
+    assert check.is_valid({"kind": "human", "me": True})
+    assert check.is_valid({"kind": "human", "invite": "Ann"})
+    assert check.is_valid({"kind": "bot", "me": False})
+    for refused in ({"kind": "bot", "invite": "Ann"}, {"kind": "bot", "me": True},
+                    {"kind": "human", "me": True, "invite": "Ann"}):
+        assert not check.is_valid(refused), refused
+        r = api.http.post("/games", json={"type": "trash", "seats": [refused, {"kind": "bot"}]})
+        assert r.status_code in (401, 422) and r.get_json()["code"] in (
+            "bad_players", "needs_player_key"), r.get_json()

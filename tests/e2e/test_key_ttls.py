@@ -17,15 +17,20 @@ from tests.support.receiver import receiving
 # Kept as long as their game (the replay archive), deleted with it.
 PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
             "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks", "game:{*}:chat",
-            "game:{*}:chat:text"]
+            "game:{*}:chat:text", "game:{*}:archive"]
 # Kept as long as their player: the record, the inbox (an entry per game of theirs,
-# removed with it), the standings and the record of the games rated.
-PER_PLAYER = ["player:{*}", "player:{*}:inbox:*", "player:{*}:ratings", "player:{*}:rated"]
+# removed with it), the standings and the record of the games rated; their own event
+# stream (bounded), their last moves and presence (pruned as read), their notification
+# preferences, push subscriptions and webhooks (bounded).
+PER_PLAYER = ["player:{*}", "player:{*}:inbox:*", "player:{*}:ratings", "player:{*}:rated",
+              "player:{*}:events", "player:{*}:moved", "player:{*}:present",
+              "player:{*}:notify", "player:{*}:push", "player:{*}:hooks"]
 # One key each, whatever the number of games: listings (an entry per game, removed with
 # it), the timers (an entry per waiting seat), heartbeats, RQ's queues and registries,
 # the players' names and the leaderboards (an entry per player).
 FIXED = ["games:all", "games:status:*", "games:type:*", "games:free*", "donkeypost:timers",
-         "players:names", "ratings:board:*", "ratings:awaited",
+         "players:names", "ratings:board:*", "ratings:awaited", "archive:due", "archive:refused",
+         "notify:due", "notify:secret", "notify:vapid",
          "donkeypost:heartbeats", "rq:queues", "rq:queue:*", "rq:finished:*", "rq:failed:*",
          "rq:scheduled:*", "rq:started:*", "rq:deferred:*", "rq:canceled:*", "rq:workers",
          "rq:workers:*", "rq:wip:*", "rq:clean_registries:*"]

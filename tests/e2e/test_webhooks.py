@@ -209,7 +209,16 @@ def test_signed_deliveries_reach_a_receiver_on_loopback(api, queue):
     assert sorted(d["id"] for d in record) == sorted(b["id"] for b in seat_bodies)
 
 
+def _webhook_attempts() -> dict[str, float]:
+    """The metrics' webhook attempts by outcome, as this process counted them."""
+    from api.metrics import OWN
+
+    return {o: OWN.get_sample_value("donkeypost_webhook_deliveries_total", {"outcome": o})
+            or 0.0 for o in ("delivered", "failed")}
+
+
 def test_a_failing_receiver_is_retried_with_backoff_then_the_delivery_fails(api, queue):
+    counted = _webhook_attempts()
     with receiving([500]) as failing, receiving([503, 200]) as flaky:
         game_id, tokens = api.new_game("high-card", 2)
         dead = register(api, game_id, tokens[1], failing.url)
@@ -230,6 +239,11 @@ def test_a_failing_receiver_is_retried_with_backoff_then_the_delivery_fails(api,
     [delivered] = deliveries(api, game_id, tokens[1], late["id"])
     assert delivered["status"] == "delivered"
     assert [a["status_code"] for a in delivered["attempts"]] == [503, 200]
+    # The metrics counted each attempt: the dead receiver's and the first of the flaky's
+    # failed, the second delivered (the worker ran in this process).
+    now = _webhook_attempts()
+    assert now["failed"] - counted["failed"] == MAX_ATTEMPTS + 1
+    assert now["delivered"] - counted["delivered"] == 1
 
 
 def test_urls_are_checked_again_at_delivery_and_deleted_hooks_are_not_called(

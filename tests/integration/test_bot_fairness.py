@@ -19,7 +19,7 @@ from workers.hooks import GAME_QUEUES, QUICK_QUEUES, rating_job_id
 from workers.plan import duties
 
 STRONG_MS = 400
-EXPERT_MS = 3000
+EXPERT_MS = 6000
 BUSY_GAMES = 5
 REPLIES = 6
 
@@ -107,16 +107,17 @@ def _rated_game_ended(service) -> str:
 
 def test_the_worker_takes_a_rating_before_any_queued_search(components, service, rq_hooks):
     """A worker's order: the quick queues first; a search queue just served goes behind the
-    other search queue (strong and expert take turns)."""
+    other search queues (strong, expert and the analyses take turns); the archive last."""
     worker = rq_worker(components, GAME_QUEUES)
     order = lambda: [q.name for q in worker._ordered_queues]  # noqa: E731
-    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots"]
+    quick = ["deadlines", "ratings", "bots"]
+    assert order() == [*quick, "strong-bots", "expert-bots", "analysis", "archive"]
     worker.reorder_queues(rq_hooks.queues["strong-bots"])
-    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots"]
+    assert order() == [*quick, "expert-bots", "analysis", "strong-bots", "archive"]
     worker.reorder_queues(rq_hooks.queues["ratings"])
-    assert order() == ["deadlines", "ratings", "bots", "expert-bots", "strong-bots"]
+    assert order() == [*quick, "expert-bots", "analysis", "strong-bots", "archive"]
     worker.reorder_queues(rq_hooks.queues["expert-bots"])
-    assert order() == ["deadlines", "ratings", "bots", "strong-bots", "expert-bots"]
+    assert order() == [*quick, "analysis", "strong-bots", "expert-bots", "archive"]
     # Strong turns wait in their queue, a rating comes after them: the rating goes first.
     strong = [service.create("ochs-und-esel", {"rounds": 1},
                              [{"kind": "bot", "level": "strong"}] * 3) for _ in range(2)]
@@ -128,7 +129,7 @@ def test_the_worker_takes_a_rating_before_any_queued_search(components, service,
 
 def test_ratings_and_quick_bots_are_not_held_up_by_searches(service, redis_client, redis_url,
                                                             tmp_path):
-    """The attack: five all-expert 12-seat games (3 s a move) and two all-strong ones keep a
+    """The attack: five all-expert 12-seat games (6 s a move) and two all-strong ones keep a
     game worker searching; a rated game ends, and a person plays against quick bots. The
     quick worker rates it and replies at once."""
     env = {"DONKEYPOST_STRONG_MS": str(STRONG_MS), "DONKEYPOST_EXPERT_MS": str(EXPERT_MS),
@@ -173,6 +174,7 @@ def test_ratings_and_quick_bots_are_not_held_up_by_searches(service, redis_clien
           f"rated {rated_after:.3f} s after the end; quick bots replied in "
           f"{', '.join(f'{r:.3f}' for r in replies)} s")
     # Without the quick worker the rating would wait for the expert search under way (up
-    # to 3 s); in the old queue order, for every search queued before it (minutes).
-    assert rated_after < 1.0
-    assert max(replies) < 1.0
+    # to 6 s, 3 s on average); in the old queue order, for every search queued before it
+    # (minutes). The bound leaves room for a machine busy with other work.
+    assert rated_after < 2.0
+    assert max(replies) < 2.0

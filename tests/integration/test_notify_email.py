@@ -243,3 +243,21 @@ def test_each_player_gets_exactly_one_e_mail_across_a_killed_notifier(
         per_player = Counter(r.to[0] for r in box.received)
         assert killed_at < 30
         assert sorted(per_player.values()) == [1] * 30, per_player
+
+
+def test_an_address_is_removed_with_null_and_a_failed_confirmation_is_sent_again(stack):
+    api, notifier, box = stack
+    bob = register(api, "Bob")
+    confirmed(api, notifier, box, bob, "bob@example.org")
+    assert set_prefs(api, bob["key"], channels=["email"], email=None)["email"] is None
+    # The mail server is away when the next address is set: the link goes once it is back.
+    server = notifier.mail
+    notifier.mail = type(server)("smtp://127.0.0.1:9", server.sender, server.targets, 0.5)
+    set_prefs(api, bob["key"], channels=["email"], email="bob@example.net")
+    notifier.run_once()
+    assert box.to("bob@example.net") == []
+    notifier.mail = server
+    notifier.clock.advance(30)
+    notifier.run_once()
+    assert [m["Subject"] for m in box.to("bob@example.net")] == \
+        ["Confirm your address for donkeypost"]

@@ -18,11 +18,13 @@ from domain.store import (
     RedisRatingStore,
     RedisWebhookStore,
 )
+from domain.store.redis_analyses import RedisAnalyses
 from domain.store.redis_chat import RedisTableChat
 from domain.store.redis_listings import RedisListings
 from domain.store.redis_log import RedisGameLog
 from domain.store.redis_secrets import RedisSecrets
 from tests.contract.event_store import (
+    AnalysesContract,
     AppendNoticesContract,
     EventStoreContract,
     GameLogContract,
@@ -61,6 +63,12 @@ class TestRedisSecrets(SecretsContract):
     @pytest.fixture
     def store(self, redis_client):
         return RedisSecrets(redis_client)
+
+
+class TestRedisAnalyses(AnalysesContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisAnalyses(redis_client)
 
 
 class TestRedisAppendNotices(AppendNoticesContract):

@@ -11,7 +11,16 @@ import msgspec
 import pytest
 
 from domain.archive.archiving import archive_game
-from domain.archive.codec import DigitReader, Digits, Reader, Writer
+from domain.archive.codec import (
+    BitReader,
+    BitWriter,
+    DigitReader,
+    Digits,
+    Reader,
+    Writer,
+    read_delta,
+    write_delta,
+)
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
 from domain.archive.record import EventStep, Verbatim, decode
@@ -209,3 +218,18 @@ def test_the_rng_seeded_on_use_draws_what_random_random_draws():
         assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
             [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
         assert lazy.getstate() == eager.getstate()
+
+
+def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
+    rng = random.Random(3)
+    deltas = [0, 1, 2, 3, 16383, 16384, -1, -1000, 2**40, 2**70, 2**90]
+    deltas += [rng.randint(-5, 10**7) for _ in range(500)]
+    bits = BitWriter()
+    for delta in deltas:
+        write_delta(bits, delta)
+    reader = BitReader(bits.bytes())
+    assert [read_delta(reader) for _ in deltas] == deltas
+    quick = BitWriter()  # moves a few milliseconds apart: 4 or 5 bits, not a byte
+    for delta in [0, 1, 2, 3] * 100:
+        write_delta(quick, delta)
+    assert len(quick.bytes()) <= 400 * 5 / 8

@@ -11,9 +11,16 @@ from domain.store import (
     MemoryRatingStore,
     MemoryWebhookStore,
 )
-from domain.store.memory import MemoryGameLog, MemoryListings, MemorySecrets, MemoryTableChat
+from domain.store.memory import (
+    MemoryAnalyses,
+    MemoryGameLog,
+    MemoryListings,
+    MemorySecrets,
+    MemoryTableChat,
+)
 from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S, Idempotency
 from tests.contract.event_store import (
+    AnalysesContract,
     AppendNoticesContract,
     EventStoreContract,
     GameLogContract,
@@ -49,6 +56,12 @@ class TestMemorySecrets(SecretsContract):
     @pytest.fixture
     def store(self):
         return MemorySecrets()
+
+
+class TestMemoryAnalyses(AnalysesContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryAnalyses()
 
 
 class TestMemoryAppendNotices(AppendNoticesContract):

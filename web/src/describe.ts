@@ -83,6 +83,7 @@ const DESCRIBE: Describers = {
   turn_timed_out: (e, n) => `${n(e.data.seat)} ran out of time${e.data.away ? " and is away" : ""}.`,
   vacation_started: (e, n) => `${n(e.data.seat)} is on vacation until ${new Date(e.data.until * 1000).toUTCString()}.`,
   vacation_ended: (e, n) => `${n(e.data.seat)} is back from vacation.`,
+  move_taken_back: (e, n) => `${n(e.data.seat)} took back their last move (events ${e.data.first}–${e.data.last}).`,
   forced_moves_set: (e, n) => `${n(e.data.seat)}'s forced moves ${e.data.auto ? "play themselves" : "wait for them"} from now on.`,
   seat_returned: (e, n) => `${n(e.data.seat)} is back.`,
   rematch_created: () => "A rematch was set up.",
@@ -91,6 +92,7 @@ const DESCRIBE: Describers = {
   abort_voted: (e, n) => `${n(e.data.seat)} voted to abort the game.`,
   abort_vote_withdrawn: (e, n) => `${n(e.data.seat)} withdrew their vote to abort.`,
   game_aborted: () => "The game was aborted.",
+  player_erased: (e) => `The player of seat${e.data.seats.length > 1 ? "s" : ""} ${e.data.seats.map((s) => s + 1).join(", ")} erased their account: a deleted player.`,
   // Trash
   card_drawn: (e, n) => `${n(e.data.seat)} drew ${e.data.card ? trashCardName(e.data.card) : "a card"} from the ${e.data.source}${auto(e.data)}.`,
   card_placed: (e, n) => `${n(e.data.seat)} put ${trashCardName(e.data.card)} on slot ${slotName(e.data.slot)}${e.data.taken ? ` and took ${trashCardName(e.data.taken)}` : ""}${auto(e.data)}.`,

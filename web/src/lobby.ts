@@ -288,7 +288,7 @@ export async function showJoin(gameId: string): Promise<void> {
   };
   mount(h("h1", {}, t("Take a seat")),
     h("p", {}, t("A table of {game} with {seats}.", { game: titleOf(types, view.type),
-      seats: view.seats.map((s) => s.taken ? s.name ?? (s.kind === "bot" ? t("a {level} bot", { level: botLevel(s.level) })
+      seats: view.seats.map((s) => s.taken ? s.name ?? (s.kind === "bot" ? t("a bot ({level})", { level: botLevel(s.level) })
         : t("someone")) : t("a free seat")).join(", ") })),
     h("form", { onsubmit: submit as EventListener },
       h("label", { for: "join-name" }, t("Your name")), name, error,

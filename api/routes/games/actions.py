@@ -62,7 +62,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                            **game_link("getGame", "$request.path.game_id"),
                            **game_link("getState", "$request.path.game_id",
                                        "$response.body#/version"),
-                           **game_link("listEvents", "$request.path.game_id")}})
+                           **game_link("listEvents", "$request.path.game_id"),
+                           **game_link("takeBack", "$request.path.game_id")}})
         def post(self, game_id: str) -> Any:
             """Play one action
 

@@ -54,5 +54,11 @@ def horizon(root: CanyonState, state: CanyonState) -> bool:
     return state.round != root.round
 
 
+def points_gained(game: Any, root: CanyonState, state: CanyonState, seat: int) -> float:
+    """The analysis's points: what the seat won since the root, and what its hand and
+    set-aside loads should still bring."""
+    return worth(state, seat) - worth(root, seat)
+
+
 KIT = Kit(policy=policy, evaluate=evaluate, horizon=horizon, weigh=weigh, exploration=0.35,
-          max_depth=5, pool=48)
+          max_depth=5, pool=48, points=points_gained, points_unit="points")

@@ -9,7 +9,7 @@ import { creatorToken, credentialFor, keepSeat, player, seatIn } from "../store"
 import { gameTypes, tableTitle } from "../types";
 import { ChatPanel, readChat } from "./chat";
 import { readLog } from "./log";
-import { TableView } from "./render";
+import { describeEvent, seatNames, statusLine, TableView } from "./render";
 import { TableState } from "./state";
 import { offerNotifications } from "../notifications";
 import { openStream } from "./stream";
@@ -46,14 +46,32 @@ export async function showTable(gameId: string): Promise<() => void> {
     window.clearTimeout(refreshing);
     refreshing = window.setTimeout(() => void refresh(), 400);
   };
+  // What a screen reader hears (the page's polite live region): the other seats' moves in
+  // the game's words, a batch at a time, then "your turn", and the end.
+  let heard: string[] = [];
+  let telling: number | undefined;
+  const tell = (text: string) => {
+    heard.push(text);
+    window.clearTimeout(telling);
+    telling = window.setTimeout(() => {
+      announce(heard.join(" "));
+      heard = [];
+    }, 250);
+  };
   const applyView = (next: GameView) => {
+    const wasOver = state.over;
     const taken = state.takeView(next);
     if (!taken) return;
     if (next.version >= state.lastSeq) window.clearTimeout(refreshing);
     // Events of a type this page did not listen for: the view says they happened.
     if (next.version > state.lastSeq) catchUp();
     render();
-    if (taken.turnBegan) announce(t("Your turn."));
+    if (taken.turnBegan) {
+      tell(t("Your turn."));
+      // Nobody is doing anything else on the page: the moves get the focus.
+      if (document.activeElement === document.body || document.activeElement === null) table.focusMoves();
+    }
+    if (state.over && !wasOver) tell(statusLine(state.view, seatNames(state.view)));
   };
   let catching = false;
   const catchUp = () => {
@@ -71,6 +89,7 @@ export async function showTable(gameId: string): Promise<() => void> {
     }
     if (taken === "old") return;
     table.appendLog([ev], state.view);
+    if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view)));
     document.body.dataset.lastSeq = String(state.lastSeq);
     refreshSoon();
   };

@@ -30,7 +30,7 @@ export function openStream(gameId: string, token: string | undefined, eventTypes
 
   const connect = async () => {
     if (closed) return;
-    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&messages_after=${on.chatAfter()}&views=true&lang=${lang}`;
+    let url = `${location.origin}/games/${encodeURIComponent(gameId)}/events/stream?after=${on.after()}&messages_after=${on.chatAfter()}&views=true&words=true&lang=${lang}`;
     if (token) {
       const ticket = await api.POST("/games/{game_id}/events/stream/tickets", {
         params: { path: { game_id: gameId } }, headers: bearer(token) }).catch(() => null);
