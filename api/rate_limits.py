@@ -10,7 +10,7 @@ by endpoint and method: a new route is limited by adding its line there.
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
 | `register` | address | `POST /players`, `POST`/`DELETE /players/me…`, e-mail unsubscribe | Redis |
-| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort`, `…/forced-moves` | process |
+| `act` | token | a seat's moves: `…/actions`, `/back`, `/resign`, `/leave`, `/abort`, … | process |
 | `act_address` | address | the same, from one address (many seats) | process |
 | `webhooks` | token | webhooks, push subscriptions, preferences, settings, vacations | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
