@@ -127,6 +127,7 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("notifications.PlayerWebhook", "DELETE"): ("webhooks",),
     ("notifications.Unsubscribe", "POST"): ("register",),
     ("clocks.SeatForcedMoves", "PUT"): ("act", "act_address"),
+    ("clocks.TakeBack", "POST"): ("act", "act_address"),
     ("clocks.Settings", "PUT"): ("webhooks",),
     ("clocks.Vacation", "POST"): ("webhooks",),
     ("clocks.Vacation", "DELETE"): ("webhooks",),

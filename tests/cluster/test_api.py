@@ -26,7 +26,7 @@ from tests.e2e.test_api_contract import (  # noqa: F401 - collected here, on the
     test_types_and_health,
 )
 from tests.e2e.test_bots_over_http import (  # noqa: F401
-    test_one_human_and_two_bots_play_to_the_end_over_http,
+    test_one_human_and_three_bots_play_to_the_end_over_http,
 )
 from tests.e2e.test_full_games import (  # noqa: F401
     test_a_three_player_ochs_und_esel_game_to_the_end,
