@@ -9,13 +9,16 @@ by endpoint and method: a new route is limited by adding its line there.
 |---|---|---|---|
 | `create` | address | `POST /games`, `POST /games/{id}/rematch` | Redis |
 | `join` | address | `POST /games/{id}/players` | Redis |
-| `register` | address | `POST /players`, `POST`/`DELETE /players/me…`, e-mail unsubscribe | Redis |
-| `act` | token | a seat's moves: `…/actions`, `/back`, `/resign`, `/leave`, `/abort`, … | process |
+| `register` | address | `POST /players`, writes to `/players/me…`, e-mail unsubscribe | Redis |
+| `act` | token | `POST …/actions`, `/back`, `/cancel`, `/resign`, `/leave`, `/abort` … | process |
 | `act_address` | address | the same, from one address (many seats) | process |
-| `webhooks` | token | webhooks, push subscriptions, preferences, settings, vacations | Redis |
+| `webhooks` | token | webhooks, push subscriptions, notification preferences | Redis |
 | `chat` | token | `POST /games/{id}/messages`, and hiding one | Redis |
 | `stream_tickets` | token | `POST …/events/stream/tickets` (a game's, a player's) | Redis |
 | `auth_failures` | address | every request with a token that is refused (401) | Redis |
+
+(`act` also covers `POST …/take-back` and `PUT …/forced-moves`; `register` a player's keys,
+settings and vacations.)
 
 `auth_failures` counts only refusals, but is checked before the token is: once an address
 has failed too often, its requests with a token are answered 429 whether the token is good
@@ -126,14 +129,16 @@ ROUTES: Mapping[tuple[str, str], tuple[str, ...]] = {
     ("notifications.PlayerWebhooks", "POST"): ("webhooks",),
     ("notifications.PlayerWebhook", "DELETE"): ("webhooks",),
     ("notifications.Unsubscribe", "POST"): ("register",),
-    ("clocks.SeatForcedMoves", "PUT"): ("act", "act_address"),
     ("clocks.TakeBack", "POST"): ("act", "act_address"),
-    ("clocks.Settings", "PUT"): ("webhooks",),
-    ("clocks.Vacation", "POST"): ("webhooks",),
-    ("clocks.Vacation", "DELETE"): ("webhooks",),
+    ("clocks.SeatForcedMoves", "PUT"): ("act", "act_address"),
+    ("clocks.Settings", "PUT"): ("register",),
+    ("clocks.Vacation", "POST"): ("register",),
+    ("clocks.Vacation", "DELETE"): ("register",),
 }
 # Of those, the routes that refuse a request without `Authorization` (401).
-NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE")})
+NEEDS_CREDENTIAL = frozenset({("players.Keys", "POST"), ("players.Me", "DELETE"),
+                              ("clocks.Settings", "PUT"), ("clocks.Vacation", "POST"),
+                              ("clocks.Vacation", "DELETE")})
 
 
 @dataclass(frozen=True)

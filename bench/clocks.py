@@ -24,6 +24,10 @@ played under each time control in turn with the same deal and the same moves (so
 differs is the clock's): this process's CPU per move, Redis's CPU per move (`INFO cpu`),
 round trips to Redis per move (counted on the connections), and the bytes a move adds to
 the append-only file (parsed back: by command and kind of key, the timers' share apart).
+
+`undo` — what keeping the table before a move that may still be taken back costs: a
+snapshot's size after each move of one game of each kind, with `Table.undo` and without,
+and how many moves leave one (snapshots are written every `SNAPSHOT_EVERY` events).
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from bench.progress import Steps
 from bench.stats import percentile
 from domain.players.records import Player
 from domain.service import GameService
-from domain.table import Table, evolve_table, may_take_back, to_act
+from domain.table import Table, encode_table, evolve_table, may_take_back, to_act
 from donkeypost.bootstrap import Components, bootstrap, rq_worker
 from donkeypost.settings import Settings
 from workers.hooks import DEADLINES
@@ -388,6 +392,36 @@ def _cost_row(row: Counter[str]) -> dict[str, Any]:
             "aof_by_command": dict(sorted(aof.items(), key=lambda kv: -kv[1]))}
 
 
+# --- what keeping a move that may be taken back costs a snapshot ----------------------------
+UNDO_GAMES = (("ochs-und-esel", 3, {"rounds": 1}), ("canyon-donkeys", 4, None), ("trash", 2, None))
+
+
+def measure_undo(components: Components, seed: int) -> dict[str, Any]:
+    """Per game: a snapshot's size after each move with the table kept for a take-back
+    (`Table.undo`) and without it, and how often a move leaves one to keep."""
+    service = components.service
+    out: dict[str, Any] = {}
+    for game_type, players, options in UNDO_GAMES:
+        game = service.games.game(game_type)
+        table = service.create(game_type, options, [{"kind": "human"}] * players,
+                               deadline_s=None)
+        for n in range(players):
+            *_, table = service.join(table.id, f"p{n}")
+        rng = random.Random(seed)
+        sizes, bare, kept = [], [], 0
+        while table.status == "active" and len(sizes) < 400:
+            seat = min(to_act(table, game))
+            action = msgspec.to_builtins(rng.choice(game.legal_actions(table.game, seat)))
+            table = service.act(table.id, seat, action).table
+            sizes.append(len(encode_table(table)))
+            bare.append(len(encode_table(msgspec.structs.replace(table, undo=None))))
+            kept += table.undo is not None
+        out[game_type] = {"moves": len(sizes), "snapshot_bytes": sum(sizes) / len(sizes),
+                          "without_undo": sum(bare) / len(bare),
+                          "moves_leaving_an_undo": kept / len(sizes)}
+    return out
+
+
 def _aof(client: redis.Redis) -> tuple[int, int]:
     info: dict[str, Any] = client.info("persistence")
     return int(info.get("aof_current_size", 0)), int(info.get("aof_rewrites", 0))
@@ -410,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
                              "then fire up to a step after they are due)")
     parser.add_argument("--cost-moves", type=int, default=3000,
                         help="moves under each time control (whole games)")
-    parser.add_argument("--parts", default="week,cost")
+    parser.add_argument("--parts", default="week,cost,undo")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", dest="json_file", type=Path, default=None)
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -427,6 +461,9 @@ def main(argv: list[str] | None = None) -> int:
             result["week"] = simulate_week(components, clock, args.games, args.players,
                                            args.days, args.step_min * 60, args.seed, steps)
             result["week"]["wall_s"] = time.monotonic() - t0
+        if "undo" in parts:
+            result["undo"] = measure_undo(bootstrap(Settings(redis_url=ctx.redis.url),
+                                                    games=ctx.games), args.seed)
         if "cost" in parts:
             cost = bootstrap(Settings(redis_url=ctx.redis.url), games=ctx.games)
             result["cost"] = measure_cost(cost, args.cost_moves, args.seed, steps)
@@ -440,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
 def _print(console: Console, result: dict[str, Any]) -> None:
     if "week" in result:
         console.print_json(data=result["week"])
+    if "undo" in result:
+        console.print_json(data=result["undo"])
     if "cost" in result:
         table = RichTable(title="what a clock costs a move (GameService.act + hooks)")
         for column in ("time control", "CPU µs", "Redis CPU µs", "round trips",

@@ -175,9 +175,9 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             if chat_after > service.store.chat_version(game_id):
                 raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
                                "resume from an entry you received")
-            views = _Views(service, game_id, seat) if args["views"] else None
+            views = _Views(service, game_id, seat, args["words"]) if args["views"] else None
             frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
-                             keepalive_s, max_s, views, table)
+                             keepalive_s, max_s, views, table, args["words"])
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -219,24 +219,22 @@ def _last_event_id(after: int, chat_after: int) -> tuple[int, int]:
 class _Views:
     """The `view` messages of one stream: the viewer's view of the table after a batch."""
 
-    def __init__(self, service: GameService, game_id: str, viewer: int | None) -> None:
+    def __init__(self, service: GameService, game_id: str, viewer: int | None,
+                 words: bool = False) -> None:
         self.service = service
         self.game_id = game_id
         self.viewer = viewer
+        self.words = words
 
     def of(self, table: Table) -> bytes:
-        return view_message(encode_game_view(self.service.view(table, self.viewer)))
-
-    def after(self, batch: list[Event]) -> bytes:
-        # The feed's events fold into the table this process remembers before them (its
-        # own append's, or the one the last view was built on): no read of the store.
-        return self.of(self.service.table_at(self.game_id, batch[-1].seq, batch))
+        return view_message(encode_game_view(self.service.view(table, self.viewer,
+                                                               self.words)))
 
 
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
             start: tuple[int, int], finished: bool, keepalive_s: float,
             max_s: float, views: _Views | None = None,
-            opened_on: Table | None = None) -> Iterator[bytes]:
+            opened_on: Table | None = None, words: bool = False) -> Iterator[bytes]:
     after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
     if views is not None and opened_on is not None and after >= opened_on.version:
@@ -256,6 +254,10 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 # Revealed in full if the game had finished when they were read, as the log.
                 reveal = finished or (feed is not None and feed.finished) or any(
                     e.type == "game_finished" for e in batch)
+                # The table right after the batch, for its view and the seats' names in
+                # the sentences: folded from the one this process remembers (no read).
+                now = service.table_at(game_id, batch[-1].seq, batch) \
+                    if batch and (views is not None or words) else None
                 frames: list[bytes] = []
                 for item in heapq.merge(batch, chat, key=lambda item: item.at):
                     if isinstance(item, ChatEntry):
@@ -263,11 +265,14 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                         frames.append(chat_message(shown(item), after))
                     else:
                         after = item.seq
-                        frames.append(sse_message(redact(item, viewer, reveal), chat_after))
+                        event = redact(item, viewer, reveal)
+                        if now is not None and words:
+                            service.with_sentences(now, [event])
+                        frames.append(sse_message(event, chat_after))
                         ended = ended or item.type == "game_finished"
                 # One write per batch: on a busy process the send, not the JSON, costs most.
-                if views is not None and batch:
-                    frames.append(views.after(batch))
+                if views is not None and now is not None:
+                    frames.append(views.of(now))
                 yield b"".join(frames)
                 continue
             if ended or feed is None or feed.broken or time.monotonic() >= ends_at:

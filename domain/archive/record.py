@@ -13,7 +13,7 @@ A game's log is the result of its inputs run through the service's decide-and-fo
   join, a resignation, a vote, a rematch's link, or any event this format does not know
   how to derive), stamped and folded like any other; `follow`: what the table does next
   (the start once every seat is taken, the end or the abort once nothing is left to play
-  for) follows it;
+  for) follows it (a creation is written field by field: kind 5);
 - `Verbatim(raw)`: an event kept as its stored bytes, for a log no step explains (written
   before the stamping it has now): appended as it is and folded.
 
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.archive.codec import (
     BitReader,
@@ -57,7 +58,13 @@ from domain.events import Event
 
 FORMAT_VERSION = 1
 TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
-_KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM = 1, 3, 4  # (2: reserved)
+_KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM, _KIND_CREATED = 1, 3, 4, 5  # (2: reserved)
+# `game_created`'s fields as the service writes them, in order: kind 5 writes their values
+# only (a bot seat as its level, a person's open seat as null, a whole number of seconds
+# as an integer), then any further fields as a map.
+_CREATED_KEYS = ("id", "type", "options", "seats", "deadline_s", "on_timeout",
+                 "bot_delay_s", "seed_hash")
+_SECONDS = ("deadline_s", "bot_delay_s")
 _INT64 = struct.Struct("<q")
 _DOUBLE = struct.Struct("<d")
 
@@ -230,6 +237,10 @@ def _write_special(w: Writer, step: Special) -> None:
         case ActAs(by=by):
             w.byte(_KIND_ACT_AS)
             w.value(by)
+        case EventStep(event=ev, follow=follow) if (fields := _created_fields(ev)):
+            w.byte(_KIND_CREATED)
+            w.byte(1 if follow else 0)
+            w.value(fields)
         case EventStep(event=ev, follow=follow):
             w.byte(_KIND_EVENT)
             w.byte(1 if follow else 0)
@@ -262,4 +273,64 @@ def _read_special(r: Reader) -> Special:
                          follow)
     if kind == _KIND_VERBATIM:
         return Verbatim(r.blob())
+    if kind == _KIND_CREATED:
+        follow = r.byte() == 1
+        fields = r.value()
+        if not isinstance(fields, list) or len(fields) != len(_CREATED_KEYS) + 1:
+            raise FormatError("a creation step of another shape")
+        return EventStep(Event(type="game_created", data=_created_data(fields)), follow)
     raise FormatError(f"unknown kind of step {kind}")
+
+
+def _created_fields(ev: Event) -> list[Any] | None:
+    """`game_created`'s data as kind 5 writes it, when that gives it back exactly."""
+    if ev.type != "game_created" or ev.actor is not None or ev.private or \
+            tuple(ev.data)[:len(_CREATED_KEYS)] != _CREATED_KEYS:
+        return None
+    fields: list[Any] = []
+    for key in _CREATED_KEYS:
+        value = ev.data[key]
+        if key == "seats" and isinstance(value, list):
+            value = [_short_seat(seat) for seat in value]
+        elif key in _SECONDS and type(value) is float and value.is_integer() and \
+                abs(value) < 2**53:
+            value = int(value)
+        fields.append(value)
+    fields.append({k: v for k, v in ev.data.items() if k not in _CREATED_KEYS})
+    again, original = Writer(), Writer()
+    again.value(_created_data(fields))
+    original.value(ev.data)
+    return fields if again.out == original.out else None
+
+
+def _created_data(fields: list[Any]) -> dict[str, Any]:
+    *values, more = fields
+    data: dict[str, Any] = {}
+    for key, value in zip(_CREATED_KEYS, values, strict=True):
+        if key == "seats" and isinstance(value, list):
+            value = [_long_seat(seat) for seat in value]
+        elif key in _SECONDS and type(value) is int:
+            value = float(value)
+        data[key] = value
+    if not isinstance(more, dict):
+        raise FormatError("a creation step of another shape")
+    data.update(more)
+    return data
+
+
+def _short_seat(seat: Any) -> Any:
+    if isinstance(seat, dict):
+        if tuple(seat) == ("kind", "level") and seat["kind"] == "bot" and \
+                type(seat["level"]) is str:
+            return seat["level"]
+        if tuple(seat) == ("kind",) and seat["kind"] == "human":
+            return None
+    return seat
+
+
+def _long_seat(seat: Any) -> Any:
+    if type(seat) is str:
+        return {"kind": "bot", "level": seat}
+    if seat is None:
+        return {"kind": "human"}
+    return seat

@@ -32,6 +32,7 @@ import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
 import domain.service.take_back as taking_back
+import domain.service.words as words
 from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
@@ -239,8 +240,15 @@ class GameService:
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)
 
-    def view(self, table: Table, viewer: int | None) -> dict[str, Any]:
-        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock())
+    def view(self, table: Table, viewer: int | None, words: bool = False) -> dict[str, Any]:
+        """The viewer's view; with `words`, its legal actions' labels and its layout."""
+        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock(),
+                          described=words)
+
+    def with_sentences(self, table: Table,
+                       events: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+        """Redacted events of `table`'s game, each given its `sentence` (in place)."""
+        return words.with_sentences(table, self.deps.games.game(table.type), events)
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
                    limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
@@ -248,11 +256,14 @@ class GameService:
                                   offset, limit, free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
-                   limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-        return queries.events_for(self.deps, game_id, viewer, after, limit)
+                   limit: int = 1000,
+                   words: bool = False) -> tuple[list[dict[str, Any]], Table]:
+        """The log as the viewer may see it; with `words`, each event's sentence."""
+        return queries.events_for(self.deps, game_id, viewer, after, limit, words)
 
-    def state_at(self, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
-        return replay.state_at(self.deps, game_id, seq, viewer)
+    def state_at(self, game_id: str, seq: int, viewer: int | None,
+                 words: bool = False) -> dict[str, Any]:
+        return replay.state_at(self.deps, game_id, seq, viewer, words)
 
     def profile(self, player_id: str) -> dict[str, Any]:
         return players.profile(self.deps, player_id)

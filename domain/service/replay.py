@@ -72,12 +72,14 @@ def _fold_recent(deps: Deps, game_id: str, version: int,
     return None
 
 
-def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
-    """The viewer's view right after event `seq`: everything, once the game is over."""
+def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None,
+             words: bool = False) -> dict[str, Any]:
+    """The viewer's view right after event `seq`: everything, once the game is over (with
+    `words`: labelled and laid out)."""
     now, _ = load(deps, game_id)
     if not 1 <= seq <= now.version:
         raise UnknownGame(f"no event {seq} in game {game_id!r}", code="unknown_seq")
     past = rebuild(deps.store, deps.games, game_id, until=seq)
     game = deps.games.game(past.type)
     return table_view(past, game, viewer, now=past.updated_at,
-                      reveal_all=now.status == "finished")
+                      reveal_all=now.status == "finished", described=words)

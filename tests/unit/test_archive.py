@@ -23,7 +23,7 @@ from domain.archive.codec import (
 )
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
-from domain.archive.record import EventStep, Verbatim, decode
+from domain.archive.record import EventStep, Record, Verbatim, decode, encode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.rng import rng_for
@@ -92,10 +92,10 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
-    """Games played until the people have timed out, gone away, come back, voted and
-    given up (the deals are random: a few games are needed)."""
+    """Games played until the people have timed out, gone away, come back, voted, taken
+    moves back and given up (the deals are random: a few games are needed)."""
     wanted = {"turn_timed_out", "seat_returned", "auto:timeout", "auto:away", "abort_voted",
-              "abort_vote_withdrawn"}
+              "abort_vote_withdrawn", "move_taken_back"}
     seen: set[str] = set()
     for seed in range(40):
         if wanted <= seen and seen & {"seat_resigned", "seat_left"}:
@@ -146,12 +146,18 @@ def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again()
 
 def test_bots_only_record_is_small_and_mostly_digits():
     service, _store, archives = service_pair()
-    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 7, people=0)
+    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 8, people=0)  # (no clock)
     data, _ = archive(archives.stored_game(table.id), games_under_test())
     record = decode(data)
     assert list(record.special) == [0]  # the creation; every move is a pair of digits
     assert isinstance(record.special[0], EventStep)
     assert len(data) < table.version + 200
+    # The creation, in fields: 4 bot seats and the game's defaults in a few dozen bytes.
+    alone = Record(seed=record.seed, version=0, steps=1, special=record.special, choices=0,
+                   times=[])
+    empty = Record(seed=record.seed, version=0, steps=1, special={}, choices=0, times=[])
+    assert len(encode(alone)) - len(encode(empty)) < 50  # (95 as a map of words)
+    assert decode(encode(alone)).special == record.special
 
 
 def test_events_no_step_explains_are_kept_as_events_and_expand_exactly():

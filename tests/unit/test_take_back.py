@@ -15,7 +15,7 @@ from domain.redaction import redact
 from domain.service import GameService
 from domain.service.take_back import TakeBackClosed
 from domain.store import MemoryEventStore
-from domain.table import decode_table, encode_table, may_take_back, to_act
+from domain.table import decode_table, encode_table, evolve_table, may_take_back, to_act
 from domain.verify import check_log
 from tests.support.games import games_under_test
 
@@ -186,3 +186,27 @@ def test_random_games_full_of_take_backs_replay_and_verify(service, game_type, p
     lines = [msgspec.json.encode(redact(e, None, reveal_all=True))
              for e in service.store.read(table.id)]
     assert check_log(lines, service.games).problems == []
+
+
+def test_checkpoints_and_snapshots_taken_while_a_move_may_be_taken_back(service):
+    """A replay from a checkpoint stored while the last action could still be taken back
+    (its `undo` encoded with it) is the fold from the start, at every version."""
+    table = _started(service, "ochs-und-esel", options={"first_player": 0, "rounds": 1})
+    game = service.games.game(table.type)
+    rng = random.Random(3)
+    while table.status == "active" and table.version < 150:
+        seat = min(to_act(table, game))
+        legal = game.legal_actions(table.game, seat)
+        table = _act(service, table, seat, rng.randrange(len(legal)))
+        # A process that remembers nothing reads the snapshot (the undo with it) and tail.
+        assert GameService(service.store, service.games).load(table.id)[0] == table
+        if may_take_back(table, seat) and rng.random() < 0.3:
+            table = service.take_back(table.id, seat)
+    log = service.store.read(table.id)
+    folded = None
+    undone = 0
+    for ev in log:
+        folded = evolve_table(folded, ev, game)
+        assert service.rebuild(table.id, until=ev.seq) == folded
+        undone += folded.undo is not None
+    assert undone > 10

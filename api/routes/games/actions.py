@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api.auth import bearer_token, require_seat
 from api.contract.operations import (
     BAD_IDEMPOTENCY_KEY,
+    BAD_QUERY,
     BUSY,
     NO_SEAT,
     NOT_SEATED,
@@ -24,7 +25,7 @@ from api.contract.operations import (
 from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
 from api.routes.game_headers import etag, idempotency_key, if_match, if_match_hint
-from api.schemas import ActedSchema
+from api.schemas import ActedSchema, WordsArgsSchema
 from domain.errors import DomainError, UnknownGame
 from domain.service import GameService
 from domain.table import Table
@@ -40,11 +41,12 @@ def _legal(service: GameService, table: Table, seat: int) -> list[Any]:
 def register(blp: ContractBlueprint, service: GameService) -> None:
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
+        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, ActedSchema)
         @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
                        parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
                        failures=[
-                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY,
+                           NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, BAD_QUERY,
                            Failure(409, GAME_STATE, "not your turn, the game is not being "
                                                     "played, or your seat was given up to a "
                                                     "bot (`legal_actions` says what you may "
@@ -64,13 +66,13 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                                        "$response.body#/version"),
                            **game_link("listEvents", "$request.path.game_id"),
                            **game_link("takeBack", "$request.path.game_id")}})
-        def post(self, game_id: str) -> Any:
+        def post(self, args: dict[str, Any], game_id: str) -> Any:
             """Play one action
 
             The events it caused come back as the caller may see them, with the caller's
-            new `view` of the game (its `legal_actions` when it is still to act): no GET
-            is needed after a move. A retried request (the same `Idempotency-Key`) gets
-            the first answer, view included."""
+            new `view` of the game (its `legal_actions` when it is still to act; with
+            `words=true` labelled and laid out): no GET is needed after a move. A retried
+            request (the same `Idempotency-Key`) gets the first answer, view included."""
             token = bearer_token()
             loaded = service.load_to_act(game_id, token, version=if_match_hint())
             seat = require_seat(loaded.seat, token)
@@ -92,7 +94,7 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            view = encode_game_view(service.view(table, seat))
+            view = encode_game_view(service.view(table, seat, args["words"]))
             return Response(with_view(result.body, view), status=200,
                             mimetype="application/json",
                             headers={"ETag": etag(table.version)})

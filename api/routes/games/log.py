@@ -21,7 +21,7 @@ from api.contract.operations import (
 )
 from api.encoding import encode_game_view
 from api.event_hub import EventHub
-from api.schemas import EventsArgsSchema, EventsPageSchema, GameViewSchema
+from api.schemas import EventsArgsSchema, EventsPageSchema, GameViewSchema, WordsArgsSchema
 from domain.redaction import redact
 from domain.service import GameService
 
@@ -42,7 +42,9 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
             after `wait` seconds with none. Waiting holds no connection to the store."""
             _table, seat = caller_table(service, game_id)
             after, limit = args["after"], args["limit"]
-            events, table = service.events_for(game_id, seat, after=after, limit=limit)
+            words = args["words"]
+            events, table = service.events_for(game_id, seat, after=after, limit=limit,
+                                               words=words)
             if not events and args["wait"] > 0 and table.status != "finished":
                 feed, group = hub.watch(game_id)  # (woken by the process's one listener)
                 try:
@@ -53,20 +55,22 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
                 # long-polls timing out together costs the store nothing.
                 if moved:
                     events, table = service.events_for(game_id, seat, after=after,
-                                                       limit=limit)
+                                                       limit=limit, words=words)
             return ({"version": table.version, "status": table.status, "events": events},
                     200, {"Vary": "Authorization"})
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
+        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, GameViewSchema)
         @blp.operation("getState", security=SEAT_OR_SPECTATOR, responses={200: "GameView"},
-                       failures=[BAD_TOKEN, UNKNOWN_GAME,
+                       failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY,
                                  Failure(404, ("unknown_seq",), "no such event")])
-        def get(self, game_id: str, seq: int) -> Response:
+        def get(self, args: dict[str, Any], game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
             _table, seat = caller_table(service, game_id)
-            return Response(encode_game_view(service.state_at(game_id, seq, seat)),
+            return Response(encode_game_view(service.state_at(game_id, seq, seat,
+                                                              args["words"])),
                             status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")
