@@ -315,6 +315,8 @@ class GameTypeSchema(ma.Schema):
                         metadata={"description": "the project's rulings"})
     actions = fields.List(fields.String(), required=True,
                           metadata={"description": "the action types of this game"})
+    events = fields.List(fields.String(), required=True, metadata={
+        "description": "the event types of this game's log: the table's own, then the game's"})
 
 
 class WorkerHealthSchema(ma.Schema):

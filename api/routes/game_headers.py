@@ -46,6 +46,12 @@ def idempotency_key() -> str | None:
     return key
 
 
+def vary(words: bool) -> str:
+    """What an answer's content depends on besides its URL: the caller (a seat sees its own
+    cards), and its language when it carries the game's words."""
+    return "Authorization, Accept-Language" if words else "Authorization"
+
+
 def view_answer(view: dict[str, Any], version: int) -> Response:
     """The caller's view of the game (`GameService.view`) at `version`, with its ETag."""
     return Response(encode_game_view(view), status=200, mimetype="application/json",

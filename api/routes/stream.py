@@ -58,6 +58,7 @@ from api.contract.operations import (
 from api.encoding import encode_game_view
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
+from api.locale import game_words
 from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema, StreamTicketSchema
 from api.stream_tickets import StreamTickets
@@ -66,6 +67,7 @@ from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
 from domain.table import Table
+from domain.texts import Translate
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
 CATCH_UP_CHUNK = 500
@@ -175,9 +177,10 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             if chat_after > service.store.chat_version(game_id):
                 raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
                                "resume from an entry you received")
-            views = _Views(service, game_id, seat, args["words"]) if args["views"] else None
+            words = game_words(args["words"], table.type)
+            views = _Views(service, game_id, seat, words) if args["views"] else None
             frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
-                             keepalive_s, max_s, views, table, args["words"])
+                             keepalive_s, max_s, views, table, words)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -220,7 +223,7 @@ class _Views:
     """The `view` messages of one stream: the viewer's view of the table after a batch."""
 
     def __init__(self, service: GameService, game_id: str, viewer: int | None,
-                 words: bool = False) -> None:
+                 words: Translate | None = None) -> None:
         self.service = service
         self.game_id = game_id
         self.viewer = viewer
@@ -234,7 +237,8 @@ class _Views:
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
             start: tuple[int, int], finished: bool, keepalive_s: float,
             max_s: float, views: _Views | None = None,
-            opened_on: Table | None = None, words: bool = False) -> Iterator[bytes]:
+            opened_on: Table | None = None,
+            words: Translate | None = None) -> Iterator[bytes]:
     after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
     if views is not None and opened_on is not None and after >= opened_on.version:
@@ -257,7 +261,7 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 # The table right after the batch, for its view and the seats' names in
                 # the sentences: folded from the one this process remembers (no read).
                 now = service.table_at(game_id, batch[-1].seq, batch) \
-                    if batch and (views is not None or words) else None
+                    if batch and (views is not None or words is not None) else None
                 frames: list[bytes] = []
                 for item in heapq.merge(batch, chat, key=lambda item: item.at):
                     if isinstance(item, ChatEntry):
@@ -266,8 +270,8 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                     else:
                         after = item.seq
                         event = redact(item, viewer, reveal)
-                        if now is not None and words:
-                            service.with_sentences(now, [event])
+                        if now is not None and words is not None:
+                            service.with_sentences(now, [event], words)
                         frames.append(sse_message(event, chat_after))
                         ended = ended or item.type == "game_finished"
                 # One write per batch: on a busy process the send, not the JSON, costs most.

@@ -32,7 +32,7 @@ import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
 import domain.service.take_back as taking_back
-import domain.service.words as words
+import domain.service.words as wording
 from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
@@ -53,6 +53,7 @@ from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.player_clocks import MemoryPlayerClockStore, PlayerClockStore
 from domain.store.port import EventStore, PlayerStore, RatingStore
 from domain.table import Table
+from domain.texts import Translate, english
 
 
 class GameService:
@@ -240,15 +241,17 @@ class GameService:
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)
 
-    def view(self, table: Table, viewer: int | None, words: bool = False) -> dict[str, Any]:
-        """The viewer's view; with `words`, its legal actions' labels and its layout."""
+    def view(self, table: Table, viewer: int | None,
+             words: Translate | None = None) -> dict[str, Any]:
+        """The viewer's view; with `words` (a translator: `domain.texts`), its legal
+        actions' labels and its layout in those words."""
         return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock(),
-                          described=words)
+                          words=words)
 
-    def with_sentences(self, table: Table,
-                       events: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+    def with_sentences(self, table: Table, events: Sequence[dict[str, Any]],
+                       words: Translate = english) -> Sequence[dict[str, Any]]:
         """Redacted events of `table`'s game, each given its `sentence` (in place)."""
-        return words.with_sentences(table, self.deps.games.game(table.type), events)
+        return wording.with_sentences(table, self.deps.games.game(table.type), events, words)
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
                    limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
@@ -257,12 +260,12 @@ class GameService:
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
                    limit: int = 1000,
-                   words: bool = False) -> tuple[list[dict[str, Any]], Table]:
+                   words: Translate | None = None) -> tuple[list[dict[str, Any]], Table]:
         """The log as the viewer may see it; with `words`, each event's sentence."""
         return queries.events_for(self.deps, game_id, viewer, after, limit, words)
 
     def state_at(self, game_id: str, seq: int, viewer: int | None,
-                 words: bool = False) -> dict[str, Any]:
+                 words: Translate | None = None) -> dict[str, Any]:
         return replay.state_at(self.deps, game_id, seq, viewer, words)
 
     def profile(self, player_id: str) -> dict[str, Any]:

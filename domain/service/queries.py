@@ -13,10 +13,12 @@ from domain.service.loading import load, stored_table
 from domain.service.words import with_sentences
 from domain.store.port import EventStore
 from domain.table import Table
+from domain.texts import Translate
 
 
 def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
-               limit: int = 1000, words: bool = False) -> tuple[list[dict[str, Any]], Table]:
+               limit: int = 1000,
+               words: Translate | None = None) -> tuple[list[dict[str, Any]], Table]:
     """The log after `after` as `viewer` may see it (with `words`, each event with its
     `sentence`), and the table as it is now. (Waiting for new events is the API's event
     hub's job: one connection per process.)"""
@@ -24,8 +26,8 @@ def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
     table, _ = load(deps, game_id)
     reveal = table.status == "finished"
     shown = [redact(e, viewer, reveal) for e in events]
-    if words:
-        with_sentences(table, deps.games.game(table.type), shown)
+    if words is not None:
+        with_sentences(table, deps.games.game(table.type), shown, words)
     return shown, table
 
 

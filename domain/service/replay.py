@@ -16,6 +16,7 @@ from domain.service.loading import load
 from domain.service.views import table_view
 from domain.store.port import GameLog
 from domain.table import Table, decode_table, evolve_table
+from domain.texts import Translate
 
 
 def rebuild(store: GameLog, games: GameRegistry, game_id: str,
@@ -73,7 +74,7 @@ def _fold_recent(deps: Deps, game_id: str, version: int,
 
 
 def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None,
-             words: bool = False) -> dict[str, Any]:
+             words: Translate | None = None) -> dict[str, Any]:
     """The viewer's view right after event `seq`: everything, once the game is over (with
     `words`: labelled and laid out)."""
     now, _ = load(deps, game_id)
@@ -82,4 +83,4 @@ def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None,
     past = rebuild(deps.store, deps.games, game_id, until=seq)
     game = deps.games.game(past.type)
     return table_view(past, game, viewer, now=past.updated_at,
-                      reveal_all=now.status == "finished", described=words)
+                      reveal_all=now.status == "finished", words=words)

@@ -8,17 +8,19 @@ import msgspec
 
 from domain import clocks
 from domain.game import Game
-from domain.service import words
+from domain.service import words as wording
 from domain.table import Table, to_act
 from domain.table_actions import table_actions
+from domain.texts import Translate
 
 
 def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: float,
-               reveal_all: bool | None = None, described: bool = False) -> dict[str, Any]:
+               reveal_all: bool | None = None,
+               words: Translate | None = None) -> dict[str, Any]:
     """What `viewer` may see of the table now; every entry of `legal_actions` is a complete
-    action body the viewer may post unchanged. `described`: each labelled in
-    `action_labels` (same order) and the game's view laid out in `layout`
-    (`domain.service.words`); else both are null."""
+    action body the viewer may post unchanged. With `words` (a translator, e.g.
+    `domain.texts.english`): each labelled in `action_labels` (same order) and the game's
+    view laid out in `layout` (`domain.service.words`); else both are null."""
     reveal = table.status == "finished" if reveal_all is None else reveal_all
     acting = sorted(to_act(table, game))
     seats = [
@@ -38,12 +40,12 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
     shown = game.view(table.game, viewer, reveal) if table.game is not None else None
     labels: list[dict[str, Any]] | None = None
     laid_out = None
-    if described:
+    if words is not None:
         labels = []
-    if shown is not None and described:
-        names = words.seat_names(table)
-        labels = words.action_labels(game, shown, actions, names)
-        laid_out = words.layout(game, shown, viewer, names)
+    if shown is not None and words is not None:
+        names = wording.seat_names(table, words)
+        labels = wording.action_labels(game, shown, actions, names, words)
+        laid_out = wording.layout(game, shown, viewer, names, words)
     return {
         "id": table.id,
         "type": table.type,

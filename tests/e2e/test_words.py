@@ -121,3 +121,20 @@ def test_the_stream_tells_its_events_and_lays_out_its_views_when_asked(api, base
     assert all(e["sentence"]["text"] for e in events)
     shown = json.loads(got[-1].data)
     assert shown["layout"]["zones"] and shown["action_labels"] is not None
+
+
+def test_the_words_come_in_the_requests_language(api):
+    game_id, tokens = api.new_game("trash", 2)
+    seat = api.view(game_id)["to_act"][0]
+    english = api.http.get(f"/games/{game_id}?words=true", headers=api.auth(tokens[seat]))
+    french = api.http.get(f"/games/{game_id}?words=true",
+                          headers={**api.auth(tokens[seat]), "Accept-Language": "fr"})
+    assert "Accept-Language" in french.headers["Vary"]
+    said, dit = english.get_json(), french.get_json()
+    assert [a["msgid"] for a in said["action_labels"]] == \
+        [a["msgid"] for a in dit["action_labels"]]  # one message id, two languages
+    assert said["action_labels"][0]["text"] == "Draw from the stock"
+    assert dit["action_labels"][0]["text"] == "Piocher"
+    events = api.http.get(f"/games/{game_id}/events?words=true&lang=de",
+                          headers=api.auth(tokens[seat])).get_json()["events"]
+    assert events[3]["sentence"]["text"] == "Die Partie hat begonnen."

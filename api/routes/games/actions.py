@@ -24,6 +24,7 @@ from api.contract.operations import (
 )
 from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
+from api.locale import game_words
 from api.routes.game_headers import etag, idempotency_key, if_match, if_match_hint
 from api.schemas import ActedSchema, WordsArgsSchema
 from domain.errors import DomainError, UnknownGame
@@ -94,7 +95,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            view = encode_game_view(service.view(table, seat, args["words"]))
+            view = encode_game_view(service.view(table, seat,
+                                                 game_words(args["words"], table.type)))
             return Response(with_view(result.body, view), status=200,
                             mimetype="application/json",
                             headers={"ETag": etag(table.version)})

@@ -18,7 +18,8 @@ from api.contract.operations import (
     link,
 )
 from api.encoding import encode_game_view
-from api.routes.game_headers import etag
+from api.locale import game_words
+from api.routes.game_headers import etag, vary
 from api.schemas import GameViewSchema, WordsArgsSchema
 from domain.service import GameService
 
@@ -52,8 +53,9 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             table, seat = caller_table(service, game_id)
             tag = etag(table.version)
             if tag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-                return Response(status=304, headers={"ETag": tag, "Vary": "Authorization"})
-            return Response(encode_game_view(service.view(table, seat, args["words"])),
+                return Response(status=304, headers={"ETag": tag, "Vary": vary(args["words"])})
+            words = game_words(args["words"], table.type)
+            return Response(encode_game_view(service.view(table, seat, words)),
                             status=200,
                             mimetype="application/json",
-                            headers={"ETag": tag, "Vary": "Authorization"})
+                            headers={"ETag": tag, "Vary": vary(args["words"])})

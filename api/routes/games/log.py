@@ -21,6 +21,8 @@ from api.contract.operations import (
 )
 from api.encoding import encode_game_view
 from api.event_hub import EventHub
+from api.locale import game_words
+from api.routes.game_headers import vary
 from api.schemas import EventsArgsSchema, EventsPageSchema, GameViewSchema, WordsArgsSchema
 from domain.redaction import redact
 from domain.service import GameService
@@ -40,9 +42,9 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
 
             With `wait`, the answer comes as soon as there is an event after `after`, or
             after `wait` seconds with none. Waiting holds no connection to the store."""
-            _table, seat = caller_table(service, game_id)
+            now, seat = caller_table(service, game_id)
             after, limit = args["after"], args["limit"]
-            words = args["words"]
+            words = game_words(args["words"], now.type)
             events, table = service.events_for(game_id, seat, after=after, limit=limit,
                                                words=words)
             if not events and args["wait"] > 0 and table.status != "finished":
@@ -57,7 +59,7 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
                     events, table = service.events_for(game_id, seat, after=after,
                                                        limit=limit, words=words)
             return ({"version": table.version, "status": table.status, "events": events},
-                    200, {"Vary": "Authorization"})
+                    200, {"Vary": vary(args["words"])})
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
@@ -68,9 +70,9 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
                                  Failure(404, ("unknown_seq",), "no such event")])
         def get(self, args: dict[str, Any], game_id: str, seq: int) -> Response:
             """The caller's view as it was right after event `seq` (replay)"""
-            _table, seat = caller_table(service, game_id)
-            return Response(encode_game_view(service.state_at(game_id, seq, seat,
-                                                              args["words"])),
+            now, seat = caller_table(service, game_id)
+            words = game_words(args["words"], now.type)
+            return Response(encode_game_view(service.state_at(game_id, seq, seat, words)),
                             status=200, mimetype="application/json")
 
     @blp.route("/<string:game_id>/log")
