@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 from api.process_limits import SlidingCounts, Window
-
-
-class Clock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 def test_a_window_refuses_past_its_amount_and_a_refusal_costs_no_budget():
-    clock = Clock()
+    clock = Clock(1000.0)
     counts = SlidingCounts(clock)
     per_second = Window.parse("3/second")
     verdicts = [counts.check([("seat", per_second)]) for _ in range(3)]
@@ -39,7 +32,7 @@ def test_the_previous_window_weighs_by_how_much_the_sliding_window_still_covers(
 
 
 def test_a_request_refused_by_one_rule_is_counted_by_none():
-    counts = SlidingCounts(Clock())
+    counts = SlidingCounts(Clock(1000.0))
     seat, address = Window.parse("1/minute"), Window.parse("5/minute")
     assert not counts.check([("seat:a", seat), ("addr:x", address)]).refused
     refused = counts.check([("seat:a", seat), ("addr:x", address)])
@@ -50,7 +43,7 @@ def test_a_request_refused_by_one_rule_is_counted_by_none():
 
 
 def test_the_nearest_window_to_refusing_is_named():
-    counts = SlidingCounts(Clock())
+    counts = SlidingCounts(Clock(1000.0))
     windows = Window.parse("10/second;7/minute")
     for _ in range(5):
         verdict = counts.check([("k", windows)])
@@ -58,7 +51,7 @@ def test_the_nearest_window_to_refusing_is_named():
 
 
 def test_counters_stay_bounded():
-    clock = Clock()
+    clock = Clock(1000.0)
     counts = SlidingCounts(clock, max_counters=100)
     window = Window.parse("5/second")
     for n in range(1000):
