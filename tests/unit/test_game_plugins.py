@@ -6,6 +6,8 @@ lists exactly the files they hold."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -19,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "adding-a-game.md"
 # Not sources of the project: generated, installed or cached files.
 SKIPPED = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", ".ruff_cache",
-           "data", "build", "dist"}
+           ".hypothesis", "artifacts", "data", "build", "dist"}
 
 
 def files(folder: Path) -> set[str]:
@@ -27,6 +29,17 @@ def files(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()
             and not any(part in SKIPPED or part.endswith(".egg-info")
                         for part in p.relative_to(folder).parts)}
+
+
+def project_files() -> list[Path]:
+    """The project's files: those git knows or would add (what .gitignore leaves out is
+    not the project's), else every file but the generated, installed or cached ones."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, text=True) \
+        if shutil.which("git") else None
+    if listed is not None and listed.returncode == 0:
+        return [Path(line) for line in listed.stdout.splitlines() if (ROOT / line).is_file()]
+    return [Path(p) for p in files(ROOT)]
 
 
 def guide_files() -> list[str]:
@@ -65,11 +78,9 @@ def test_nothing_outside_a_games_folder_names_it(folder: Path):
     names = {folder.name, package_of(folder)}
     pattern = re.compile("|".join(re.escape(n) for n in names))
     found = []
-    for path in ROOT.rglob("*"):
-        relative = path.relative_to(ROOT)
-        if not path.is_file() or relative.parts[0] == "docs" or \
-                any(part in SKIPPED or part.endswith(".egg-info") for part in relative.parts) \
-                or path.is_relative_to(folder):
+    for relative in project_files():
+        path = ROOT / relative
+        if relative.parts[0] == "docs" or path.is_relative_to(folder):
             continue
         try:
             text = path.read_text()
