@@ -272,8 +272,11 @@ class Notifier:
                     retry, planned.next_look or retry))
         if planned.push:
             assert self.push is not None
-            for entry in planned.push:
+            for entry in planned.push:  # each push's place saved once it is sent
                 self._count("push", self.push.send_to_player(player_id, entry))
+                if entry is not planned.push[-1]:
+                    state = msgspec.structs.replace(state, push_after=entry["id"])
+                    self.store.save_state(player_id, state)
         if state.push_after != planned.state.push_after:
             state = msgspec.structs.replace(state, push_after=planned.state.push_after)
             self.store.save_state(player_id, state)
