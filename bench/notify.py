@@ -45,10 +45,10 @@ from bench.stats import percentile
 from domain.notify.digest import NotifyState
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences
+from domain.notify.records import PushSubscription
 from domain.service import NoHooks
 from domain.service import create as creating
 from domain.service import inbox as inbox_service
-from domain.store.redis_notify import PushSubscription
 from domain.table import to_act
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap

@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, Protocol
 
+from domain.notify.digest import NotifyState
+from domain.notify.prefs import Preferences
+from domain.notify.records import NotifyRecord, PlayerHook, Presence, PushSubscription
 from domain.players.inbox import InboxMove
 from domain.players.notes import PlayerEntry, PlayerNote
 from domain.players.records import Player
@@ -302,3 +305,83 @@ __all__ = [
     "TimerChanges",
     "WebhookStore",
 ]
+
+
+class NotifyStore(Protocol):
+    """What the notifications keep of each player (their preferences and address, the
+    notifier's places in their stream, where they are, their push subscriptions and
+    webhooks) and the players due for the notifier, taken with a lease."""
+
+    def record(self, player_id: str) -> NotifyRecord:
+        """The player's record (defaults for a player who never set anything)."""
+        ...
+
+    def save_prefs(self, player_id: str, prefs: Preferences,
+                   state: NotifyState | None = None) -> None: ...
+
+    def set_address(self, player_id: str, address: str | None) -> None:
+        """A new address waits for its confirmation (None: no address at all)."""
+        ...
+
+    def confirm_address(self, player_id: str, digest: str) -> bool:
+        """The waiting address whose digest is `digest` becomes the address."""
+        ...
+
+    def unsubscribe(self, player_id: str, digest: str) -> bool:
+        """Forget the address whose digest is `digest`."""
+        ...
+
+    def confirmation_sent(self, player_id: str) -> None: ...
+
+    def save_state(self, player_id: str, state: NotifyState) -> None: ...
+
+    def mark_present(self, player_id: str, what: str, until: float) -> None:
+        """A stream of the player's is open on game `what` (`*`: their own) until then."""
+        ...
+
+    def presence(self, player_id: str, now: float) -> Presence:
+        """Where the player is now, where they last moved, their subscriptions' count and
+        their webhooks (what one round of the notifier needs, in one read)."""
+        ...
+
+    def subscribe(self, player_id: str, sub: PushSubscription, limit: int) -> bool:
+        """Keep `sub` (replacing one of the same id) unless `limit` are kept already."""
+        ...
+
+    def unsubscribe_push(self, player_id: str, sub_id: str) -> bool: ...
+
+    def subscriptions(self, player_id: str) -> list[PushSubscription]:
+        """Oldest first."""
+        ...
+
+    def add_hook(self, player_id: str, hook: PlayerHook, limit: int) -> bool: ...
+
+    def remove_hook(self, player_id: str, hook_id: str) -> bool: ...
+
+    def hooks(self, player_id: str) -> list[PlayerHook]:
+        """Oldest first."""
+        ...
+
+    def claim(self, now: float, lease_s: float, limit: int) -> tuple[list[str], float]:
+        """At most `limit` players due by `now`, each leased until now + lease_s (nobody
+        else takes them meanwhile); and that lease."""
+        ...
+
+    def release(self, player_id: str, lease: float, next_look: float | None) -> None:
+        """Put a leased player back, due at `next_look` (None: not due), unless they were
+        made due meanwhile (then they stay due at the earlier of the two)."""
+        ...
+
+    def due_now(self, player_id: str, at: float) -> None:
+        """Make the player due at `at`, unless they are due earlier."""
+        ...
+
+    def kept_secret(self, key: str, make: bytes) -> bytes:
+        """The value kept under `key`; `make` if none was (the first asker's wins)."""
+        ...
+
+    def link_secret(self) -> bytes: ...
+
+    def erase(self, player_id: str) -> None:
+        """Everything kept of the player."""
+        ...

@@ -32,6 +32,7 @@ from tests.contract.event_store import (
     SecretsContract,
     TableChatContract,
 )
+from tests.contract.notify_store import NotifyStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import START, RatingStoreContract, _change
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
@@ -164,3 +165,11 @@ def test_an_idempotency_record_kept_before_requests_were_hashed_still_answers(re
     store.append("g1", 0, _events(1), b"s1")
     redis_client.set("game:{g1}:idem:k", b'{"version": 1}')
     assert store.first_answer("g1", "k") == Idempotency("k", "", b'{"version": 1}')
+
+
+class TestRedisNotifyStore(NotifyStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        from domain.store.redis_notify import RedisNotifyStore
+
+        return RedisNotifyStore(redis_client)

@@ -28,6 +28,7 @@ from tests.contract.event_store import (
     SecretsContract,
     TableChatContract,
 )
+from tests.contract.notify_store import NotifyStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
@@ -112,3 +113,11 @@ def test_a_delivery_expires_as_in_redis():
     clock.now += DELIVERY_TTL_S
     assert store.delivery("g1", "d1") is None
     assert store.deliveries("g1", "h1") == []
+
+
+class TestMemoryNotifyStore(NotifyStoreContract):
+    @pytest.fixture
+    def store(self):
+        from domain.store.memory_notify import MemoryNotifyStore
+
+        return MemoryNotifyStore()

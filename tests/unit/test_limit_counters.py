@@ -1,8 +1,12 @@
-"""The in-process sliding window counter of the move's rate limits."""
+"""The rate limits' counters: the sliding window counter in this process, and the `limits`
+library's in Redis as `api.limit_counters` relies on it (a change of its behaviour fails
+here, not in production)."""
 
 from __future__ import annotations
 
-from api.process_limits import SlidingCounts, Window
+from limits.storage import storage_from_string
+
+from api.limit_counters import RedisCounts, SlidingCounts, Window
 from tests.support.clock import Clock
 
 
@@ -58,3 +62,23 @@ def test_counters_stay_bounded():
         clock.now += 0.001
         counts.check([(f"addr:{n}", window)])
         assert len(counts) <= 100
+
+
+def test_in_redis_a_window_refuses_past_its_amount_and_names_what_is_left(redis_client):
+    counts = RedisCounts(storage_from_string(
+        "redis://", connection_pool=redis_client.connection_pool))
+    minute = Window.parse("3/minute;5/hour")
+    verdicts = [counts.check([("create:addr:x", minute)]) for _ in range(3)]
+    assert [(v.refused, v.remaining, v.window.amount) for v in verdicts] == [
+        (False, 2, 3), (False, 1, 3), (False, 0, 3)]
+    assert all(0 < v.reset_s <= 60 for v in verdicts) and verdicts[0].key == "create:addr:x"
+    refused = counts.check([("create:addr:x", minute)])
+    assert refused.refused and refused.window == minute[0] and refused.reset_s >= 1
+    assert counts.check([("create:addr:y", minute)]).remaining == 2  # another key: its own
+    # Tested without counting, then counted.
+    failures = Window.parse("2/minute")
+    assert counts.refused("auth:addr:x", failures) is None
+    counts.count("auth:addr:x", failures)
+    counts.count("auth:addr:x", failures)
+    assert counts.refused("auth:addr:x", failures).window == failures[0]
+    assert list(redis_client.scan_iter(match="LIMITS:*"))  # the library's keys, in Redis
