@@ -8,7 +8,7 @@ entry object that hands each call to them. Nothing here knows about HTTP or queu
 - `loading` — the latest table, in one read at most;
 - `folding`, `appending`, `retry` — a batch of new events, its append, the retry loop;
 - `create`, `seats`, `act` (with `decide`), `lobby`, `rematch` — the commands;
-- `resign`, `leave`, `abort` (through `changing`, their one loop), `chat` — the table's
+- `resign`, `leave`, `abort` (through `table_change`, their one loop), `chat` — the table's
   life;
 - `queries`, `replay`, `views`, `creator`, `tokens` — reading, and the tokens.
 """
