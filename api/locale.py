@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, has_request_context, request
 
 from domain.i18n import DEFAULT, Texts, negotiate
+from domain.texts import Translate, english
 
 EXTENSION = "donkeypost.texts"
 
@@ -25,6 +26,15 @@ def request_language() -> str:
     if not has_request_context():
         return DEFAULT
     return negotiate(request.args.get("lang"), request.accept_languages)
+
+
+def game_words(asked: bool, game_id: str) -> Translate | None:
+    """What a game's labels, sentences and layout are rendered with when a request asks for
+    them (`words=true`): the translator of the request's language (None: not asked)."""
+    if not asked:
+        return None
+    found = texts()
+    return english if found is None else found.translator(request_language(), game_id)
 
 
 def error_message(code: str, message: str) -> str:

@@ -139,7 +139,15 @@ class ListArgsSchema(ma.Schema):
         "description": "true: only open games with a seat anyone may take (the lobby)"})
 
 
-class EventsArgsSchema(ma.Schema):
+WORDS = ("add what a person reads: the legal actions' labels (`action_labels`) and the "
+         "layout of the game (`layout`) in views, each event's `sentence` in logs")
+
+
+class WordsArgsSchema(ma.Schema):
+    words = fields.Boolean(load_default=False, metadata={"description": WORDS})
+
+
+class EventsArgsSchema(WordsArgsSchema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ),
                            metadata={"description": "start after this seq"})
     wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=60),
@@ -210,10 +218,16 @@ class GameViewSchema(ma.Schema):
     game = fields.Dict(allow_none=True, metadata={"description": "the game's own view"})
     legal_actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "complete action bodies the caller may post now"})
+    action_labels = fields.List(fields.Dict(), allow_none=True, metadata={
+        "description": "the label of each legal action, in the order of legal_actions "
+                       "(null unless asked with `words=true`)"})
+    layout = fields.Dict(allow_none=True, metadata={
+        "description": "how the game's view is laid out (null unless asked with "
+                       "`words=true`, and until it is dealt)"})
     outcome = fields.Dict(allow_none=True)
     table_actions = fields.List(fields.Nested(TableActionSchema), metadata={
         "description": "what the caller may do to the table itself (rematch, cancel, "
-                       "resign, leave, abort, withdraw_abort)"})
+                       "resign, leave, abort, withdraw_abort, take_back)"})
     abort_votes = fields.List(fields.Integer(), metadata={
         "description": "the seats that agree to abort the game (it is aborted when every "
                        "person still playing does)"})
@@ -259,6 +273,9 @@ class EventSchema(ma.Schema):
     hash = fields.String(required=True, metadata={
         "description": "sha256(previous hash + the canonical event): private parts are "
                        "covered through their commitments"})
+    sentence = fields.Dict(metadata={
+        "description": "the event in the game's words, for the caller: text, msgid, params "
+                       "(when asked with `words=true`)"})
 
 
 class EventsPageSchema(ma.Schema):
@@ -298,6 +315,8 @@ class GameTypeSchema(ma.Schema):
                         metadata={"description": "the project's rulings"})
     actions = fields.List(fields.String(), required=True,
                           metadata={"description": "the action types of this game"})
+    events = fields.List(fields.String(), required=True, metadata={
+        "description": "the event types of this game's log: the table's own, then the game's"})
 
 
 class WorkerHealthSchema(ma.Schema):
@@ -359,6 +378,7 @@ class StreamArgsSchema(ma.Schema):
     views = fields.Boolean(load_default=False, metadata={
         "description": "also send the caller's view of the game (a `view` message, as GET "
                        "/games/{id} gives it) at once and after each change"})
+    words = fields.Boolean(load_default=False, metadata={"description": WORDS})
     lang = fields.String(validate=validate.OneOf(LANGUAGES), metadata={
         "description": "the language of what the server says (en, fr, de), for a browser's "
                        "EventSource, which cannot send `Accept-Language`"})

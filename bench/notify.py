@@ -10,9 +10,10 @@ push on, a digest window of `--digest-hours`) sit in `--games-per-player` three-
 each of `--moves` games, `--rate` a second, in this process (the service, as the web
 process calls it: its acknowledgement is when `act` returns), and each makes its next
 seat's player due. One notifier (`donkeypost worker --queues notifications`, a process of
-its own, as in production) sends; the SMTP server (aiosmtpd) and the push service
-stand-in (which checks the VAPID JWT and decrypts every payload) run on loopback in this
-process and note when each message arrived.
+its own, as in production; `--notifiers N`: N of them, sharing the due players) sends;
+the SMTP server (aiosmtpd) and the push service stand-in (which checks the VAPID JWT and
+decrypts every payload) run on loopback in this process and note when each message
+arrived.
 
 Reported: the time from a move's acknowledgement to its player's e-mail and push (p50,
 p99, max; an e-mail only for the first move that reached a player in the window: the
@@ -40,19 +41,19 @@ from typing import Any
 import msgspec
 
 from api.rate_limits import RateLimits
-from bench.server import EmbeddedRedis
 from bench.stats import percentile
 from domain.notify.digest import NotifyState
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences
+from domain.notify.records import PushSubscription
 from domain.service import NoHooks
 from domain.service import create as creating
 from domain.service import inbox as inbox_service
-from domain.store.redis_notify import PushSubscription
 from domain.table import to_act
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap
 from donkeypost.settings import Settings
+from tests.support.redis_process import RedisProcess
 
 GAME = "ochs-und-esel"
 SEATS = 3
@@ -71,7 +72,7 @@ def _ms(values: list[float]) -> dict[str, float]:
 
 
 def run(players: int, games_per_player: int, moves: int, rate: float,
-        digest_hours: int, seed: int = 7) -> dict[str, Any]:
+        digest_hours: int, seed: int = 7, notifiers: int = 1) -> dict[str, Any]:
     # The stand-ins are the tests' own (a checkout runs this benchmark).
     from tests.support.push_service import push_service
     from tests.support.smtp import smtp_server
@@ -79,8 +80,9 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="donkeypost-notify-bench-"))
     out: dict[str, Any] = {"players": players, "games_per_player": games_per_player,
-                           "moves": moves, "rate_per_s": rate, "digest_hours": digest_hours}
-    with EmbeddedRedis(folder) as redis_server, smtp_server() as (smtp_url, box), \
+                           "moves": moves, "rate_per_s": rate, "digest_hours": digest_hours,
+                           "notifiers": notifiers}
+    with RedisProcess(folder) as redis_server, smtp_server() as (smtp_url, box), \
             push_service() as pusher:
         targets = TargetPolicy.allowing("127.0.0.0/8", "1024-65535")
         settings = Settings(redis_url=redis_server.server.url, smtp_url=smtp_url,
@@ -134,16 +136,19 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
                "PUBLIC_URL": "http://play.test", "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",
                "WEBHOOK_ALLOWED_PORTS": "1024-65535", "DONKEYPOST_SWEEP_S": "3600",
                "DONKEYPOST_LOG_LEVEL": "WARNING"}
-        notifier = subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
-                                     "--queues", "notifications"], env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs = [subprocess.Popen([sys.executable, "-m", "donkeypost.cli", "worker",
+                                   "--queues", "notifications"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for _ in range(notifiers)]
         try:
             time.sleep(3.0)  # started, its rebuild done, idle
             out.update(_moves(service, game, tables[2 * moves:3 * moves], moves, rate, box,
-                              pusher, address, endpoint_of, notifier.pid))
+                              pusher, address, endpoint_of, [p.pid for p in procs]))
         finally:
-            notifier.terminate()
-            notifier.wait(timeout=30)
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.wait(timeout=30)
     return out
 
 
@@ -178,9 +183,9 @@ def _cpu_ab(service: Any, game: Any, tables: list[Any]) -> dict[str, Any]:
 
 def _moves(service: Any, game: Any, told: list[Any], moves: int, rate: float, box: Any,
            pusher: Any, address: dict[str, str], endpoint_of: dict[str, str],
-           notifier_pid: int) -> dict[str, Any]:
+           notifier_pids: list[int]) -> dict[str, Any]:
     acks: list[tuple[str, str, float]] = []  # (player told, game, acknowledged at)
-    cpu_before = _cpu_s(notifier_pid)
+    cpu_before = sum(_cpu_s(pid) for pid in notifier_pids)
     started = time.monotonic()
     for n, table in enumerate(told):
         wait = started + n / rate - time.monotonic()
@@ -202,7 +207,7 @@ def _moves(service: Any, game: Any, told: list[Any], moves: int, rate: float, bo
             break
         time.sleep(0.2)
     time.sleep(2.0)  # anything sent twice would come now
-    cpu_used = _cpu_s(notifier_pid) - cpu_before
+    cpu_used = sum(_cpu_s(pid) for pid in notifier_pids) - cpu_before
     # Latencies: each push against its move; each player's e-mail against the first move
     # that reached them (the window holds the others, by design).
     push_at = {(endpoint_of.get(p.path), (p.payload or {}).get("game")): p.at
@@ -237,10 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=50.0, help="moves a second")
     parser.add_argument("--digest-hours", type=int, default=1)
+    parser.add_argument("--notifiers", type=int, default=1,
+                        help="notifier processes (donkeypost worker --queues notifications)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     result = run(args.players, args.games_per_player, args.moves, args.rate,
-                 args.digest_hours)
+                 args.digest_hours, notifiers=args.notifiers)
     text = json.dumps(result, indent=2)
     print(text)
     if args.json:

@@ -16,6 +16,18 @@ A game is an object with pure functions over an immutable state (a frozen msgspe
   nothing to play for. `round_scored(state)` — whether the first round (deal) has been
   scored: until then the seats may abort the game by agreement.
 
+What a person reads about the game comes from it too (`domain.texts`), computed from what
+the viewer already sees, never from the state:
+- `action_label(view, action)` — a legal action's short label, and the ids of the cards and
+  zones of the layout it involves (`ActionText`), given the viewer's `view`;
+- `event_sentence(event)` — a sentence for one of its events as the viewer received it
+  (redacted: `domain.redaction.redact`), or None for an event that is not the game's;
+- `layout(view, viewer)` — how the viewer's view is laid out (`Layout`: zones of counters,
+  cards and notes), so that a client knowing nothing of the game can draw it.
+
+A game may name, in a `heuristics` attribute, the module of its `basic` bot and its
+search's kit (`domain.bots.levels`); without one, its bots play and search generically.
+
 A game that search bots can play also offers `determinize(view, seat, rng)` — a full state
 that agrees with everything `view` shows `seat` and nothing more — and so is a
 `SearchableGame` (`isinstance(game, SearchableGame)` tells).
@@ -34,6 +46,7 @@ import msgspec
 
 from domain.errors import BadOptions
 from domain.events import Event
+from domain.texts import ActionText, Layout, Text
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -130,6 +143,12 @@ class Game(Protocol[S, A]):
     def standing(self, state: S) -> Outcome: ...
 
     def round_scored(self, state: S) -> bool: ...
+
+    def action_label(self, view: Mapping[str, Any], action: A) -> ActionText: ...
+
+    def event_sentence(self, event: Mapping[str, Any]) -> Text | None: ...
+
+    def layout(self, view: Mapping[str, Any], viewer: int | None) -> Layout: ...
 
 
 @runtime_checkable

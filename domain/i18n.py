@@ -36,7 +36,11 @@ ERROR = "error"  # the context of an error code's message
 GAMES_GROUP = "donkeypost.games"
 
 Translate = Callable[[str], str]
+# (msgid, English plural, count) -> the template in the language: what the games' texts
+# are rendered with (domain.texts)
+TranslatePlural = Callable[[str, str | None, int | None], str]
 Key = tuple[str | None, str]  # (context, msgid)
+Forms = str | tuple[str, ...]  # a translation, or its plural forms
 
 
 def catalog_path(locale_dir: Path, lang: str, domain: str) -> Path:
@@ -44,20 +48,30 @@ def catalog_path(locale_dir: Path, lang: str, domain: str) -> Path:
 
 
 @lru_cache(maxsize=256)
-def read_catalog(path: Path) -> Mapping[Key, str]:
-    """The translated messages of a `.po` file (none if there is no such file): fuzzy and
-    empty translations are left out."""
+def read_catalog(path: Path) -> Mapping[Key, Forms]:
+    """The translated messages of a `.po` file (none if there is no such file), by context
+    and message id (a plural message by its singular id, with its forms): fuzzy and empty
+    translations are left out."""
     if not path.is_file():
         return {}
     with path.open("rb") as f:
         catalog = read_po(f)
-    out: dict[Key, str] = {}
+    out: dict[Key, Forms] = {}
     for message in catalog:
-        if not message.id or message.fuzzy or not isinstance(message.id, str):
+        if not message.id or message.fuzzy:
             continue
-        if isinstance(message.string, str) and message.string:
-            out[(message.context, message.id)] = message.string
+        if isinstance(message.id, str):
+            if isinstance(message.string, str) and message.string:
+                out[(message.context, message.id)] = message.string
+        elif message.string and all(message.string):
+            out[(message.context, message.id[0])] = tuple(message.string)
     return out
+
+
+def plural_form(lang: str, n: int) -> int:
+    """Which plural form a count takes: French says "1 carte, 0 carte, 2 cartes", German
+    and English "1 Karte, 0 Karten"."""
+    return int(n > 1) if lang == "fr" else int(n != 1)
 
 
 def game_locale_dir(game: Any) -> Path:
@@ -105,9 +119,30 @@ class Texts:
             return msgid
         for catalog in self._catalogs(lang, game):
             text = catalog.get((context, msgid))
+            if isinstance(text, str):
+                return text
+            if text is not None:
+                return text[0]
+        return msgid
+
+    def translate_plural(self, lang: str, msgid: str, plural: str | None, n: int | None,
+                         game: str | None = None) -> str:
+        """A message with an English plural, in `lang`, in the form `n` takes."""
+        english = plural if plural is not None and n is not None and n != 1 else msgid
+        if lang == DEFAULT:
+            return english
+        for catalog in self._catalogs(lang, game):
+            text = catalog.get((None, msgid))
+            if isinstance(text, tuple):
+                form = plural_form(lang, n if n is not None else 1)
+                return text[min(form, len(text) - 1)]
             if text is not None:
                 return text
-        return msgid
+        return english
+
+    def translator(self, lang: str, game: str | None = None) -> TranslatePlural:
+        """What a game's labels, sentences and layout are rendered with, in `lang`."""
+        return lambda msgid, plural, n: self.translate_plural(lang, msgid, plural, n, game)
 
     def gettext(self, lang: str, game: str | None = None) -> Translate:
         """A translator for one language and game (for the game's labels and sentences)."""
@@ -122,11 +157,11 @@ class Texts:
         if lang == DEFAULT:
             return message
         for catalog in self._catalogs(lang, None):
-            if (text := catalog.get((ERROR, code))) is not None:
+            if isinstance(text := catalog.get((ERROR, code)), str):
                 return text
         for game_id, folder in self._game_dirs.items():
             text = read_catalog(catalog_path(folder, lang, game_id)).get((ERROR, code))
-            if text is not None:
+            if isinstance(text, str):
                 return text
         return message
 

@@ -26,7 +26,8 @@ ENTRY_POINT_GROUP = "donkeypost.games"
 # What a game object must have for the server to play it (`domain.game.Game`).
 _REQUIRED = ("id", "title", "min_players", "max_players", "options", "rules", "action_type",
              "state_type", "shapes", "new_state", "setup", "decide", "evolve",
-             "legal_actions", "to_act", "view", "outcome", "standing", "round_scored")
+             "legal_actions", "to_act", "view", "outcome", "standing", "round_scored",
+             "action_label", "event_sentence", "layout")
 
 
 class GameLoadError(Exception):

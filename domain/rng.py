@@ -23,6 +23,11 @@ def rng_for(seed: str, version: int) -> random.Random:
     return _SeededOnUse(int.from_bytes(digest, "big"))
 
 
+def drew(rng: random.Random) -> bool:
+    """Did a decision draw from `rng` (one of `rng_for`)? (True when it cannot tell.)"""
+    return not isinstance(rng, _SeededOnUse) or rng._pending is None
+
+
 class _SeededOnUse(random.Random):
     """`random.Random(seed)`, the same draws, but seeded at the first draw: seeding the
     Mersenne Twister costs ~16 µs, and most decisions draw nothing (a card played), while

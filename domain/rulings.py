@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from domain.events import Event
 from domain.game import Game
+from domain.rng import drew
 
 
 @runtime_checkable
@@ -46,12 +47,11 @@ def forced_action(game: Game[Any, Any], state: Any, seat: int) -> Any | None:
 
 
 def may_take_back(game: Game[Any, Any], state: Any, seat: int, action: Any,
-                  events: Sequence[Event], rng: random.Random,
-                  rng_before: tuple[Any, ...]) -> bool:
-    """May `action` of `seat` (its own, not the server's for it), which caused `events`,
-    be taken back? `rng_before`: the state of `rng` before `decide` drew from it."""
+                  events: Sequence[Event], rng: random.Random) -> bool:
+    """May `action` of `seat` (its own, not the server's for it), which caused `events`
+    drawing from `rng` (`domain.rng.rng_for`), be taken back?"""
     if not isinstance(game, ClockRulings) or not events or events[0].actor != seat:
         return False
-    if rng.getstate() != rng_before:
+    if drew(rng):
         return False  # randomness consumed: a take-back would let the seat draw again
     return game.takes_back(state, seat, action, events)

@@ -24,6 +24,9 @@ class Played(TypedDict, total=False):
     is away, or the move was its only one and forced (`domain.service.forced`)."""
 
     auto: Literal["timeout", "away", "forced"]
+    # The action's events, this one and those after it, that its seat may take back
+    # (`domain.table.Undo`): only on the first event of an action that may be.
+    undoable: int
 
 
 class Empty(TypedDict):
@@ -98,6 +101,12 @@ class TimedOut(TypedDict):
     away: NotRequired[bool]  # the `away` ruling: the seat is marked away at once
 
 
+class MoveTakenBack(TypedDict):
+    seat: int
+    first: int  # the events of the action taken back, from first to last: the fold
+    last: int  # undoes them (the log keeps them)
+
+
 class ForcedMovesSet(TypedDict):
     seat: int
     auto: bool  # the seat's forced moves play themselves from now on (or no longer)
@@ -135,5 +144,6 @@ TABLE_EVENTS: Mapping[str, EventShape] = {
     "vacation_started": EventShape(VacationStarted),
     "vacation_ended": EventShape(OneSeat),
     "forced_moves_set": EventShape(ForcedMovesSet),
+    "move_taken_back": EventShape(MoveTakenBack),
     "player_erased": EventShape(PlayerErased),
 }

@@ -5,7 +5,11 @@ A game's log starts with the table's own events (`game_created`, `player_joined`
 `game_finished`, `game_cancelled` (the creator called off a game that had not started) and
 `rematch_created` (the game that follows a finished one) are the table's too, and so are
 the clocks' (`vacation_started`, `vacation_ended`: `domain.clocks`) and the seats' own
-setting for their forced moves (`forced_moves_set`: `domain.service.forced`). So is the
+setting for their forced moves (`forced_moves_set`: `domain.service.forced`). A seat's
+last action may be taken back (`move_taken_back`) while nothing has happened since and its
+game rules it may (`domain.rulings`): the action's first event says how many events it
+made (`undoable`), the fold keeps the table before them (`Undo`) until any later event,
+and `move_taken_back` puts that table back. The log itself is never edited. So is the
 table's life while a game is played: `seat_resigned` (the seat concedes; the basic bot
 plays it on), `seat_left` (its player hands it to a bot of a level they chose),
 `abort_voted` and `abort_vote_withdrawn` (the people playing agree to call the game off
@@ -39,7 +43,7 @@ TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",
      "game_finished", "game_cancelled", "rematch_created", "seat_resigned", "seat_left",
      "abort_voted", "abort_vote_withdrawn", "game_aborted", "vacation_started",
-     "vacation_ended", "forced_moves_set", "player_erased"}
+     "vacation_ended", "forced_moves_set", "move_taken_back", "player_erased"}
 )
 # The name of a seat whose player erased their account (`player_erased`).
 DELETED_NAME = "deleted player"
@@ -80,6 +84,19 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
                 and self.rematch_seat is None)
 
 
+class Undo(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's last action while it may be taken back: its events (`first`..`last`) and
+    what they changed of the table (the game's state, who waited since when, the
+    clocks) as it was before them. Never shown to anyone: views read the table."""
+
+    seat: int
+    first: int
+    last: int
+    game: Any = None
+    waiting_since: dict[int, float] = {}
+    clocks: tuple[SeatClock, ...] = ()
+
+
 class Table(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     type: str
@@ -110,6 +127,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     clocks: tuple[SeatClock, ...] = ()
     vacation_until: dict[int, float] = {}
     auto_forced: tuple[int, ...] = ()  # the seats whose forced moves play themselves
+    undo: Undo | None = None  # the last action, while it may be taken back
 
     @property
     def players(self) -> int:
@@ -157,6 +175,14 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
             return None
         return self.waiting_since[seat] + self.deadline_s
 
+    def clock_started(self, seat: int) -> float | None:
+        """When the seat's time to act began to run (None: it is not waited for): when it
+        started waiting, or under a correspondence clock when its bank (re)started running,
+        the end of a vacation that stopped it included."""
+        if self.clock is not None:
+            return self.clocks[seat].since
+        return self.waiting_since.get(seat)
+
     @property
     def has_clock(self) -> bool:
         return self.clock is not None or self.deadline_s is not None
@@ -188,14 +214,40 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
         table = created_table(ev)
     else:
         assert table is not None, "a log starts with game_created"
-        if ev.type in TABLE_EVENTS:
+        before = table
+        if table.undo is not None and ev.seq > table.undo.last and \
+                ev.type != "move_taken_back":
+            table = msgspec.structs.replace(table, undo=None)  # something happened since
+        if ev.type == "move_taken_back":
+            table = taken_back(table)
+        elif ev.type in TABLE_EVENTS:
             table = table_facts(table, ev)
             if ev.type == "game_started":
                 table = msgspec.structs.replace(
                     table, game=game.new_state(table.options, table.players))
         else:
             table = msgspec.structs.replace(table, game=game.evolve(table.game, ev))
+            made = ev.data.get("undoable")
+            if made and ev.actor is not None:
+                table = msgspec.structs.replace(table, undo=Undo(
+                    seat=ev.actor, first=ev.seq, last=ev.seq + made - 1, game=before.game,
+                    waiting_since=before.waiting_since, clocks=before.clocks))
     return _track_waiting(table, ev, game)
+
+
+def taken_back(table: Table) -> Table:
+    """The table as it was before the seat's last action (`table.undo`)."""
+    undo = table.undo
+    assert undo is not None, "a take-back follows an action that may be taken back"
+    return msgspec.structs.replace(table, game=undo.game, waiting_since=undo.waiting_since,
+                                   clocks=undo.clocks, undo=None)
+
+
+def may_take_back(table: Table, seat: int) -> bool:
+    """May `seat` take its last action back now? (Its own, and nothing happened since.)"""
+    undo = table.undo
+    return table.status == "active" and undo is not None and undo.seat == seat and \
+        undo.last == table.version and table.seats[seat].in_play
 
 
 def table_facts(table: Table, ev: Event) -> Table:
@@ -325,8 +377,13 @@ def to_act(table: Table, game: Game[Any, Any]) -> frozenset[int]:
 
 # Snapshots: the table with its game state, decoded in two steps because the game state's
 # type depends on the game.
+class _RawUndo(Undo, frozen=True, kw_only=True):
+    game: msgspec.Raw = msgspec.Raw(b"null")
+
+
 class _RawTable(Table, frozen=True, kw_only=True):
     game: msgspec.Raw = msgspec.Raw(b"null")  # type: ignore[assignment]
+    undo: _RawUndo | None = None  # type: ignore[assignment]
 
 
 _encoder = msgspec.json.Encoder()
@@ -351,4 +408,10 @@ def decode_table(raw: bytes, games: Any) -> Table:
     if bytes(partial.game) != b"null":
         state = msgspec.json.decode(partial.game, type=games[partial.type].state_type)
     fields["game"] = state
+    if partial.undo is not None:
+        raw = partial.undo
+        fields["undo"] = Undo(seat=raw.seat, first=raw.first, last=raw.last,
+                              game=msgspec.json.decode(raw.game,
+                                                       type=games[partial.type].state_type),
+                              waiting_since=raw.waiting_since, clocks=raw.clocks)
     return Table(**fields)

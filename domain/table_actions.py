@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from domain.bots.levels import LEVELS
 from domain.game import Game
-from domain.table import Table
+from domain.table import Table, may_take_back
 
 
 class TableAction(NamedTuple):
@@ -54,6 +54,8 @@ TABLE_ACTIONS: tuple[TableAction, ...] = (
     TableAction("abort", "POST", "abort", _may_vote),
     TableAction("withdraw_abort", "DELETE", "abort",
                 lambda t, g, seat: t.status == "active" and seat in t.abort_votes),
+    # The seat's last action, before anyone else acts, when its game allows it.
+    TableAction("take_back", "POST", "take-back", lambda t, g, seat: may_take_back(t, seat)),
 )
 
 

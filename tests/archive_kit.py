@@ -1,6 +1,7 @@
 """Games played through the service with everything a table lives through — people who
-join, resign, leave, miss deadlines, come back, vote to abort; bots of every level;
-rematches — for the archive's round-trip tests (memory or Redis alike)."""
+join, resign, leave, miss deadlines, come back, vote to abort, take moves back, on a
+deadline per move or a correspondence clock; bots of every level; rematches — for the
+archive's round-trip tests (memory or Redis alike)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import msgspec
 from domain import bots
 from domain.errors import DomainError
 from domain.service import GameService
-from domain.table import Table, to_act
-from tests.support.games import games_under_test
+from domain.table import Table, may_take_back, to_act
+from tests.support.games import games_under_test, installed_games
 
 # (type, players, options): every game and variant, kept short.
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
@@ -27,6 +28,10 @@ VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("trash", 2, {"max_rounds": 2}),
     ("trash", 3, {"wild": "JQK", "max_rounds": 2}),
 ]
+# Any other installed game (a game distribution installed beside the project's) with its
+# defaults, at its fewest players.
+VARIANTS += [(game_id, game.min_players, {}) for game_id, game in installed_games().items()
+             if game_id not in {kind for kind, _, _ in VARIANTS}]
 
 
 def play(service: GameService, game_type: str, players: int, options: dict[str, Any],
@@ -40,7 +45,12 @@ def play(service: GameService, game_type: str, players: int, options: dict[str, 
     seats: list[dict[str, Any]] = [{"kind": "human"} for _ in range(people)]
     seats += [{"kind": "bot", "level": levels[i % 2]} for i in range(players - people)]
     rng.shuffle(seats)
-    table = service.create(game_type, options, seats, deadline_s=3600.0)
+    # Every other game on a correspondence clock (a bank per seat), the others a deadline
+    # per move.
+    control = {"kind": "correspondence", "bank_s": 7200.0, "increment_s": 600.0} \
+        if seed % 2 else None
+    table = service.create(game_type, options, seats, deadline_s=3600.0,
+                           time_control=control)
     tokens: dict[int, str] = {}
     for i in range(people):
         seat, token, table = service.join(table.id, f"p{i}")
@@ -89,6 +99,8 @@ def play(service: GameService, game_type: str, players: int, options: dict[str, 
                                     observation, rng)
         try:
             table = service.act(table.id, seat, msgspec.to_builtins(action), by=by).table
+            if life and by == "player" and may_take_back(table, seat) and rng.random() < 0.1:
+                table = service.take_back(table.id, seat)
         except DomainError:
             table, _ = service.load(table.id)
     return table, tokens

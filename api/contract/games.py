@@ -28,7 +28,7 @@ from flask_smorest import Api
 from marshmallow import validate
 
 from api import schemas
-from api.contract import examples
+from api.contract import examples, words
 from api.contract.jsonschema import nullable, ref, schemas_of, without_default
 from domain.game import EventShape, Game, OptionSpec, Outcome, SeatRule
 from domain.shapes import TABLE_EVENTS, OptionValue
@@ -66,6 +66,7 @@ def register(api: Api, games: Games) -> None:
     components["Action"] = _all_actions(games)
     (option_value,), _ = schemas_of([OptionValue])
     components["OptionValue"] = {**option_value, "description": "an option's value"}
+    components.update(words.components())
     components.update(_views(api, games))
     components.update(_creation(api, games))
     components.update(_events(games))
@@ -166,7 +167,8 @@ def _views(api: Api, games: Games) -> dict[str, dict[str, Any]]:
                   "description": "the game's own view (null until it starts)"},
             legal_actions={"type": "array", "items": ref(f"{prefix}Action"),
                            "description": "complete action bodies the caller may post now"},
-            outcome={**nullable(ref("Outcome")), "description": "the result, once finished"})
+            outcome={**nullable(ref("Outcome")), "description": "the result, once finished"},
+            action_labels=words.ACTION_LABELS, layout=words.LAYOUT)
         view["required"] = list(view["properties"])
         out[f"{prefix}GameView"] = view
         out[f"{prefix}CreatedGame"] = {"allOf": [ref(f"{prefix}GameView"), ref("CreatorToken")]}
@@ -341,6 +343,7 @@ def _events(games: Games) -> dict[str, dict[str, Any]]:
                     "additionalProperties": {"type": "string"},
                     "description": "seat -> a hiding commitment to its private part (hex)"},
                 "hash": {"type": "string", "description": "sha256 chained over the log"},
+                "sentence": words.SENTENCE,
             }}
         mapping[kind] = ref(name)["$ref"]
     out["Event"] = {"oneOf": [{"$ref": r} for r in mapping.values()],

@@ -220,7 +220,8 @@ def game_link(operation_id: str, game_id: str, version: str | None = None
             "getState": "the game as it was at this version",
             "listMessages": "read its chat", "postMessage": "say something at the table",
             "resignGame": "resign (concede)", "leaveGame": "hand your seat to a bot",
-            "voteAbort": "agree to abort it", "withdrawAbort": "take back a vote to abort"
+            "voteAbort": "agree to abort it", "withdrawAbort": "take back a vote to abort",
+            "takeBack": "take your last move back, while the view offers it"
             }[operation_id]
     extra = {"seq": version} if operation_id == "getState" and version is not None else {}
     return {operation_id[0].upper() + operation_id[1:]: link(operation_id, what,

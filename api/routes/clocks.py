@@ -1,5 +1,6 @@
-"""The clocks' settings: a seat's forced moves; a player's forced moves and vacations.
-Each change reaches the tables as events of their logs (`domain.service.seat_clocks`)."""
+"""A seat takes its last move back; the clocks' settings: a seat's forced moves, a
+player's forced moves and vacations. Each reaches the tables as events of their logs
+(`domain.service.take_back`, `domain.service.seat_clocks`)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,41 @@ OVER = Failure(409, ("game_over", "seat_resigned", "seat_left"),
 VACATION_REFUSED = Failure(409, ("on_vacation", "vacation_allowance"),
                            "a vacation runs already, or not enough days are left this year")
 BAD_VACATION = Failure(422, ("bad_vacation",), "more days than a vacation may last")
+TAKE_BACK_REFUSED = Failure(409, ("take_back_closed", "game_over", "game_not_started",
+                                  "game_cancelled", "game_aborted", "seat_resigned",
+                                  "seat_left"),
+                            "not your last action, someone acted since, your game does not "
+                            "allow taking it back, or the game is not being played")
 
 
 def make_blueprint(service: GameService) -> ContractBlueprint:
     blp = ContractBlueprint("clocks", __name__, url_prefix="",
                             description="Forced moves that play themselves; vacations")
+
+    @blp.route("/games/<string:game_id>/take-back")
+    class TakeBack(MethodView):
+        @blp.response(200, GameViewSchema)
+        @blp.operation("takeBack", security=SEAT, responses={200: "GameView"},
+                       headers={200: ["ETAG"]},
+                       failures=[NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, TAKE_BACK_REFUSED],
+                       links={200: game_link("getGame", "$request.path.game_id")})
+        def post(self, game_id: str) -> Response:
+            """Take your last action back
+
+            Only your own last action, before any other seat acts, and only one your game
+            allows: nothing hidden was revealed by it (no card drawn, no hidden load
+            revealed, no trick completed) and nothing was drawn at random (GET
+            /games/types/{type}: the Decision lines on take-backs). The view offers it in
+            `table_actions` exactly then. The log keeps the action and adds
+            `move_taken_back`; the table is as it was before the action, your clock too
+            (the time you took counts)."""
+            token = bearer_token()
+            _table, seat = service.load(game_id, token)
+            seat = require_seat(seat, token)
+            table = service.take_back(game_id, seat)
+            return Response(encode_game_view(service.view(table, seat)), status=200,
+                            mimetype="application/json",
+                            headers={"ETag": f'"{table.version}"'})
 
     @blp.route("/games/<string:game_id>/forced-moves")
     class SeatForcedMoves(MethodView):

@@ -42,7 +42,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.auth import bearer_token, check_token, require_seat
+from api.auth import caller_seat, caller_table
 from api.contract.jsonschema import ref
 from api.contract.operations import (
     BAD_QUERY,
@@ -58,6 +58,7 @@ from api.contract.operations import (
 from api.encoding import encode_game_view
 from api.errors import ApiError
 from api.event_hub import EventHub, GameFeed
+from api.locale import game_words
 from api.request_guard import header_seq
 from api.schemas import StreamArgsSchema, StreamTicketSchema
 from api.stream_tickets import StreamTickets
@@ -66,6 +67,7 @@ from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
 from domain.table import Table
+from domain.texts import Translate
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
 CATCH_UP_CHUNK = 500
@@ -161,9 +163,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                     raise ApiError(401, "invalid_ticket", "this stream ticket is unknown, "
                                    "used already or expired: take a new one")
             else:
-                token = bearer_token()
-                table, seat = service.load(game_id, token)
-                check_token(seat, token)
+                table, seat = caller_table(service, game_id)
             after, chat_after = _last_event_id(args["after"], args["messages_after"])
             finished = table.status == "finished"
             if finished and after >= table.version:
@@ -177,9 +177,10 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             if chat_after > service.store.chat_version(game_id):
                 raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
                                "resume from an entry you received")
-            views = _Views(service, game_id, seat) if args["views"] else None
+            words = game_words(args["words"], table.type)
+            views = _Views(service, game_id, seat, words) if args["views"] else None
             frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
-                             keepalive_s, max_s, views, table)
+                             keepalive_s, max_s, views, table, words)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -195,9 +196,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             would be kept in logs and histories: take a ticket with your token (or key)
             and open `GET /games/{id}/events/stream?ticket=<ticket>` within
             `expires_in_s` seconds. It opens one stream; take a new one to reconnect."""
-            token = bearer_token()
-            _table, seat = service.load(game_id, token)
-            seat = require_seat(seat, token)
+            _table, seat = caller_seat(service, game_id)
             return {"ticket": tickets.issue(game_id, seat), "expires_in_s": tickets.ttl_s,
                     "seat": seat}
 
@@ -223,24 +222,23 @@ def _last_event_id(after: int, chat_after: int) -> tuple[int, int]:
 class _Views:
     """The `view` messages of one stream: the viewer's view of the table after a batch."""
 
-    def __init__(self, service: GameService, game_id: str, viewer: int | None) -> None:
+    def __init__(self, service: GameService, game_id: str, viewer: int | None,
+                 words: Translate | None = None) -> None:
         self.service = service
         self.game_id = game_id
         self.viewer = viewer
+        self.words = words
 
     def of(self, table: Table) -> bytes:
-        return view_message(encode_game_view(self.service.view(table, self.viewer)))
-
-    def after(self, batch: list[Event]) -> bytes:
-        # The feed's events fold into the table this process remembers before them (its
-        # own append's, or the one the last view was built on): no read of the store.
-        return self.of(self.service.table_at(self.game_id, batch[-1].seq, batch))
+        return view_message(encode_game_view(self.service.view(table, self.viewer,
+                                                               self.words)))
 
 
 def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | None,
             start: tuple[int, int], finished: bool, keepalive_s: float,
             max_s: float, views: _Views | None = None,
-            opened_on: Table | None = None) -> Iterator[bytes]:
+            opened_on: Table | None = None,
+            words: Translate | None = None) -> Iterator[bytes]:
     after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
     if views is not None and opened_on is not None and after >= opened_on.version:
@@ -260,6 +258,10 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                 # Revealed in full if the game had finished when they were read, as the log.
                 reveal = finished or (feed is not None and feed.finished) or any(
                     e.type == "game_finished" for e in batch)
+                # The table right after the batch, for its view and the seats' names in
+                # the sentences: folded from the one this process remembers (no read).
+                now = service.table_at(game_id, batch[-1].seq, batch) \
+                    if batch and (views is not None or words is not None) else None
                 frames: list[bytes] = []
                 for item in heapq.merge(batch, chat, key=lambda item: item.at):
                     if isinstance(item, ChatEntry):
@@ -267,11 +269,14 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                         frames.append(chat_message(shown(item), after))
                     else:
                         after = item.seq
-                        frames.append(sse_message(redact(item, viewer, reveal), chat_after))
+                        event = redact(item, viewer, reveal)
+                        if now is not None and words is not None:
+                            service.with_sentences(now, [event], words)
+                        frames.append(sse_message(event, chat_after))
                         ended = ended or item.type == "game_finished"
                 # One write per batch: on a busy process the send, not the JSON, costs most.
-                if views is not None and batch:
-                    frames.append(views.after(batch))
+                if views is not None and now is not None:
+                    frames.append(views.of(now))
                 yield b"".join(frames)
                 continue
             if ended or feed is None or feed.broken or time.monotonic() >= ends_at:

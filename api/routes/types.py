@@ -15,6 +15,7 @@ from api.schemas import GameTypeSchema
 from domain.game import Game
 from domain.i18n import Texts
 from domain.registry import GameRegistry
+from domain.shapes import TABLE_EVENTS
 
 
 def describe(game: Game[Any, Any]) -> dict[str, Any]:
@@ -23,7 +24,8 @@ def describe(game: Game[Any, Any]) -> dict[str, Any]:
     return {"id": game.id, "title": game.title, "min_players": game.min_players,
             "max_players": game.max_players,
             "options": [msgspec.to_builtins(o) for o in game.options],
-            "rules": list(game.rules), "actions": tags}
+            "rules": list(game.rules), "actions": tags,
+            "events": [*TABLE_EVENTS, *(e for e in game.shapes.events if e not in TABLE_EVENTS)]}
 
 
 def make_blueprint(games: GameRegistry, texts: Texts) -> Blueprint:

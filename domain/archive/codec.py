@@ -253,3 +253,76 @@ def int_bytes(n: int) -> bytes:
 
 def bytes_int(data: bytes) -> int:
     return int.from_bytes(data, "little")
+
+
+class BitWriter:
+    """Bits, most significant first, packed into bytes (the last one padded with zeros)."""
+
+    def __init__(self) -> None:
+        self.acc = 0
+        self.size = 0
+
+    def bits(self, value: int, n: int) -> None:
+        if n:
+            self.acc = (self.acc << n) | (value & ((1 << n) - 1))
+            self.size += n
+
+    def bytes(self) -> bytes:
+        pad = -self.size % 8
+        return (self.acc << pad).to_bytes((self.size + pad) // 8, "big")
+
+
+class BitReader:
+    def __init__(self, data: bytes) -> None:
+        self.acc = int.from_bytes(data, "big")
+        self.size = len(data) * 8
+        self.at = 0
+
+    def bits(self, n: int) -> int:
+        if self.at + n > self.size:
+            raise FormatError("the packed bits end early")
+        self.at += n
+        return (self.acc >> (self.size - self.at)) & ((1 << n) - 1)
+
+
+# A packed delta: 4 bits of its bit length L (0-14) then its L - 1 bits below the top one;
+# 15: 6 more bits, L - 15 for a longer one (then its bits as before), 63 for a negative one
+# (then its zigzag varint, a byte at a time).
+_SHORT, _ESCAPE, _NEGATIVE = 14, 15, 63
+
+
+def write_delta(out: BitWriter, delta: int) -> None:
+    length = delta.bit_length()
+    if delta >= 0 and length <= _SHORT:
+        out.bits(length, 4)
+    elif delta >= 0 and length - _ESCAPE < _NEGATIVE:
+        out.bits(_ESCAPE, 4)
+        out.bits(length - _ESCAPE, 6)
+    else:
+        out.bits(_ESCAPE, 4)
+        out.bits(_NEGATIVE, 6)
+        w = Writer()
+        w.signed(delta)
+        for byte in w.out:
+            out.bits(byte, 8)
+        return
+    if length > 1:
+        out.bits(delta, length - 1)
+
+
+def read_delta(bits: BitReader) -> int:
+    length = bits.bits(4)
+    if length == _ESCAPE:
+        more = bits.bits(6)
+        if more == _NEGATIVE:
+            value = shift = 0
+            while True:
+                byte = bits.bits(8)
+                value |= (byte & 0x7F) << shift
+                if byte < 0x80:
+                    return value >> 1 if not value & 1 else -(value >> 1) - 1
+                shift += 7
+        length = _ESCAPE + more
+    if length <= 1:
+        return length
+    return (1 << (length - 1)) | bits.bits(length - 1)

@@ -13,7 +13,7 @@ A game's log is the result of its inputs run through the service's decide-and-fo
   join, a resignation, a vote, a rematch's link, or any event this format does not know
   how to derive), stamped and folded like any other; `follow`: what the table does next
   (the start once every seat is taken, the end or the abort once nothing is left to play
-  for) follows it;
+  for) follows it (a creation is written field by field: kind 5);
 - `Verbatim(raw)`: an event kept as its stored bytes, for a log no step explains (written
   before the stamping it has now): appended as it is and folded.
 
@@ -24,13 +24,15 @@ tokens' hashes, the creator token's hash.
 The bytes (format version 1, `docs/archive.md`):
 
     byte     format version (1)
-    byte     flags: bits 0-1 the times' encoding (0: whole milliseconds, 1: float bits)
+    byte     flags: the times' encoding (0: whole milliseconds, 1: float bits, both as
+             varints; 2: whole milliseconds, packed)
     varint   events in the log (its version)
     varint   steps
     seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
     varint   special steps; each: varint steps since the previous one, byte kind, fields
     blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
     varint   clock readings; the first, then each as a signed delta from the one before
+             (flags 2: the first as a varint, the others packed in a blob: `codec.write_delta`)
     varint   seat tokens; each: 32 bytes (a sha256) + varint seat
     byte     0: no creator token; 1: its sha256, 32 bytes
 """
@@ -39,13 +41,30 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
-from domain.archive.codec import FormatError, Reader, Writer, bytes_int, int_bytes
+from domain.archive.codec import (
+    BitReader,
+    BitWriter,
+    FormatError,
+    Reader,
+    Writer,
+    bytes_int,
+    int_bytes,
+    read_delta,
+    write_delta,
+)
 from domain.events import Event
 
 FORMAT_VERSION = 1
-TIMES_MS, TIMES_BITS = 0, 1
-_KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM = 1, 3, 4  # (2: reserved)
+TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
+_KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM, _KIND_CREATED = 1, 3, 4, 5  # (2: reserved)
+# `game_created`'s fields as the service writes them, in order: kind 5 writes their values
+# only (a bot seat as its level, a person's open seat as null, a whole number of seconds
+# as an integer), then any further fields as a map.
+_CREATED_KEYS = ("id", "type", "options", "seats", "deadline_s", "on_timeout",
+                 "bot_delay_s", "seed_hash")
+_SECONDS = ("deadline_s", "bot_delay_s")
 _INT64 = struct.Struct("<q")
 _DOUBLE = struct.Struct("<d")
 
@@ -87,7 +106,11 @@ class Record:
 
 def encode(record: Record) -> bytes:
     w = Writer()
-    mode = TIMES_MS if all(_whole_ms(t) for t in record.times) else TIMES_BITS
+    ms = all(_whole_ms(t) for t in record.times)
+    stamps = [round(t * 1000) if ms else _INT64.unpack(_DOUBLE.pack(t))[0]
+              for t in record.times]
+    deltas = [b - a for a, b in zip([0, *stamps], stamps, strict=False)]
+    mode, times = _times(deltas, ms)
     w.byte(FORMAT_VERSION)
     w.byte(mode)
     w.varint(record.version)
@@ -101,11 +124,7 @@ def encode(record: Record) -> bytes:
         _write_special(w, record.special[step])
     w.blob(int_bytes(record.choices))
     w.varint(len(record.times))
-    last = 0
-    for t in record.times:
-        now = round(t * 1000) if mode == TIMES_MS else _INT64.unpack(_DOUBLE.pack(t))[0]
-        w.signed(now - last)
-        last = now
+    w.raw(times)
     w.varint(len(record.tokens))
     for digest, seat in record.tokens.items():
         _write_hash(w, digest)
@@ -125,7 +144,7 @@ def decode(data: bytes) -> Record:
         raise FormatError(f"archive format {version} is not known here (this code reads "
                           f"{FORMAT_VERSION})")
     mode = r.byte()
-    if mode not in (TIMES_MS, TIMES_BITS):
+    if mode not in (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED):
         raise FormatError(f"unknown flags {mode}")
     events = r.varint()
     steps = r.varint()
@@ -137,10 +156,17 @@ def decode(data: bytes) -> Record:
         special[step] = _read_special(r)
     choices = bytes_int(r.blob())
     times: list[float] = []
+    count = r.varint()
+    if mode == TIMES_MS_PACKED:
+        first = r.signed() if count else 0
+        bits = BitReader(r.blob())
+        deltas = [first, *(read_delta(bits) for _ in range(count - 1))] if count else []
+    else:
+        deltas = [r.signed() for _ in range(count)]
     last = 0
-    for _ in range(r.varint()):
-        last += r.signed()
-        times.append(last / 1000 if mode == TIMES_MS else
+    for delta in deltas:
+        last += delta
+        times.append(last / 1000 if mode != TIMES_BITS else
                      _DOUBLE.unpack(_INT64.pack(last))[0])
     tokens = {}
     for _ in range(r.varint()):
@@ -151,6 +177,27 @@ def decode(data: bytes) -> Record:
         raise FormatError("bytes after the archive's end")
     return Record(seed=seed, version=events, steps=steps, special=special, choices=choices,
                   times=times, tokens=tokens, creator=creator)
+
+
+def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
+    """The clock readings' encoding and bytes: whole milliseconds as varints or packed
+    (whichever is shorter), else the floats' bits as varints."""
+    varints = Writer()
+    for delta in deltas:
+        varints.signed(delta)
+    if not ms:
+        return TIMES_BITS, varints.bytes()
+    if not deltas:
+        return TIMES_MS, b""
+    packed = Writer()
+    packed.signed(deltas[0])
+    bits = BitWriter()
+    for delta in deltas[1:]:
+        write_delta(bits, delta)
+    packed.blob(bits.bytes())
+    if len(packed.out) < len(varints.out):
+        return TIMES_MS_PACKED, packed.bytes()
+    return TIMES_MS, varints.bytes()
 
 
 def _whole_ms(t: float) -> bool:
@@ -190,6 +237,10 @@ def _write_special(w: Writer, step: Special) -> None:
         case ActAs(by=by):
             w.byte(_KIND_ACT_AS)
             w.value(by)
+        case EventStep(event=ev, follow=follow) if (fields := _created_fields(ev)):
+            w.byte(_KIND_CREATED)
+            w.byte(1 if follow else 0)
+            w.value(fields)
         case EventStep(event=ev, follow=follow):
             w.byte(_KIND_EVENT)
             w.byte(1 if follow else 0)
@@ -222,4 +273,64 @@ def _read_special(r: Reader) -> Special:
                          follow)
     if kind == _KIND_VERBATIM:
         return Verbatim(r.blob())
+    if kind == _KIND_CREATED:
+        follow = r.byte() == 1
+        fields = r.value()
+        if not isinstance(fields, list) or len(fields) != len(_CREATED_KEYS) + 1:
+            raise FormatError("a creation step of another shape")
+        return EventStep(Event(type="game_created", data=_created_data(fields)), follow)
     raise FormatError(f"unknown kind of step {kind}")
+
+
+def _created_fields(ev: Event) -> list[Any] | None:
+    """`game_created`'s data as kind 5 writes it, when that gives it back exactly."""
+    if ev.type != "game_created" or ev.actor is not None or ev.private or \
+            tuple(ev.data)[:len(_CREATED_KEYS)] != _CREATED_KEYS:
+        return None
+    fields: list[Any] = []
+    for key in _CREATED_KEYS:
+        value = ev.data[key]
+        if key == "seats" and isinstance(value, list):
+            value = [_short_seat(seat) for seat in value]
+        elif key in _SECONDS and type(value) is float and value.is_integer() and \
+                abs(value) < 2**53:
+            value = int(value)
+        fields.append(value)
+    fields.append({k: v for k, v in ev.data.items() if k not in _CREATED_KEYS})
+    again, original = Writer(), Writer()
+    again.value(_created_data(fields))
+    original.value(ev.data)
+    return fields if again.out == original.out else None
+
+
+def _created_data(fields: list[Any]) -> dict[str, Any]:
+    *values, more = fields
+    data: dict[str, Any] = {}
+    for key, value in zip(_CREATED_KEYS, values, strict=True):
+        if key == "seats" and isinstance(value, list):
+            value = [_long_seat(seat) for seat in value]
+        elif key in _SECONDS and type(value) is int:
+            value = float(value)
+        data[key] = value
+    if not isinstance(more, dict):
+        raise FormatError("a creation step of another shape")
+    data.update(more)
+    return data
+
+
+def _short_seat(seat: Any) -> Any:
+    if isinstance(seat, dict):
+        if tuple(seat) == ("kind", "level") and seat["kind"] == "bot" and \
+                type(seat["level"]) is str:
+            return seat["level"]
+        if tuple(seat) == ("kind",) and seat["kind"] == "human":
+            return None
+    return seat
+
+
+def _long_seat(seat: Any) -> Any:
+    if type(seat) is str:
+        return {"kind": "bot", "level": seat}
+    if seat is None:
+        return {"kind": "human"}
+    return seat

@@ -24,4 +24,8 @@ VOCABULARY: tuple[str, ...] = (
     "ochs-und-esel", "crazy-donkey", "canyon-donkeys", "trash",
     "rounds", "ox_variant", "first_player", "deals", "decks", "wild", "target_slots",
     "max_rounds", "donkey_deck",
+    # time controls and the clocks' events
+    "time_control", "correspondence", "per_move", "bank_s", "increment_s", "vacation",
+    "vacation_started", "vacation_ended", "move_taken_back", "forced_moves_set", "until",
+    "first", "last", "forced", "undoable",
 )

@@ -142,8 +142,13 @@ def _match(game: Game[Any, Any], table: Table, events: Sequence[Event], i: int,
     return None
 
 
+# What the table adds to the events of a seat's action: who played it for the seat, and
+# how many of its events may be taken back (`domain.service.decide`).
+TABLE_MARKS = ("auto", "undoable")
+
+
 def _same(produced: Event, logged: Event) -> bool:
-    data = {k: v for k, v in logged.data.items() if k != "auto"}
+    data = {k: v for k, v in logged.data.items() if k not in TABLE_MARKS}
     return (produced.type == logged.type and produced.actor == logged.actor
             and _plain(produced.data) == _plain(data)
             and _plain(produced.private) == _plain(logged.private))

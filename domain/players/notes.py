@@ -133,8 +133,9 @@ def deadline_soon(table: Table, seat: int, at: float) -> PlayerNote | None:
 
 def soon_due(table: Table, seat: int, deadline: float) -> float | None:
     """When seat `seat`, whose deadline is `deadline`, is warned: after SOON_AT of its
-    time to move (whatever clock set the deadline)."""
-    since = table.waiting_since.get(seat)
+    time to move (whatever clock set the deadline; a correspondence bank's from when it
+    started running, so never during the vacation that stopped it)."""
+    since = table.clock_started(seat)
     if since is None or deadline <= since:
         return None
     return since + SOON_AT * (deadline - since)

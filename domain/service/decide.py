@@ -20,6 +20,7 @@ from domain.errors import (
 from domain.events import Event, event
 from domain.game import Game
 from domain.rng import rng_for
+from domain.rulings import may_take_back
 from domain.service.folding import Batch, finish, fold
 from domain.service.forced import play_forced
 from domain.table import Table, to_act
@@ -48,7 +49,13 @@ def decide_action(game: Game[Any, Any], table: Table, seed: str, seat: int, acti
         prefix.append(event("turn_timed_out", seat=seat, **away))
     elif by == "player" and table.timeouts_in_row[seat] > 0:
         prefix.append(event("seat_returned", seat=seat))
-    decided = game.decide(table.game, seat, parsed, rng_for(seed, table.version))
+    rng = rng_for(seed, table.version)
+    decided = game.decide(table.game, seat, parsed, rng)
+    if by == "player" and may_take_back(game, table.game, seat, parsed, decided, rng):
+        # The log says how many events the action made: the fold keeps the table before
+        # them, for a take-back (`domain.table.Undo`).
+        decided = [msgspec.structs.replace(decided[0], data={
+            **decided[0].data, "undoable": len(decided)}), *decided[1:]]
     if by in ("timeout", "away"):
         # The log says which moves the server made for an absent player.
         decided = [msgspec.structs.replace(e, data={**e.data, "auto": by})

@@ -31,6 +31,8 @@ import domain.service.replay as replay
 import domain.service.resign as resigning
 import domain.service.seat_clocks as seat_clocks
 import domain.service.seats as seating
+import domain.service.take_back as taking_back
+import domain.service.words as wording
 from domain.bots.analysis import AnalysisBudget
 from domain.chat import ChatEntry
 from domain.events import Event
@@ -42,8 +44,8 @@ from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
 from domain.service.hooks import Hooks, NoHooks
+from domain.service.process_memory import Remembered
 from domain.service.rematch import Rematch
-from domain.service.remembered import Remembered
 from domain.service.tokens import hash_token
 from domain.service.views import table_view
 from domain.store.memory_players import MemoryPlayerStore
@@ -51,6 +53,7 @@ from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.player_clocks import MemoryPlayerClockStore, PlayerClockStore
 from domain.store.port import EventStore, PlayerStore, RatingStore
 from domain.table import Table
+from domain.texts import Translate, english
 
 
 class GameService:
@@ -197,6 +200,10 @@ class GameService:
         return acting.act(self.deps, game_id, seat, action, if_match=if_match,
                           idempotency_key=idempotency_key, by=by, loaded=loaded)
 
+    def take_back(self, game_id: str, seat: int) -> Table:
+        """The seat's last action, taken back (`domain.service.take_back`)."""
+        return taking_back.take_back(self.deps, game_id, seat)
+
     # --- the clocks' settings: forced moves, vacations ------------------------------------
     def set_seat_forced(self, game_id: str, seat: int, auto: bool) -> Table:
         return seat_clocks.set_seat_forced(self.deps, game_id, seat, auto)
@@ -234,8 +241,17 @@ class GameService:
     def is_creator(self, game_id: str, token: str) -> bool:
         return creator.is_creator(self.deps.store, game_id, token)
 
-    def view(self, table: Table, viewer: int | None) -> dict[str, Any]:
-        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock())
+    def view(self, table: Table, viewer: int | None,
+             words: Translate | None = None) -> dict[str, Any]:
+        """The viewer's view; with `words` (a translator: `domain.texts`), its legal
+        actions' labels and its layout in those words."""
+        return table_view(table, self.deps.games.game(table.type), viewer, self.deps.clock(),
+                          words=words)
+
+    def with_sentences(self, table: Table, events: Sequence[dict[str, Any]],
+                       words: Translate = english) -> Sequence[dict[str, Any]]:
+        """Redacted events of `table`'s game, each given its `sentence` (in place)."""
+        return wording.with_sentences(table, self.deps.games.game(table.type), events, words)
 
     def list_games(self, status: str | None, game_type: str | None, offset: int,
                    limit: int, free_seat: bool = False) -> tuple[list[Table], int]:
@@ -243,11 +259,14 @@ class GameService:
                                   offset, limit, free_seat)
 
     def events_for(self, game_id: str, viewer: int | None, after: int = 0,
-                   limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-        return queries.events_for(self.deps, game_id, viewer, after, limit)
+                   limit: int = 1000,
+                   words: Translate | None = None) -> tuple[list[dict[str, Any]], Table]:
+        """The log as the viewer may see it; with `words`, each event's sentence."""
+        return queries.events_for(self.deps, game_id, viewer, after, limit, words)
 
-    def state_at(self, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
-        return replay.state_at(self.deps, game_id, seq, viewer)
+    def state_at(self, game_id: str, seq: int, viewer: int | None,
+                 words: Translate | None = None) -> dict[str, Any]:
+        return replay.state_at(self.deps, game_id, seq, viewer, words)
 
     def profile(self, player_id: str) -> dict[str, Any]:
         return players.profile(self.deps, player_id)

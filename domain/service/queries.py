@@ -10,18 +10,25 @@ from domain.redaction import redact
 from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load, stored_table
+from domain.service.words import with_sentences
 from domain.store.port import EventStore
 from domain.table import Table
+from domain.texts import Translate
 
 
 def events_for(deps: Deps, game_id: str, viewer: int | None, after: int = 0,
-               limit: int = 1000) -> tuple[list[dict[str, Any]], Table]:
-    """The log after `after` as `viewer` may see it, and the table as it is now. (Waiting
-    for new events is the API's event hub's job: one connection per process.)"""
+               limit: int = 1000,
+               words: Translate | None = None) -> tuple[list[dict[str, Any]], Table]:
+    """The log after `after` as `viewer` may see it (with `words`, each event with its
+    `sentence`), and the table as it is now. (Waiting for new events is the API's event
+    hub's job: one connection per process.)"""
     events = deps.store.read(game_id, after=after, count=limit)
     table, _ = load(deps, game_id)
     reveal = table.status == "finished"
-    return [redact(e, viewer, reveal) for e in events], table
+    shown = [redact(e, viewer, reveal) for e in events]
+    if words is not None:
+        with_sentences(table, deps.games.game(table.type), shown, words)
+    return shown, table
 
 
 def list_games(store: EventStore, games: GameRegistry, status: str | None,

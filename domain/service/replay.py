@@ -14,11 +14,12 @@ from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load
 from domain.service.views import table_view
-from domain.store.port import EventStore
+from domain.store.port import GameLog
 from domain.table import Table, decode_table, evolve_table
+from domain.texts import Translate
 
 
-def rebuild(store: EventStore, games: GameRegistry, game_id: str,
+def rebuild(store: GameLog, games: GameRegistry, game_id: str,
             until: int | None = None) -> Table:
     """Fold the log from its first event (replay, verification, lost snapshots); with
     `until`, from the checkpoint at or before it."""
@@ -72,12 +73,14 @@ def _fold_recent(deps: Deps, game_id: str, version: int,
     return None
 
 
-def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None) -> dict[str, Any]:
-    """The viewer's view right after event `seq`: everything, once the game is over."""
+def state_at(deps: Deps, game_id: str, seq: int, viewer: int | None,
+             words: Translate | None = None) -> dict[str, Any]:
+    """The viewer's view right after event `seq`: everything, once the game is over (with
+    `words`: labelled and laid out)."""
     now, _ = load(deps, game_id)
     if not 1 <= seq <= now.version:
         raise UnknownGame(f"no event {seq} in game {game_id!r}", code="unknown_seq")
     past = rebuild(deps.store, deps.games, game_id, until=seq)
     game = deps.games.game(past.type)
     return table_view(past, game, viewer, now=past.updated_at,
-                      reveal_all=now.status == "finished")
+                      reveal_all=now.status == "finished", words=words)

@@ -8,14 +8,19 @@ import msgspec
 
 from domain import clocks
 from domain.game import Game
+from domain.service import words as wording
 from domain.table import Table, to_act
 from domain.table_actions import table_actions
+from domain.texts import Translate
 
 
 def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: float,
-               reveal_all: bool | None = None) -> dict[str, Any]:
+               reveal_all: bool | None = None,
+               words: Translate | None = None) -> dict[str, Any]:
     """What `viewer` may see of the table now; every entry of `legal_actions` is a complete
-    action body the viewer may post unchanged."""
+    action body the viewer may post unchanged. With `words` (a translator, e.g.
+    `domain.texts.english`): each labelled in `action_labels` (same order) and the game's
+    view laid out in `layout` (`domain.service.words`); else both are null."""
     reveal = table.status == "finished" if reveal_all is None else reveal_all
     acting = sorted(to_act(table, game))
     seats = [
@@ -28,10 +33,19 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
          **_seat_clock(table, i, now)}
         for i, s in enumerate(table.seats)
     ]
-    legal: list[Any] = []
+    actions: list[Any] = []
     if viewer is not None and table.status == "active" and viewer in acting and \
             table.seats[viewer].in_play:
-        legal = [msgspec.to_builtins(a) for a in game.legal_actions(table.game, viewer)]
+        actions = game.legal_actions(table.game, viewer)
+    shown = game.view(table.game, viewer, reveal) if table.game is not None else None
+    labels: list[dict[str, Any]] | None = None
+    laid_out = None
+    if words is not None:
+        labels = []
+    if shown is not None and words is not None:
+        names = wording.seat_names(table, words)
+        labels = wording.action_labels(game, shown, actions, names, words)
+        laid_out = wording.layout(game, shown, viewer, names, words)
     return {
         "id": table.id,
         "type": table.type,
@@ -48,8 +62,10 @@ def table_view(table: Table, game: Game[Any, Any], viewer: int | None, now: floa
         "seed": table.seed,
         "created_at": table.created_at,
         "updated_at": table.updated_at,
-        "game": game.view(table.game, viewer, reveal) if table.game is not None else None,
-        "legal_actions": legal,
+        "game": shown,
+        "legal_actions": [msgspec.to_builtins(a) for a in actions],
+        "action_labels": labels,
+        "layout": laid_out,
         "outcome": table.outcome,
         "table_actions": table_actions(table, game, viewer),
         "abort_votes": list(table.abort_votes),

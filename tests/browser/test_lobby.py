@@ -47,6 +47,7 @@ def test_a_canyon_table_with_a_deck_of_ones_choosing_and_a_spectator_watches(
     assert "at least 8" in page.inner_text("#option-donkey_deck-total")
     page.fill("#option-donkey_deck-normal", "6")
     page.select_option("#option-first_player", "2")  # the third seat: numbered from 1
+    page.select_option("#deadline", "bank:604800:86400")  # a correspondence clock
     assert page.locator("#option-first_player option").count() == 1 + 3
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/play/#/game/*")
@@ -54,6 +55,9 @@ def test_a_canyon_table_with_a_deck_of_ones_choosing_and_a_spectator_watches(
     view = http.get(f"/games/{game_id}").json()
     assert view["options"]["donkey_deck"] == deck
     assert view["options"]["first_player"] == 2
+    assert view["time_control"]["kind"] == "correspondence"
+    assert (view["time_control"]["bank_s"], view["time_control"]["increment_s"]) == \
+        (604800, 86400)
     page.wait_for_selector("body[data-status='active']")
     link = page.input_value("#watch-link")
     assert link == f"{server.url}/play/#/games/{game_id}"

@@ -26,7 +26,7 @@ from tests.e2e.test_api_contract import (  # noqa: F401 - collected here, on the
     test_types_and_health,
 )
 from tests.e2e.test_bots_over_http import (  # noqa: F401
-    test_one_human_and_two_bots_play_to_the_end_over_http,
+    test_one_human_and_three_bots_play_to_the_end_over_http,
 )
 from tests.e2e.test_full_games import (  # noqa: F401
     test_a_three_player_ochs_und_esel_game_to_the_end,
@@ -59,10 +59,11 @@ def live_app(components):
     return web_app(components, {"TESTING": True})
 
 
-def test_rate_limits_are_counted_in_the_cluster(cluster_settings, cluster_client, redis_client):
+def test_rate_limits_are_counted_in_the_cluster(cluster_settings, cluster_client, redis_client,
+                                                games):
     limits = RateLimits(limits={"act": "2/minute", "auth_failures": "2/minute"})
     app = web_app(bootstrap(dataclasses.replace(cluster_settings, rate_limits=limits),
-                            hooks=NoHooks()), {"TESTING": True})
+                            hooks=NoHooks(), games=games), {"TESTING": True})
     api = ApiClient(app.test_client())
     game_id, tokens = api.new_game("high-card", 2)
 
@@ -74,19 +75,19 @@ def test_rate_limits_are_counted_in_the_cluster(cluster_settings, cluster_client
     assert [api.http.get(f"/games/{game_id}", headers=api.auth(f"guess-{n}")).status_code
             for n in range(3)] == [401, 401, 429]
     # The counters are on the cluster's masters; none on the queues' Redis.
-    # (flask-limiter's keys: `LIMITS:{<counter>}`, a slot per counter.)
+    # (the `limits` library's keys: `LIMITS:{<counter>}`, a slot per counter.)
     assert list(cluster_client.scan_iter(match="LIMITS:*"))
     assert list(redis_client.scan_iter(match="LIMITS:*")) == []
 
 
 def test_a_move_that_no_replica_confirmed_in_time_is_a_503_and_its_retry_the_first_answer(
-        api, cluster_settings):
+        api, cluster_settings, games):
     game_id, tokens = api.new_game("high-card", 2)
     # A service that waits for two replicas where each master has one: none confirms
     # both in time, so the move is not acknowledged although it was written.
     strict = ApiClient(web_app(bootstrap(
         dataclasses.replace(cluster_settings, wait_replicas=2, wait_timeout_ms=20),
-        hooks=NoHooks()), {"TESTING": True}).test_client())
+        hooks=NoHooks(), games=games), {"TESTING": True}).test_client())
     view = api.view(game_id, tokens[0])
     headers = {**api.auth(tokens[0]), "Idempotency-Key": "move-1"}
     sent = strict.http.post(f"/games/{game_id}/actions", json=view["legal_actions"][0],

@@ -102,3 +102,25 @@ class PlayerStoreContract:
                      InboxMove("p2", "g1", _at("active", 20.0))])
         assert store.inbox_ids("p1", "active", 0, 30, high=1e12)[:2] == ([], 0)
         assert store.inbox_ids("p2", "active", 0, 30, high=1e12)[:2] == (["g1"], 1)
+
+    # --- a player's own stream -----------------------------------------------------------
+    def test_notes_go_to_their_players_streams_in_order_and_page_after_an_id(self, store):
+        from domain.players.notes import PlayerNote, entry_order
+
+        def note(player: str, kind: str, n: int) -> PlayerNote:
+            return PlayerNote(player=player, type=kind, at=1000.0 + n, game=f"g{n}",
+                              game_type="trash", data={"seat": n})
+
+        assert store.last_player_event("p1") == "0-0"
+        assert store.player_events("p1") == []
+        store.place([], [note("p1", "my_turn", 1), note("p2", "invited", 2)])
+        store.place([], [note("p1", "message", 3)], [("p1", "g1", 1003.0)])
+        mine = store.player_events("p1")
+        assert [e.shown()["type"] for e in mine] == ["my_turn", "message"]
+        assert mine[0].shown() == {"id": mine[0].id, "type": "my_turn", "at": 1001.0,
+                                   "game": "g1", "game_type": "trash", "data": {"seat": 1}}
+        assert entry_order(mine[0].id) < entry_order(mine[1].id)
+        assert store.last_player_event("p1") == mine[1].id
+        assert store.player_events("p1", after=mine[0].id) == mine[1:]
+        assert store.player_events("p1", count=1) == mine[:1]
+        assert [e.shown()["type"] for e in store.player_events("p2")] == ["invited"]

@@ -89,3 +89,24 @@ def test_a_vacation_over_http_stops_the_clock_the_others_see(api):
     assert api.view(game_id, bob)["seats"][0]["vacation_until"] is None
     types = [e["type"] for e in api.events(game_id, bob)["events"]]
     assert types[-2:] == ["vacation_started", "vacation_ended"]
+
+
+def test_a_seat_takes_its_last_move_back(api):
+    game_id, tokens = api.new_game("ochs-und-esel", 3, {"first_player": 0})
+    before = api.view(game_id, tokens[0])
+    move = before["legal_actions"][0]
+    r = api.act(game_id, tokens[0], move)
+    assert r.status_code == 200
+    view = r.get_json()["view"]
+    assert "take_back" in [a["name"] for a in view["table_actions"]]
+    assert "take_back" not in [a["name"] for a in api.view(game_id, tokens[1])["table_actions"]]
+    r = api.http.post(f"/games/{game_id}/take-back", headers=api.auth(tokens[1]))
+    assert r.status_code == 409 and r.get_json()["code"] == "take_back_closed"
+    r = api.http.post(f"/games/{game_id}/take-back", headers=api.auth(tokens[0]))
+    assert r.status_code == 200, r.get_json()
+    back = r.get_json()
+    assert back["to_act"] == [0] and back["game"]["hand"] == before["game"]["hand"]
+    assert back["legal_actions"] == before["legal_actions"]
+    events = api.events(game_id, tokens[2], after=before["version"])["events"]
+    assert [e["type"] for e in events] == [events[0]["type"], "move_taken_back"]
+    assert events[0]["data"]["undoable"] == 1

@@ -169,6 +169,37 @@ def test_no_seat_and_no_spectator_finds_canyon_loads_looks_or_the_deck(api):
     assert _run_attacks(received[None], truth, None, candidates) >= 10
 
 
+def test_take_backs_leak_no_canyon_load_and_the_log_still_checks_out(api):
+    """A load taken back stays in the log with its private part: still nobody else finds
+    it, and the log (both events) still verifies."""
+    composition = {"holed": 4, "normal": 6}
+    game_id, tokens = api.new_game("canyon-donkeys", 3, {"donkey_deck": composition})
+    rng = random.Random(11)
+    received: list[dict[str, Any]] = []
+    taken = 0
+
+    def take_back_and_keep(_view: dict, acted: dict) -> None:
+        nonlocal taken, received
+        seat = acted["view"]["you"]
+        if rng.random() < 0.4 and "take_back" in [a["name"] for a in
+                                                  acted["view"]["table_actions"]]:
+            r = api.http.post(f"/games/{game_id}/take-back", headers=api.auth(tokens[seat]))
+            assert r.status_code == 200, r.get_json()
+            taken += 1
+        after = received[-1]["seq"] if received else 0
+        page = api.events(game_id, None, after)
+        if page["status"] != "finished":
+            received += page["events"]
+
+    api.play_to_end(game_id, tokens, pick=lambda v: rng.choice(v["legal_actions"]),
+                    on_move=take_back_and_keep)
+    full = _log(api, game_id)
+    assert taken >= 5 and sum(e["type"] == "move_taken_back" for e in full) == taken
+    assert check_log([json.dumps(e).encode() for e in full], games_under_test()).problems == []
+    truth = _truth(full)
+    assert _run_attacks(received, truth, None, _canyon_candidates(list(composition))) >= 10
+
+
 # --- Checking a log: before the end over what a viewer sees, after it every part ----------
 def test_a_seats_log_checks_out_before_the_end_and_the_full_one_after(api):
     game_id, tokens = api.new_game("ochs-und-esel", 3, {"rounds": 1})

@@ -60,3 +60,21 @@ def test_a_starting_worker_rebuilds_the_same_due_time(service, rq_hooks, clock, 
     counts = rq_hooks.rebuild(service.active_games())
     assert (counts.enqueued, counts.armed) == (0, 1)
     assert rq_hooks.timers() == {_job_id("deadline", table, 0): due}
+
+
+def test_a_bank_s_end_delivered_four_times_acts_once(service, rq_hooks, clock, components):
+    """The pump's job and three copies (another pump, a rebuild, a retry) of one clock."""
+    table = human_and_bots(service, first=0, time_control=CORRESPONDENCE)
+    clock.advance(BANK + 1)
+    assert rq_hooks.release_due() == 1
+    queue = rq_hooks.queues["deadlines"]
+    for n in range(3):
+        queue.enqueue(jobs.deadline_passed, table.id, table.version, 0,
+                      job_id=f"{_job_id('deadline', table, 0)}-copy{n}", result_ttl=600)
+    burst(components, queues=["deadlines"])
+    results = [queue.fetch_job(j).return_value() for j in
+               [_job_id("deadline", table, 0)] + [f"{_job_id('deadline', table, 0)}-copy{n}"
+                                                   for n in range(3)]]
+    assert results.count("acted") == 1
+    assert set(results) - {"acted"} <= {"superseded", "conflict"}
+    assert len(timeouts(service.store.read(table.id))) == 1

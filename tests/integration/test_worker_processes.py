@@ -6,6 +6,7 @@ import math
 from datetime import UTC, datetime
 
 import msgspec
+import pytest
 from rq import Worker
 from rq.job import Job
 
@@ -68,12 +69,17 @@ def test_a_deadline_fires_exactly_once_with_two_workers_running(
     assert played[2:] and all(e.data.get("auto") == "away" for e in played[2:])
 
 
+@pytest.mark.parametrize("control", [
+    {"deadline_s": 1},
+    {"time_control": {"kind": "correspondence", "bank_s": 1, "increment_s": 0.5}}],
+    ids=["per_move", "correspondence"])
 def test_a_timer_lost_with_a_killed_worker_fires_after_a_restart(
-        service, rq_hooks, redis_client, redis_url, tmp_path):
+        service, rq_hooks, redis_client, redis_url, tmp_path, control):
     """The worker is killed, scheduler and all, while the strong bot thinks: the bot's move,
-    and the human's deadline that move would have armed, now exist only as what the stored
-    state implies. The restarted worker rebuilds them: the bot moves, the deadline fires."""
-    table = human_and_bots(service, first=0, deadline_s=1, levels=("strong", "basic"))
+    and the human's deadline (or the end of its bank) that move would have armed, now exist
+    only as what the stored state implies. The restarted worker rebuilds them: the bot
+    moves, the clock fires, once each time."""
+    table = human_and_bots(service, first=0, levels=("strong", "basic"), **control)
     first = WorkerProcess(redis_url, tmp_path / "first.log", DONKEYPOST_STRONG_MS="5000")
     try:
         game = games_under_test().game(table.type)

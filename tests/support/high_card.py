@@ -13,6 +13,7 @@ from domain.errors import IllegalAction, NotYourTurn
 from domain.events import Event, event
 from domain.game import EventShape, GameShapes, OptionSpec, Outcome
 from domain.shapes import Empty, Played
+from domain.texts import ActionText, Card, Layout, Seat, Text, Zone, text
 
 
 class HighCardPlay(msgspec.Struct, frozen=True, tag_field="type", tag="play"):
@@ -110,6 +111,26 @@ class HighCard:
     def round_scored(self, state: HighCardState) -> bool:
         """The whole game is one round."""
         return not any(state.hands) and any(state.played)
+
+    def action_label(self, view: Mapping[str, Any], action: HighCardPlay) -> ActionText:
+        return ActionText(text("Play {card}", card=action.card), (f"hand:{action.card}",))
+
+    def event_sentence(self, event: Mapping[str, Any]) -> Text | None:
+        if event["type"] == "dealt":
+            return text("Three cards each were dealt.")
+        if event["type"] == "played":
+            return text("{seat} played {card}.", seat=Seat(event["actor"]),
+                        card=event["data"]["card"])
+        return None
+
+    def layout(self, view: Mapping[str, Any], viewer: int | None) -> Layout:
+        played = tuple(Zone(id=f"seat:{seat}", kind="seat", seat=seat,
+                            cards=tuple(Card(text=str(c), name=str(c)) for c in cards))
+                       for seat, cards in enumerate(view["played"]))
+        hand = () if view["hand"] is None else (Zone(
+            id="hand", kind="hand", seat=viewer, title=text("Your hand"),
+            cards=tuple(Card(id=f"hand:{c}", text=str(c), name=str(c)) for c in view["hand"])),)
+        return Layout(zones=played + hand)
 
 
 GAME = HighCard()

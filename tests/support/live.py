@@ -53,8 +53,8 @@ def sse_messages(lines: Iterator[str]) -> Iterator[SseMessage | str]:
 @contextmanager
 def open_stream(base: str, game_id: str, token: str | None = None,
                 last_event_id: int | None = None, after: int | None = None,
-                timeout_s: float = 10.0,
-                views: bool = False) -> Iterator[tuple[httpx.Response, Iterator[Any]]]:
+                timeout_s: float = 10.0, views: bool = False,
+                words: bool = False) -> Iterator[tuple[httpx.Response, Iterator[Any]]]:
     """`GET /games/{id}/events/stream`; yields the response and its messages and comments."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if last_event_id is not None:
@@ -62,6 +62,8 @@ def open_stream(base: str, game_id: str, token: str | None = None,
     params: dict[str, Any] = {"after": after} if after is not None else {}
     if views:
         params["views"] = "true"
+    if words:
+        params["words"] = "true"
     with httpx.stream("GET", f"{base}/games/{game_id}/events/stream", headers=headers,
                       params=params, timeout=timeout_s) as response:
         yield response, sse_messages(response.iter_lines())

@@ -72,7 +72,8 @@ _seats.update({game: dict(enumerate(tokens))
                _fixtures.get("table_life", [])})
 _random = random.Random(0)
 TABLE_LIFE = ("resignGame", "leaveGame", "voteAbort", "withdrawAbort")
-BY_A_SEAT = ("comeBack", "postAction", "postMessage", *TABLE_LIFE)  # never a spectator
+BY_A_SEAT = ("comeBack", "postAction", "postMessage", "takeBack", "setForcedMoves",
+             *TABLE_LIFE)  # never a spectator
 
 
 def _operation(case_or_operation: Any) -> str:
@@ -223,6 +224,12 @@ class Tokens:
             return creator
         if operation == "comeBack" and game in _away_tokens:
             return _away_tokens[game]
+        if operation == "takeBack" and seats:
+            # The seat whose view offers it (the one that just acted), as a client would.
+            for token in seats.values():
+                offered = (_view(game, token) or {}).get("table_actions", [])
+                if any(a.get("name") == "take_back" for a in offered):
+                    return token
         if operation == "postAction" and seats:
             return _holder_of(game, case.body, seats) or _random.choice(list(seats.values()))
         if operation == "getGame" and seats and _random.random() < 0.9:

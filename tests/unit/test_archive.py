@@ -11,10 +11,19 @@ import msgspec
 import pytest
 
 from domain.archive.archiving import archive_game
-from domain.archive.codec import DigitReader, Digits, Reader, Writer
+from domain.archive.codec import (
+    BitReader,
+    BitWriter,
+    DigitReader,
+    Digits,
+    Reader,
+    Writer,
+    read_delta,
+    write_delta,
+)
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
-from domain.archive.record import EventStep, Verbatim, decode
+from domain.archive.record import EventStep, Record, Verbatim, decode, encode
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp
 from domain.rng import rng_for
@@ -83,10 +92,10 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
-    """Games played until the people have timed out, gone away, come back, voted and
-    given up (the deals are random: a few games are needed)."""
+    """Games played until the people have timed out, gone away, come back, voted, taken
+    moves back and given up (the deals are random: a few games are needed)."""
     wanted = {"turn_timed_out", "seat_returned", "auto:timeout", "auto:away", "abort_voted",
-              "abort_vote_withdrawn"}
+              "abort_vote_withdrawn", "move_taken_back"}
     seen: set[str] = set()
     for seed in range(40):
         if wanted <= seen and seen & {"seat_resigned", "seat_left"}:
@@ -137,12 +146,18 @@ def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again()
 
 def test_bots_only_record_is_small_and_mostly_digits():
     service, _store, archives = service_pair()
-    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 7, people=0)
+    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 8, people=0)  # (no clock)
     data, _ = archive(archives.stored_game(table.id), games_under_test())
     record = decode(data)
     assert list(record.special) == [0]  # the creation; every move is a pair of digits
     assert isinstance(record.special[0], EventStep)
     assert len(data) < table.version + 200
+    # The creation, in fields: 4 bot seats and the game's defaults in a few dozen bytes.
+    alone = Record(seed=record.seed, version=0, steps=1, special=record.special, choices=0,
+                   times=[])
+    empty = Record(seed=record.seed, version=0, steps=1, special={}, choices=0, times=[])
+    assert len(encode(alone)) - len(encode(empty)) < 50  # (95 as a map of words)
+    assert decode(encode(alone)).special == record.special
 
 
 def test_events_no_step_explains_are_kept_as_events_and_expand_exactly():
@@ -209,3 +224,18 @@ def test_the_rng_seeded_on_use_draws_what_random_random_draws():
         assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
             [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
         assert lazy.getstate() == eager.getstate()
+
+
+def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
+    rng = random.Random(3)
+    deltas = [0, 1, 2, 3, 16383, 16384, -1, -1000, 2**40, 2**70, 2**90]
+    deltas += [rng.randint(-5, 10**7) for _ in range(500)]
+    bits = BitWriter()
+    for delta in deltas:
+        write_delta(bits, delta)
+    reader = BitReader(bits.bytes())
+    assert [read_delta(reader) for _ in deltas] == deltas
+    quick = BitWriter()  # moves a few milliseconds apart: 4 or 5 bits, not a byte
+    for delta in [0, 1, 2, 3] * 100:
+        write_delta(quick, delta)
+    assert len(quick.bytes()) <= 400 * 5 / 8

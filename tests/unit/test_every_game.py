@@ -8,8 +8,9 @@ choice, an int at its bounds) at the smallest and largest counts; at every step:
   a few actions that are not legal for the seat that sends them are refused with a
   `GameRuleError` (never another exception, never accepted);
 - every new event and the state survive a JSON round trip;
-- blindness: for every seat, the state `determinize` draws from the seat's view shows the
-  seat that same view, and shows a spectator what the true state shows one;
+- blindness: for the seats to act and one other seat drawn at random (every seat, over a
+  playout), the state `determinize` draws from the seat's view shows the seat that same
+  view, and shows a spectator what the true state shows one;
 and replaying the log (JSON round-tripped) from the start rebuilds the state.
 """
 
@@ -22,13 +23,17 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain import texts
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import Game, GameShapes, OptionSpec, SearchableGame, resolve_options
 from domain.games import kit
+from domain.redaction import redact
+from domain.texts import Layout, render, render_layout
 from tests.support.games import installed_games
 
 DEFAULT_SEEDS = (1, 2, 3)  # the default options; each other option plays one more seed
+DESCRIBE_EVERY = 5  # steps between two checks of every viewer's layout and labels
 MAX_STEPS = 300  # a playout stops here if the game has not ended (long options)
 REPLAY_EVERY = 60  # steps between two replays of the whole log
 WRONG_ACTIONS = 3  # actions that are not legal, sent at every step
@@ -84,6 +89,7 @@ class Checker:
         self.players = players
         self.rng = rng
         self.seen_actions: list[Any] = []  # every action legal somewhere in this game
+        self.steps = 0
 
     def step(self, state: Any) -> None:
         game = self.game
@@ -100,6 +106,32 @@ class Checker:
             self.seen_actions += legal[seat]
         self.refuses_wrong_actions(state, legal)
         self.blind(state)
+        if self.steps % DESCRIBE_EVERY == 0:
+            self.described(state, legal)
+        self.steps += 1
+
+    def described(self, state: Any, legal: dict[int, list[Any]]) -> None:
+        """Every viewer's view is laid out, every legal action labelled with ids of that
+        layout, every text with all its parameters (`domain.texts`)."""
+        game = self.game
+        for viewer in (None, *range(self.players)):
+            view = json_round_trip(game.view(state, viewer))
+            layout = game.layout(view, viewer)
+            assert isinstance(layout, Layout)
+            json_round_trip(render_layout(layout, NAMES))
+            known = texts.ids(layout)
+            for action in legal[viewer] if viewer is not None else ():
+                said = game.action_label(view, action)
+                assert render(said.label, NAMES)["text"], f"{action!r}: no label"
+                assert set(said.uses) <= known, f"{action!r} uses {said.uses}: not laid out"
+
+    def sentences(self, events: list[Event]) -> None:
+        """Every event of the game has a sentence for every viewer (its own words)."""
+        for ev in events:
+            for viewer in (None, *range(self.players)):
+                said = self.game.event_sentence(json_round_trip(redact(ev, viewer)))
+                assert said is not None, f"{ev.type}: no sentence"
+                assert render(said, NAMES)["text"]
 
     def accepted(self, state: Any, seat: int, action: Any) -> None:
         events = self.game.decide(state, seat, action, random.Random(0))
@@ -120,16 +152,22 @@ class Checker:
 
     def blind(self, state: Any) -> None:
         """What `determinize` draws from a seat's view shows that seat nothing else, and
-        shows a spectator what the true state shows (a seat knows all a spectator does)."""
+        shows a spectator what the true state shows (a seat knows all a spectator does);
+        for the seats to act and one more (each a determinization costs as much as the
+        rest of a step's checks together)."""
         game = self.game
         if not isinstance(game, SearchableGame):
             return
         spectator = game.view(state, None)
-        for seat in range(self.players):
+        for seat in sorted({*game.to_act(state), self.rng.randrange(self.players)}):
             seen = game.view(state, seat)
             sample = game.determinize(json_round_trip(seen), seat, self.rng)
             assert game.view(sample, seat) == seen, f"seat {seat}: determinize is not blind"
             assert game.view(sample, None) == spectator, f"seat {seat}: spectator view differs"
+
+
+def NAMES(seat: int) -> str:
+    return f"Player {seat + 1}"
 
 
 def replayed(game: Game[Any, Any], options: dict[str, Any], players: int,
@@ -156,9 +194,11 @@ def test_random_playouts_keep_the_contract(game: Game[Any, Any], players: int,
         rng = random.Random(seed)
         checker = Checker(game, players, rng)
         log = game.setup(initial, rng)
+        checker.sentences(log)
         state = initial
         for ev in log:
             assert decode(encode(ev)) == ev
+            checker.described(state, {s: [] for s in range(players)})  # (replays show these)
             state = game.evolve(state, ev)
         scored = False
         for step in range(MAX_STEPS):
@@ -172,8 +212,11 @@ def test_random_playouts_keep_the_contract(game: Game[Any, Any], players: int,
                 break
             seat = rng.choice(sorted(game.to_act(state)))
             new = game.decide(state, seat, rng.choice(game.legal_actions(state, seat)), rng)
+            checker.sentences(new)
             log += new
-            for ev in new:
+            for n, ev in enumerate(new):
+                if n and step % DESCRIBE_EVERY == 1:  # a state a replay may stop at
+                    checker.described(state, {s: [] for s in range(players)})
                 state = game.evolve(state, ev)
             if step % REPLAY_EVERY == 0:
                 assert replayed(game, opts, players, log) == state, "replay differs"
@@ -230,6 +273,9 @@ def test_a_game_without_determinize_is_not_searchable() -> None:
         def outcome(self, state: int) -> None: return None
         def standing(self, state: int) -> Any: return None
         def round_scored(self, state: int) -> bool: return False
+        def action_label(self, view: Any, action: Any) -> Any: return None
+        def event_sentence(self, event: Any) -> None: return None
+        def layout(self, view: Any, viewer: Any) -> Any: return None
 
     class Searchable(Plain):
         def determinize(self, view: Any, seat: int, rng: random.Random) -> int: return 0

@@ -54,7 +54,8 @@ def test_two_games_with_one_id_refuse_naming_both():
     (point("high-card", "tests.support.high_card:NO_SUCH_NAME"),
      r"^game 'high-card' .* failed to load: AttributeError: .*NO_SUCH_NAME"),
     (point("settings", "donkeypost.settings:Settings"),
-     r"^game 'settings' .* is not a game: it has no id, title, .*round_scored$"),
+     r"^game 'settings' .* is not a game: it has no id, title, .*round_scored, "
+     r"action_label, event_sentence, layout$"),
     (point("high", "tests.support.high_card:GAME"),
      r"^game 'high' .* has the id 'high-card': the entry point's name must be the game's id$"),
 ])

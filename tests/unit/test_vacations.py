@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from domain.errors import BadOptions
+from domain.players.notes import soon_due
 from domain.service import GameService
 from domain.service.seat_clocks import VacationRefused
 from domain.store import MemoryEventStore
@@ -136,3 +137,13 @@ def test_the_sweep_tells_a_game_what_a_crash_kept_from_it(service, clock):
     assert service.reconcile_clocks(service.active_games()) == 1
     assert service.reconcile_clocks(service.active_games()) == 0
     assert _types(service, table, table.version) == ["vacation_started"]
+
+
+def test_the_deadline_warning_waits_for_the_end_of_a_vacation(service, clock):
+    ann, _ = service.register_player("Ann")
+    table = _game(service, ann)
+    assert soon_due(table, 0, table.deadline(0)) == clock.now + 0.8 * BANK
+    service.start_vacation(ann, 3)
+    table, _ = service.load(table.id)
+    until = clock.now + 3 * DAY
+    assert soon_due(table, 0, table.deadline(0)) == until + 0.8 * BANK

@@ -83,6 +83,7 @@ const DESCRIBE: Describers = {
   turn_timed_out: (e, n) => `${n(e.data.seat)} ran out of time${e.data.away ? " and is away" : ""}.`,
   vacation_started: (e, n) => `${n(e.data.seat)} is on vacation until ${new Date(e.data.until * 1000).toUTCString()}.`,
   vacation_ended: (e, n) => `${n(e.data.seat)} is back from vacation.`,
+  move_taken_back: (e, n) => `${n(e.data.seat)} took back their last move (events ${e.data.first}–${e.data.last}).`,
   forced_moves_set: (e, n) => `${n(e.data.seat)}'s forced moves ${e.data.auto ? "play themselves" : "wait for them"} from now on.`,
   seat_returned: (e, n) => `${n(e.data.seat)} is back.`,
   rematch_created: () => "A rematch was set up.",

@@ -11,9 +11,21 @@ import { ready, t, tn } from "./i18n";
 import { followPlayer } from "./playerStream";
 import { botLevel } from "./table/render";
 
-const DEADLINES: [() => string, number | null][] = [
-  [() => t("No deadline"), null], [() => t("1 minute a move"), 60], [() => t("1 hour a move"), 3600],
-  [() => t("1 day a move"), 86400], [() => t("3 days a move"), 259200]];
+// The clocks a table may have: a deadline per move (seconds), or a correspondence bank
+// ("bank:<seconds>:<increment>": the seat's time runs only while the game waits for it).
+const CLOCKS: [() => string, string][] = [
+  [() => t("No deadline"), ""], [() => t("1 minute a move"), "60"], [() => t("1 hour a move"), "3600"],
+  [() => t("1 day a move"), "86400"], [() => t("3 days a move"), "259200"],
+  [() => t("Correspondence: 3 days, a day more each move"), "bank:259200:86400"],
+  [() => t("Correspondence: 7 days, a day more each move"), "bank:604800:86400"],
+  [() => t("Correspondence: 14 days, 2 days more each move"), "bank:1209600:172800"]];
+
+/** The clock chosen, as the body of POST /games says it. */
+function clockOf(value: string): Pick<Schemas["CreateGame"], "deadline_s" | "time_control"> {
+  if (!value.startsWith("bank:")) return { deadline_s: value === "" ? null : Number(value) };
+  const [, bank, increment] = value.split(":").map(Number);
+  return { time_control: { kind: "correspondence", bank_s: bank, increment_s: increment, vacation: true } };
+}
 const SEAT_KINDS: [string, () => string][] = [["me", () => t("Me")], ["human", () => t("A person (invite)")],
   ["bot:random", () => t("Bot (random)")], ["bot:basic", () => t("Bot (basic)")],
   ["bot:strong", () => t("Bot (strong)")], ["bot:expert", () => t("Bot (expert)")]];
@@ -113,7 +125,7 @@ function newGameForm(types: GameType[]): HTMLElement {
   const name = h("input", { id: "my-name", name: "name", value: playerName() || "",
                             autocomplete: "nickname", required: true, maxlength: 24 }) as HTMLInputElement;
   const deadline = h("select", { id: "deadline" },
-    DEADLINES.map(([label, s]) => h("option", { value: s ?? "" }, label()))) as HTMLSelectElement;
+    CLOCKS.map(([label, value]) => h("option", { value }, label()))) as HTMLSelectElement;
   const error = h("p", { class: "error", role: "alert" });
   const rules = h("details", {});
 
@@ -155,7 +167,7 @@ function newGameForm(types: GameType[]): HTMLElement {
       seats: kinds.map((k) => k.startsWith("bot:")
         ? { kind: "bot" as const, level: k.slice(4) as "random" | "basic" | "strong" | "expert" }
         : k === "me" && player() ? { kind: "human" as const, me: true } : { kind: "human" as const }),
-      deadline_s: deadline.value === "" ? null : Number(deadline.value),
+      ...clockOf(deadline.value),
     } as Schemas["CreateGame"];
     try {
       const me = player();

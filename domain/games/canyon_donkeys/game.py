@@ -31,7 +31,7 @@ from domain.errors import BadAction, BadOptions
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
 from domain.games import kit
-from domain.games.canyon_donkeys import automatic
+from domain.games.canyon_donkeys import automatic, texts
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys import rules as play_rules
 from domain.games.canyon_donkeys import view as views
@@ -45,6 +45,7 @@ from domain.games.canyon_donkeys.evolve import evolve
 from domain.games.canyon_donkeys.shapes import CANYON_SHAPES
 from domain.games.canyon_donkeys.state import OVER, CanyonState, seats_to_act, standings
 from domain.games.kit import HIDDEN, Play
+from domain.texts import ActionText, Layout, Text
 
 GAME_ID = "canyon-donkeys"
 TITLE = "Donkey loads up the Grand Canyon"
@@ -144,6 +145,7 @@ class CanyonDonkeys:
     action_type: Any = CanyonAction
     state_type = CanyonState
     shapes = CANYON_SHAPES
+    heuristics = "domain.bots.canyon_basic"  # the basic bot and the search's kit
 
     # -- the start -------------------------------------------------------------------------
 
@@ -233,6 +235,17 @@ class CanyonDonkeys:
                     rng: random.Random) -> CanyonState:
         """A full state consistent with what `seat` sees in `view` (for search bots)."""
         return views.determinize(view, seat, rng)
+
+    # -- what a person reads (texts.py) ------------------------------------------------------
+
+    def action_label(self, view: Mapping[str, Any], action: CanyonAction) -> ActionText:
+        return texts.action_label(view, action)
+
+    def event_sentence(self, event: Mapping[str, Any]) -> Text | None:
+        return texts.event_sentence(event)
+
+    def layout(self, view: Mapping[str, Any], viewer: int | None) -> Layout:
+        return texts.layout(view, viewer)
 
 
 # -- options that the option specs cannot check ------------------------------------------

@@ -37,13 +37,14 @@ from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import OptionSpec, Outcome, SeatRule, resolve_options
 from domain.games import kit
-from domain.games.trash import automatic
+from domain.games.trash import automatic, texts
 from domain.games.trash import rules as play_rules
 from domain.games.trash.actions import TrashAction, TrashDiscard, TrashDisplace
 from domain.games.trash.evolve import evolve
 from domain.games.trash.shapes import TRASH_SHAPES
 from domain.games.trash.state import START_SLOTS, TrashState
 from domain.games.trash.view import determinize, table_view
+from domain.texts import ActionText, Layout, Text
 
 DEFAULT_DECKS = {2: 1, 3: 2, 4: 2, 5: 3, 6: 3}  # the rulebook's material
 PLAYERS_PER_DECK = 4  # at most: with fewer cards, rounds end void without end (Decision)
@@ -115,6 +116,7 @@ class Trash:
     action_type = TrashAction
     state_type = TrashState
     shapes = TRASH_SHAPES
+    heuristics = "domain.bots.trash_basic"  # the basic bot and the search's kit
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
         kit.check_player_count(self, players)
@@ -189,6 +191,16 @@ class Trash:
                     rng: random.Random) -> TrashState:
         """A full state consistent with the view `seat` was shown (for search bots)."""
         return determinize(view, seat, rng)
+
+    # --- what a person reads (texts.py) ----------------------------------------------------
+    def action_label(self, view: Mapping[str, Any], action: TrashAction) -> ActionText:
+        return texts.action_label(view, action)
+
+    def event_sentence(self, event: Mapping[str, Any]) -> Text | None:
+        return texts.event_sentence(event)
+
+    def layout(self, view: Mapping[str, Any], viewer: int | None) -> Layout:
+        return texts.layout(view, viewer)
 
 
 GAME = Trash()

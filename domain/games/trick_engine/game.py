@@ -12,7 +12,7 @@ from domain.events import Event, event
 from domain.game import Outcome
 from domain.games import kit
 from domain.games.kit import Play
-from domain.games.trick_engine import automatic
+from domain.games.trick_engine import automatic, texts
 from domain.games.trick_engine import rules as play_rules
 from domain.games.trick_engine import view as views
 from domain.games.trick_engine.actions import (
@@ -34,6 +34,7 @@ from domain.games.trick_engine.state import (
     totals,
 )
 from domain.games.trick_shapes import TRICK_SHAPES
+from domain.texts import ActionText, Layout, Text
 
 # The Decision lines on the clock's rulings, the same for every game of the family.
 FORCED_MOVES = (
@@ -54,6 +55,7 @@ class TrickGame:
 
     state_type = TrickEngineState
     shapes = TRICK_SHAPES
+    heuristics = "domain.bots.trick_basic"  # the basic bot and the search's kit
 
     def __init__(self, config: TrickConfig) -> None:
         self.config = config
@@ -162,3 +164,13 @@ class TrickGame:
                     rng: random.Random) -> TrickEngineState:
         """A full state consistent with `view` (seat `seat`'s), for search bots."""
         return views.determinize(self.config, view, seat, rng)
+
+    # -- what a person reads (texts.py) -------------------------------------------------
+    def action_label(self, view: Mapping[str, Any], action: TrickAction) -> ActionText:
+        return texts.action_label(view, action)
+
+    def event_sentence(self, event: Mapping[str, Any]) -> Text | None:
+        return texts.event_sentence(event)
+
+    def layout(self, view: Mapping[str, Any], viewer: int | None) -> Layout:
+        return texts.layout(view, viewer)

@@ -19,7 +19,7 @@ export interface TableHandlers {
 const TABLE_ACTION_LABELS: Record<Schemas["TableAction"]["name"], () => string> = {
   rematch: () => t("Rematch"), cancel: () => t("Cancel the game"), resign: () => t("Resign"),
   leave: () => t("Leave (a bot plays on)"), abort: () => t("Vote to abort"),
-  withdraw_abort: () => t("Take back my abort vote"),
+  withdraw_abort: () => t("Take back my abort vote"), take_back: () => t("Take back my move"),
 };
 
 const LIVENESS: Record<Liveness, () => string> = {
@@ -165,7 +165,12 @@ function seatItem(view: GameView, s: GameView["seats"][number], names: Names): H
     h("span", { class: "seat-no", title: t("seat {n}", { n: s.seat + 1 }) }, s.seat + 1), " ",
     names(s.seat), s.kind === "bot" ? h("span", { class: "badge" }, t("bot")) : "",
     !s.taken ? h("span", { class: "badge" }, t("free")) : "", s.away ? h("span", { class: "badge" }, t("away")) : "",
-    s.deadline ? h("span", { class: "deadline", "data-deadline": s.deadline }, ` · ${t("{time} left", { time: when(s.deadline) })}`) : "",
+    s.vacation_until ? h("span", { class: "badge" }, t("on vacation until {date}", {
+      date: new Date(s.vacation_until * 1000).toLocaleDateString() })) : "",
+    s.auto_forced ? h("span", { class: "badge", title: t("its forced moves play themselves") }, t("auto")) : "",
+    s.deadline ? h("span", { class: "deadline", "data-deadline": s.deadline }, ` · ${t("{time} left", { time: when(s.deadline) })}`)
+      : s.time_left !== null && s.time_left !== undefined && view.status === "active"
+        ? ` · ${t("{time} in the bank", { time: when(Date.now() / 1000 + s.time_left) })}` : "",
     view.outcome ? ` · ${t("place {place} ({score} {unit})", { place: view.outcome.places[s.seat],
       score: view.outcome.scores[s.seat], unit: view.outcome.score_name })}` : "");
 }
