@@ -7,7 +7,7 @@ turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted s
 `donkeypost:timers` in the queues' Redis (member: the job id, score: when it is due); the
 version's arrival also drops the timers of the version before (the game moved). A timer is
 a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB job hash and a dozen commands
-per move, about as much as the move itself (`donkeypost bench --sections timers` measures
+per move, about as much as the move itself (`python -m bench --sections timers` measures
 the hooks).
 
 Where the queues' Redis is the games' (one server, `timers_in_appends`), those timer

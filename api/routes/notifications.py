@@ -55,8 +55,9 @@ from domain.notify.digest import NotifyState
 from domain.notify.links import CONFIRM, UNSUBSCRIBE, read_token
 from domain.notify.prefs import BadPreferences, preferences
 from domain.notify.push import MAX_SUBSCRIPTIONS
+from domain.notify.records import PlayerHook, PushSubscription
 from domain.service import GameService
-from domain.store.redis_notify import PlayerHook, PushSubscription, RedisNotifyStore
+from domain.store.port import NotifyStore
 from domain.webhooks.registration import MAX_PER_OWNER
 from domain.webhooks.signing import new_secret
 from domain.webhooks.targets import TargetPolicy, TargetRefused
@@ -66,7 +67,7 @@ from domain.webhooks.targets import TargetPolicy, TargetRefused
 class NotifyWiring:
     """What the notification routes work with (built by the composition root)."""
 
-    store: RedisNotifyStore
+    store: NotifyStore
     link_secret: Callable[[], bytes]  # read when first needed (it may be kept in Redis)
     vapid_public_key: Callable[[], str | None]  # None: Web Push is off
     targets: TargetPolicy

@@ -219,7 +219,7 @@ def test_a_dropped_stream_resumes_without_losing_a_move(page, server, http):
     assert page.errors == []
 
 
-def test_the_replay_steps_from_the_first_to_the_last_event_and_verifies_the_log(
+def test_the_replay_steps_verifies_the_log_and_shows_the_analysis(
         context, server, http):
     game_id, tokens = finished_game(http)
     last = http.get(f"/games/{game_id}").json()["version"]
@@ -227,6 +227,7 @@ def test_the_replay_steps_from_the_first_to_the_last_event_and_verifies_the_log(
     page = new_page(context)
     page.goto(f"{server.url}/play/#/replay/{game_id}")
     page.wait_for_selector(f"body[data-replay-seq='{last}']")
+    page.locator("#analyse").click()  # a worker weighs the decisions meanwhile
     page.wait_for_selector("#verified[data-verified]", timeout=30_000)
     verified = page.inner_text("#verified")
     assert page.get_attribute("#verified", "data-verified") == "true", verified
@@ -243,6 +244,14 @@ def test_the_replay_steps_from_the_first_to_the_last_event_and_verifies_the_log(
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f"body[data-replay-seq='{last - 1}']")
     assert page.input_value("#replay-slider") == str(last - 1)
+    # the analysis: the costliest decisions, each marked on the log where it was made
+    page.wait_for_selector("body[data-analysis='shown']", timeout=120_000)
+    moments = page.locator("#moments li")
+    if moments.count():
+        assert "was better by about" in moments.first.inner_text()
+        assert page.locator("#log .moment").count() >= 1
+        moments.first.locator("button").click()
+        page.wait_for_selector(f"body:not([data-replay-seq='{last - 1}'])")
     page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)
     assert page.errors == []
 

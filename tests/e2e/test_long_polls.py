@@ -13,10 +13,10 @@ from pathlib import Path
 import httpx
 import redis
 
-from bench.loadgen import HttpConnection
-from bench.server import Gunicorn
 from domain.connection import MAX_CONNECTIONS
 from donkeypost.bootstrap import QUEUE_CLIENT, STORE_CLIENT
+from tests.support.gunicorn import Gunicorn
+from tests.support.http_connection import HttpConnection
 from tests.support.redis_server import own_redis
 
 GAMES = 100

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from api.outage import describe, is_unavailable
-from bench.server import Gunicorn
+from tests.support.gunicorn import Gunicorn
 from tests.support.redis_server import own_redis
 from tests.support.workers import wait_until
 

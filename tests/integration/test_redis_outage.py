@@ -1,6 +1,7 @@
 """A `donkeypost worker` process through Redis outages: Redis is SIGKILLed three times while
-bots play and deadlines pass; the worker waits, resumes within a second or two of each
-return, says so in one line each way, and every bot turn and deadline still acts once."""
+bots play and deadlines pass (a deadline per move and a correspondence bank); the worker
+waits, resumes within a second or two of each return, says so in one line each way, and
+every bot turn and deadline still acts once."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def test_a_worker_waits_out_redis_outages_and_resumes(tmp_path):
         bots = service.create("ochs-und-esel", {"rounds": 1},
                               [{"kind": "bot", "level": "basic"}] * 3, bot_delay_s=0.3)
         human = human_and_bots(service, first=0, deadline_s=1)
+        # The same human on a correspondence bank of 1 s (+0.5 s a turn).
+        banked = human_and_bots(service, first=0, time_control={
+            "kind": "correspondence", "bank_s": 1, "increment_s": 0.5})
 
         def version() -> int:
             return service.load(bots.id)[0].version
@@ -42,7 +46,8 @@ def test_a_worker_waits_out_redis_outages_and_resumes(tmp_path):
             wait_until(lambda before=before: version() > before, 15, "a bot move after Redis")
             resumed_after.append(time.monotonic() - back)
         wait_until(lambda: all(service.load(t.id)[0].status == "finished"
-                               for t in (bots, human)), 90, "both games over", every_s=0.2)
+                               for t in (bots, human, banked)), 90, "the games over",
+                   every_s=0.2)
     finally:
         code = worker.stop() if worker is not None else None
         redis_process.stop()
@@ -57,13 +62,14 @@ def test_a_worker_waits_out_redis_outages_and_resumes(tmp_path):
 
     redis_process.start()
     try:
-        log = service.store.read(human.id)
-        missed = timeouts(log)
-        assert missed and {e.data["seat"] for e in missed} == {0}
-        for ev in missed:  # each fired once its deadline had passed
-            before = service.rebuild(human.id, until=ev.seq - 1)
-            assert before.deadline(0) is not None and before.deadline(0) <= ev.at
-            assert service.store.read(human.id, after=ev.seq, count=1)[0].actor == 0
+        for game_id in (human.id, banked.id):
+            log = service.store.read(game_id)
+            missed = timeouts(log)
+            assert missed and {e.data["seat"] for e in missed} == {0}
+            for ev in missed:  # each fired once its deadline had passed
+                before = service.rebuild(game_id, until=ev.seq - 1)
+                assert before.deadline(0) is not None and before.deadline(0) <= ev.at
+                assert service.store.read(game_id, after=ev.seq, count=1)[0].actor == 0
     finally:
         redis_process.stop()
 

@@ -14,8 +14,9 @@ from typing import Any
 import httpx
 
 from tests.support.live import SseMessage, open_stream
+from tests.support.processes import alive, children_of, cmdline, free_port
 from tests.support.redis_server import own_redis
-from tests.support.serve import ServeProcess, alive, children_of, cmdline, free_port
+from tests.support.serve import ServeProcess
 from tests.support.workers import wait_until
 
 

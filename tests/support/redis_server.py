@@ -14,7 +14,7 @@ from pathlib import Path
 
 import redis
 
-from bench.redis_cluster import redis_binaries
+from tests.support.redis_cluster import redis_binaries
 
 
 class RedisServer:

@@ -8,8 +8,9 @@ choice, an int at its bounds) at the smallest and largest counts; at every step:
   a few actions that are not legal for the seat that sends them are refused with a
   `GameRuleError` (never another exception, never accepted);
 - every new event and the state survive a JSON round trip;
-- blindness: for every seat, the state `determinize` draws from the seat's view shows the
-  seat that same view, and shows a spectator what the true state shows one;
+- blindness: for the seats to act and one other seat drawn at random (every seat, over a
+  playout), the state `determinize` draws from the seat's view shows the seat that same
+  view, and shows a spectator what the true state shows one;
 and replaying the log (JSON round-tripped) from the start rebuilds the state.
 """
 
@@ -151,12 +152,14 @@ class Checker:
 
     def blind(self, state: Any) -> None:
         """What `determinize` draws from a seat's view shows that seat nothing else, and
-        shows a spectator what the true state shows (a seat knows all a spectator does)."""
+        shows a spectator what the true state shows (a seat knows all a spectator does);
+        for the seats to act and one more (each a determinization costs as much as the
+        rest of a step's checks together)."""
         game = self.game
         if not isinstance(game, SearchableGame):
             return
         spectator = game.view(state, None)
-        for seat in range(self.players):
+        for seat in sorted({*game.to_act(state), self.rng.randrange(self.players)}):
             seen = game.view(state, seat)
             sample = game.determinize(json_round_trip(seen), seat, self.rng)
             assert game.view(sample, seat) == seen, f"seat {seat}: determinize is not blind"

@@ -14,6 +14,7 @@ import { credentialFor } from "./store";
 import { readLog } from "./table/log";
 import { botLevel, describeEvent, seatNames } from "./table/render";
 import { gameTypes, tableTitle } from "./types";
+import { analysisPanel } from "./analysis";
 import { verifyLog, type Verification } from "./verify";
 
 interface Replayable {
@@ -27,6 +28,8 @@ interface Replayable {
   verify(): Promise<Verification | string>;
   /** The log to save, if it is not a file already. */
   save?: () => Promise<string>;
+  /** A finished game of the server: its analysis may be asked for. */
+  analysis?: { names: Names };
 }
 
 /** A game of this server, as this browser's seat (or a spectator) may see it. */
@@ -52,6 +55,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
     verify: async () => now.status === "finished" ? verifyLog(await exported())
       : t("The log is verified once the game is over and its seed is revealed."),
     save: exported,
+    analysis: now.status === "finished" ? { names: seatNames(now) } : undefined,
   }, gameId);
 }
 
@@ -171,6 +175,13 @@ function replay(r: Replayable, gameId: string | null, before: HTMLElement | null
   document.addEventListener("keydown", keys);
 
   const save = r.save;
+  const analysis = r.analysis && gameId ? analysisPanel(gameId, r.analysis.names, step, (seq, text) => {
+    const li = items[seq - 1];
+    if (li && !li.querySelector(".moment")) {
+      li.querySelector("button")?.append(" ", h("span", { class: "moment", title: text }, "?!"),
+        h("span", { class: "visually-hidden" }, ` ${text}`));
+    }
+  }) : "";
   mount(before ?? "", h(before ? "h2" : "h1", {}, t("Replay · {title}", { title: r.title })),
     h("p", { class: "links" }, gameId ? h("a", { href: `#/game/${gameId}` }, t("Back to the table")) : "", " ",
       before ? "" : h("a", { href: "#/replay" }, t("Replay a log file")), " ",
@@ -183,7 +194,7 @@ function replay(r: Replayable, gameId: string | null, before: HTMLElement | null
       h("button", { type: "button", "aria-label": t("next event"), onclick: () => step(wanted + 1) }, "▶"),
       h("button", { type: "button", "aria-label": t("last event"), onclick: () => step(last) }, t("Last"))),
     h("p", { class: "note" }, t("Use ← and → to step, Home and End to jump.")),
-    at, board, logBox, verified);
+    at, board, logBox, verified, analysis);
   slider.focus();
   void show(last);
   verified.replaceChildren(h("p", {}, t("Verifying the log…")));

@@ -1,4 +1,4 @@
-"""`donkeypost bench --quick` runs every section end to end and writes a complete JSON
+"""`python -m bench --quick` runs every section end to end and writes a complete JSON
 document. Timings are not asserted: they are the benchmark's figures, not test results."""
 
 from __future__ import annotations
