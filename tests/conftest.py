@@ -14,6 +14,7 @@ benchmarks' own tests `bench`; and any of them that takes seconds is also `slow`
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import redis
 
 from domain.connection import connect
 from domain.registry import GameRegistry
+from tests.support import plugins
 from tests.support.games import games_under_test
 from tests.support.redis_process import RedisProcess
 
@@ -87,6 +89,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         _file, _, test = item.nodeid.partition("::")
         for marker in tier_of(f"{path}::{test}" if test else path):
             item.add_marker(marker)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's own game distributions (`tests/game_plugins/`), installed for the run
+    before anything asks for the games (`tests.support.plugins`)."""
+    cache = config.cache.mkdir("game-plugins") if config.cache is not None else \
+        Path(tempfile.gettempdir()) / "donkeypost-test-game-plugins"
+    plugins.install(Path(cache))
 
 
 @pytest.fixture

@@ -1,11 +1,12 @@
 """The bot levels: `random`, `basic` (a per-game heuristic), `strong` and `expert` (the same
 search, `expert` with a larger budget: a play-by-post bot may think for seconds).
 
-Each game, or family of games, has a heuristic module `domain/bots/<name>_basic` that
-exposes `basic(game, obs, rng)` (the heuristic on the seat's view) and `KIT` (the search's
-rollout policy, evaluation and horizon, see `domain.bots.kit`). A game without a module
-still gets every level: `basic` plays uniformly at random and the searching levels search
-with random rollouts and the game's outcome (they need the game's `determinize`).
+A game, or family of games, may name a heuristic module in its `heuristics` attribute (the
+project's: `domain/bots/<name>_basic`) that exposes `basic(game, obs, rng)` (the heuristic
+on the seat's view) and `KIT` (the search's rollout policy, evaluation and horizon, see
+`domain.bots.kit`). A game without one still gets every level: `basic` plays uniformly
+at random and the searching levels search with random rollouts and the game's outcome
+(they need the game's `determinize`).
 
 The searching levels' budgets per move are set per deployment, read at each move: the
 environment variables `DONKEYPOST_STRONG_MS` (default 750 ms) and `DONKEYPOST_EXPERT_MS`
@@ -32,13 +33,6 @@ SEARCHING = ("strong", "expert")  # the levels that search, each within its budg
 BUDGET_SETTINGS: dict[str, tuple[str, float]] = {
     "strong": ("DONKEYPOST_STRONG_MS", 750.0),
     "expert": ("DONKEYPOST_EXPERT_MS", 5000.0),
-}
-
-HEURISTICS: dict[str, str] = {
-    "ochs-und-esel": "domain.bots.trick_basic",
-    "crazy-donkey": "domain.bots.trick_basic",
-    "trash": "domain.bots.trash_basic",
-    "canyon-donkeys": "domain.bots.canyon_basic",
 }
 
 GENERIC_KIT = Kit()
@@ -71,10 +65,10 @@ _modules: dict[str, ModuleType | None] = {}
 
 
 def heuristic_module(game: Game[Any, Any]) -> ModuleType | None:
-    """The game's heuristic module, or None for a game that has none (yet)."""
+    """The game's heuristic module (its `heuristics`), or None for a game that has none."""
     gid = game.id
     if gid not in _modules:
-        name = HEURISTICS.get(gid)
+        name: str | None = getattr(game, "heuristics", None)
         _modules[gid] = importlib.import_module(name) if name else None
     return _modules[gid]
 

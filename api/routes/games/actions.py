@@ -30,6 +30,7 @@ from api.schemas import ActedSchema, WordsArgsSchema
 from domain.errors import DomainError, UnknownGame
 from domain.service import GameService
 from domain.table import Table
+from domain.texts import Translate
 
 GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled",
               "game_aborted", "seat_resigned", "seat_left", "out_of_time")
@@ -37,6 +38,14 @@ GAME_STATE = ("not_your_turn", "game_over", "game_not_started", "game_cancelled"
 
 def _legal(service: GameService, table: Table, seat: int) -> list[Any]:
     return service.view(table, seat)["legal_actions"]
+
+
+def _told(service: GameService, table: Table, body: bytes, words: Translate) -> bytes:
+    """An action's answer with its events' sentences (asked with `words=true`): told with
+    the seats' names of the table right after them."""
+    answer = msgspec.json.decode(body)
+    service.with_sentences(table, answer["events"], words)
+    return msgspec.json.encode(answer)
 
 
 def register(blp: ContractBlueprint, service: GameService) -> None:
@@ -72,7 +81,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
 
             The events it caused come back as the caller may see them, with the caller's
             new `view` of the game (its `legal_actions` when it is still to act; with
-            `words=true` labelled and laid out): no GET is needed after a move. A retried
+            `words=true` labelled and laid out, and the events told in sentences): no GET
+            is needed after a move. A retried
             request (the same `Idempotency-Key`) gets the first answer, view included."""
             token = bearer_token()
             loaded = service.load_to_act(game_id, token, version=if_match_hint())
@@ -95,8 +105,9 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            view = encode_game_view(service.view(table, seat,
-                                                 game_words(args["words"], table.type)))
-            return Response(with_view(result.body, view), status=200,
+            words = game_words(args["words"], table.type)
+            view = encode_game_view(service.view(table, seat, words))
+            body = result.body if words is None else _told(service, table, result.body, words)
+            return Response(with_view(body, view), status=200,
                             mimetype="application/json",
                             headers={"ETag": etag(table.version)})

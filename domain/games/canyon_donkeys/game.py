@@ -145,6 +145,7 @@ class CanyonDonkeys:
     action_type: Any = CanyonAction
     state_type = CanyonState
     shapes = CANYON_SHAPES
+    heuristics = "domain.bots.canyon_basic"  # the basic bot and the search's kit
 
     # -- the start -------------------------------------------------------------------------
 

@@ -116,6 +116,7 @@ class Trash:
     action_type = TrashAction
     state_type = TrashState
     shapes = TRASH_SHAPES
+    heuristics = "domain.bots.trash_basic"  # the basic bot and the search's kit
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
         kit.check_player_count(self, players)

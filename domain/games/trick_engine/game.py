@@ -55,6 +55,7 @@ class TrickGame:
 
     state_type = TrickEngineState
     shapes = TRICK_SHAPES
+    heuristics = "domain.bots.trick_basic"  # the basic bot and the search's kit
 
     def __init__(self, config: TrickConfig) -> None:
         self.config = config
