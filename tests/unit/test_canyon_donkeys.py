@@ -41,7 +41,7 @@ from domain.games.canyon_donkeys.actions import (
     CanyonTake,
 )
 from domain.games.canyon_donkeys.state import CARD_VALUES
-from domain.games.kit import HIDDEN
+from domain.games.common import HIDDEN
 from domain.redaction import redact
 from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
 from tests.support.games import installed_games
