@@ -26,11 +26,11 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 
 import domain.store.keys as keys
-from bench.ceiling import BENCH_APP
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.cpu import process_seconds
 from bench.moves import loadgen
+from bench.ping_route import BENCH_APP
 from bench.progress import Steps
 from domain.store import RedisEventStore
 from tests.support.gunicorn import Gunicorn

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from api.rate_limits import RateLimits
-from bench.ceiling import BENCH_APP
+from bench.ping_route import BENCH_APP
 from domain.registry import GameRegistry, installed
 from domain.service import GameService, NoHooks
 from donkeypost.bootstrap import Components, bootstrap, web_app

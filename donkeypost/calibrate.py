@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from domain.bots.kit import Budget
 from domain.bots.levels import LEVELS
 from domain.bots.match import Match, play_matches
+from domain.bots.search_terms import Budget
 from domain.ratings.calibration import ANCHOR_LEVEL, calibrate
 from domain.ratings.standing import Standing
 from domain.registry import installed

@@ -95,7 +95,8 @@ Variable → setting (default):
 Mail servers and push endpoints get the webhook targets' checks (`WEBHOOK_ALLOWED_NETWORKS`
 lets them be on other networks).
 
-(`DONKEYPOST_STRONG_MS`, the strong bot's budget, is still read by `domain.bots.levels`.)
+(`DONKEYPOST_STRONG_MS` and `DONKEYPOST_EXPERT_MS`, the searching bots' budgets, are read by
+`domain.bots.levels`.)
 """
 
 from __future__ import annotations

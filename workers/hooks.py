@@ -104,6 +104,7 @@ return due
 
 ANALYSIS_TIMEOUT_S = 900  # its CPU is bounded (`jobs.ANALYSIS_BUDGET`); the wall clock
 # of a busy machine is not
+ANALYSIS_RETRY_FAILED_S = 600  # a failed analysis is not tried again before this
 
 
 def rating_job_id(game_id: str) -> str:
@@ -316,9 +317,10 @@ class RqHooks:
     # --- the post-game analysis ----------------------------------------------------------
     def request_analysis(self, game_id: str) -> dict[str, object]:
         """Queue the finished game's analysis unless its job is waiting or running (one
-        job however often it is asked; a job that failed or was lost is queued again);
-        what the job is doing: `queued` or `running`, with its progress once it has one
-        (decisions weighed, of how many)."""
+        job however often it is asked; a job that was lost is queued again); what the job
+        is doing: `queued` or `running`, with its progress once it has one (decisions
+        weighed, of how many), or `failed` (after its retries), until `RETRY_FAILED_S`
+        after that: then it is queued again."""
         job_id = analysis_job_id(game_id)
         job = Job.fetch_many([job_id], connection=self.redis)[0]
         status = job.get_status(refresh=False) if job is not None else None
@@ -329,6 +331,9 @@ class RqHooks:
             if progress:
                 state["progress"] = {"weighed": progress[0], "of": progress[1]}
             return state
+        if job is not None and status == "failed" and job.ended_at is not None and \
+                time.time() - job.ended_at.timestamp() < ANALYSIS_RETRY_FAILED_S:
+            return {"status": "failed"}
         queue = self.queues[ANALYSIS]
         new = queue.create_job(jobs.analyse_game, args=(game_id,), job_id=job_id,
                                timeout=ANALYSIS_TIMEOUT_S, result_ttl=RESULT_TTL_S,

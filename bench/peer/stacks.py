@@ -28,9 +28,9 @@ from typing import IO
 import redis
 from rq import Worker
 
-from bench.ceiling import BENCH_APP
 from bench.peer.install import HERE
 from bench.peer.processes import stop, wait_for
+from bench.ping_route import BENCH_APP
 from donkeypost.web_servers import WebServer, web_command
 from tests.support.gunicorn import Gunicorn
 from tests.support.processes import answers_healthz, free_port

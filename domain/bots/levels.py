@@ -4,7 +4,7 @@ search, `expert` with a larger budget: a play-by-post bot may think for seconds)
 A game, or family of games, may name a heuristic module in its `heuristics` attribute (the
 project's: `domain/bots/<name>_basic`) that exposes `basic(game, obs, rng)` (the heuristic
 on the seat's view) and `KIT` (the search's rollout policy, evaluation and horizon, see
-`domain.bots.kit`). A game without one still gets every level: `basic` plays uniformly
+`domain.bots.search_terms`). A game without one still gets every level: `basic` plays uniformly
 at random and the searching levels search with random rollouts and the game's outcome
 (they need the game's `determinize`).
 
@@ -22,9 +22,9 @@ import random
 from types import ModuleType
 from typing import Any
 
-from domain.bots.kit import Budget, Kit
 from domain.bots.observation import Bot, Observation
 from domain.bots.search import search
+from domain.bots.search_terms import Budget, Kit
 from domain.game import Game, SearchableGame
 
 LEVELS = ("random", "basic", "strong", "expert")

@@ -13,7 +13,7 @@ import pytest
 from api.rate_limits import RateLimits
 from domain import bots
 from domain.bots import Observation, levels
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
