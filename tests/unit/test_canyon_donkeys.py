@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.bots import canyon_basic, observe
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import resolve_options
@@ -41,7 +41,7 @@ from domain.games.canyon_donkeys.actions import (
     CanyonTake,
 )
 from domain.games.canyon_donkeys.state import CARD_VALUES
-from domain.games.kit import HIDDEN
+from domain.games.common import HIDDEN
 from domain.redaction import redact
 from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
 from tests.support.games import installed_games

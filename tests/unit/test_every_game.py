@@ -27,7 +27,7 @@ from domain import texts
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import Game, GameShapes, OptionSpec, SearchableGame, resolve_options
-from domain.games import kit
+from domain.games import common
 from domain.redaction import redact
 from domain.texts import Layout, render, render_layout
 from tests.support.games import installed_games
@@ -241,12 +241,12 @@ def assert_competition_ranking(places: list[int]) -> None:
                                   sorted(installed_games().items())])
 def test_the_shared_rulings_and_codes(game: Game[Any, Any]) -> None:
     # One tie rule for every game, stated in its Decision lines.
-    assert any(r.startswith("Decision") and kit.TIES_SHARE in r for r in game.rules)
+    assert any(r.startswith("Decision") and common.TIES_SHARE in r for r in game.rules)
     # A ruling on resigning (in the game's terms) and the point until which a game may be
     # aborted by agreement.
-    assert any(r.startswith("Decision (resigning)") and kit.CONCEDED_LAST in r
+    assert any(r.startswith("Decision (resigning)") and common.CONCEDED_LAST in r
                for r in game.rules)
-    assert any(r.startswith("Decision") and kit.ABORT_BY_AGREEMENT in r for r in game.rules)
+    assert any(r.startswith("Decision") and common.ABORT_BY_AGREEMENT in r for r in game.rules)
     # One code for a wrong number of players.
     for players in (game.min_players - 1, game.max_players + 1, True, "3"):
         with pytest.raises(BadOptions) as refused:

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.bots import observe, trash_basic
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
-from domain.games import kit
-from domain.games.kit import HIDDEN
+from domain.games import common
+from domain.games.common import HIDDEN
 from domain.games.trash import (
     GAME,
     TrashDiscard,
@@ -148,7 +148,7 @@ SPEC_DECISIONS = (
 
 def test_rules_list_every_decision_of_the_spec() -> None:
     # Besides the spec's, the rulings every game states on resigning and aborting.
-    table_life = (kit.CONCEDED_LAST, kit.ABORT_BY_AGREEMENT)
+    table_life = (common.CONCEDED_LAST, common.ABORT_BY_AGREEMENT)
     decisions = [r for r in GAME.rules if r.startswith("Decision:")
                  and not any(t in r for t in table_life)]
     assert len(decisions) == 7  # the first two lines above are one Decision

@@ -36,8 +36,8 @@ from crazy_eights.shapes import EIGHTS_SHAPES
 from domain.errors import IllegalAction
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
-from domain.games import kit
-from domain.games.kit import HIDDEN, Play
+from domain.games import common
+from domain.games.common import HIDDEN, Play
 from domain.texts import ActionText, Layout, Text
 
 NOBODY = -1
@@ -101,9 +101,9 @@ RULES = (
     "in a row, the hand ends there.",
     "Decision: each card left in a hand costs points (an eight 50, a king, queen or jack 10, "
     f"an ace 1, the others their number); places go by those points, fewest first; "
-    f"{kit.TIES_SHARE}.",
-    f"Decision (resigning): a seat that resigns is placed last; {kit.CONCEDED_LAST}.",
-    f"Decision: the game is one hand: until it is over, {kit.ABORT_BY_AGREEMENT}.",
+    f"{common.TIES_SHARE}.",
+    f"Decision (resigning): a seat that resigns is placed last; {common.CONCEDED_LAST}.",
+    f"Decision: the game is one hand: until it is over, {common.ABORT_BY_AGREEMENT}.",
 )
 
 
@@ -121,7 +121,7 @@ class CrazyEights:
 
     # -- the start ----------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any], players: int) -> EightsState:
-        kit.check_player_count(self, players)
+        common.check_player_count(self, players)
         return EightsState(players=players, hand_size=int(options.get("hand_size", 7)))
 
     def setup(self, state: EightsState, rng: random.Random) -> list[Event]:
@@ -156,7 +156,7 @@ class CrazyEights:
 
     def decide(self, state: EightsState, seat: int, action: EightsAction,
                rng: random.Random) -> list[Event]:
-        kit.check_turn(self, state, seat)
+        common.check_turn(self, state, seat)
         legal = self.legal_actions(state, seat)
         if action not in legal:
             raise _refusal(state, seat, action, legal)
@@ -180,7 +180,7 @@ class CrazyEights:
     def _ended(self, state: EightsState, winner: int) -> Event:
         scores = _penalties(state)
         return event("hand_ended", winner=None if winner == NOBODY else winner,
-                     penalties=scores, places=kit.places(scores, lower_is_better=True))
+                     penalties=scores, places=common.places(scores, lower_is_better=True))
 
     def evolve(self, state: EightsState, ev: Event) -> EightsState:
         d = ev.data
@@ -195,13 +195,13 @@ class CrazyEights:
             seat, card = d["seat"], CARD[d["card"]]
             hand = tuple(c for c in state.hands[seat] if c != card)
             return msgspec.structs.replace(
-                state, hands=kit.replaced(state.hands, seat, hand),
+                state, hands=common.replaced(state.hands, seat, hand),
                 discard=(*state.discard, card), suit=SUITS.index(d["suit"]),
                 turn=(seat + 1) % state.players if hand else seat, passes=0)
         if ev.type == "stock_drawn":
             seat = d["seat"]
             hand = tuple(sorted((*state.hands[seat], state.stock[-1])))
-            return msgspec.structs.replace(state, hands=kit.replaced(state.hands, seat, hand),
+            return msgspec.structs.replace(state, hands=common.replaced(state.hands, seat, hand),
                                            stock=state.stock[:-1])
         if ev.type == "player_passed":
             return msgspec.structs.replace(state, turn=(d["seat"] + 1) % state.players,
@@ -218,7 +218,7 @@ class CrazyEights:
 
     def standing(self, state: EightsState) -> Outcome:
         scores = list(state.penalties) if state.over else _penalties(state)
-        return kit.outcome(scores or [0] * state.players, score_name="penalty",
+        return common.outcome(scores or [0] * state.players, score_name="penalty",
                            lower_is_better=True)
 
     def round_scored(self, state: EightsState) -> bool:

@@ -12,7 +12,7 @@ from crazy_eights.game import DrawCard, EightsState, LayCard, PassTurn
 
 from domain.errors import GameRuleError
 from domain.game import resolve_options
-from domain.games.kit import HIDDEN
+from domain.games.common import HIDDEN
 from domain.redaction import redact
 
 
