@@ -9,11 +9,9 @@ from them; it reads no environment and builds no client. The composition root
 from __future__ import annotations
 
 import hmac
-import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import FunctionType, MethodType
 from typing import Any
 
 from flask import Blueprint, Flask, Response, request
@@ -28,7 +26,6 @@ from api.observe import Observed
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
-from api.request_guard import ApiRequest
 from api.routes import (
     analysis,
     chat,
@@ -70,31 +67,10 @@ players by name, and their finished games are rated (`GET /ratings/{type}`).
 """
 
 
-class DonkeyFlask(Flask):
-    """Flask, with the request whose JSON body the gate parsed once (`ApiRequest`)."""
-
-    request_class = ApiRequest
-
-    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        # Flask asks this of every hook and view on every request, with inspect's check
-        # (a dozen times a request); a plain function or method needs one look at its code.
-        target = func.__func__ if type(func) is MethodType else func
-        if type(target) is FunctionType and not target.__code__.co_flags & _COROUTINE and \
-                not hasattr(target, "_is_coroutine_marker"):
-            return func
-        return super().ensure_sync(func)
-
-
-_COROUTINE = inspect.CO_COROUTINE
-
-
 class DonkeyApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = errors.ErrorSchema
     # Every operation documents each status it can answer (api.contract.operations).
     DEFAULT_ERROR_RESPONSE_NAME = None
-
-    def _register_error_handlers(self) -> None:
-        errors.register(self._app)
 
 
 def create_app(service: GameService, *, health_redis: RedisClient,
@@ -130,7 +106,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     routes (preferences, e-mail links, Web Push subscriptions; None: not served).
     `config` adds to Flask's (e.g.
     TESTING)."""
-    app = DonkeyFlask("donkeypost")
+    app = Flask("donkeypost")
     # A path with `//` is no path of the API (404), not a redirect to one without (an
     # HTML 308); set before any rule is added, which takes it then.
     app.url_map.merge_slashes = False
@@ -157,6 +133,9 @@ def create_app(service: GameService, *, health_redis: RedisClient,
 
     app.before_request(request_guard.check_request)
     api = DonkeyApi(app)
+    # Every error in the shared shape: these replace the handlers flask-smorest registered
+    # for the same exceptions (Flask keeps one handler per exception class).
+    errors.register(app)
     outage = OutageWatch(lambda: ping(health_redis))
     errors.register_outages(app, outage)
     app.extensions["donkeypost.outage"] = outage

@@ -13,6 +13,7 @@ from api.errors import ApiError
 from domain.players.credentials import is_player_key
 from domain.players.records import Player
 from domain.service import GameService
+from domain.table import Table
 
 
 def bearer_token() -> str | None:
@@ -63,3 +64,28 @@ def player_key() -> str:
 
 def require_player(service: GameService) -> Player:
     return service.authenticate(player_key())
+
+
+def caller_table(service: GameService, game_id: str) -> tuple[Table, int | None]:
+    """The game and the caller's seat in it (None: the caller reads as a spectator); a seat
+    token that names no seat of this game is refused."""
+    token = bearer_token()
+    table, seat = service.load(game_id, token)
+    check_token(seat, token)
+    return table, seat
+
+
+def caller_seat(service: GameService, game_id: str) -> tuple[Table, int]:
+    """The game and the caller's seat in it, which the caller must hold."""
+    token = bearer_token()
+    table, seat = service.load(game_id, token)
+    return table, require_seat(seat, token)
+
+
+def creator_credential() -> str:
+    """The token or player key that should be the game's creator's (checked by the
+    service)."""
+    token = bearer_token()
+    if token is None:
+        raise ApiError(401, "missing_token", "this needs the creator's token or key")
+    return token

@@ -2,7 +2,7 @@
 them, on one Redis connection for the whole process.
 
 One listener thread (a greenlet under gevent) holds the process's subscription to the
-notices of appends (`EventLog.appends`: the append script publishes "<game> <version>"):
+notices of appends (`AppendFeed.appends`: the append script publishes "<game> <version>"):
 it is the only connection held while streams and long-polls wait, however many there are
 and however many games they watch. Each game watched in this process has a `GameFeed`
 whose reader (a thread, a greenlet under gevent) sleeps until a notice says the game moved,
@@ -46,7 +46,7 @@ from domain.events import Event
 from domain.players.notes import PlayerEntry
 from domain.players.notes import entry_order as _order
 from domain.store import keys
-from domain.store.port import AppendNotices, EventLog, PlayerStore, TimerChanges
+from domain.store.port import AppendNotices, PlayerStore, StreamSource, TimerChanges
 from domain.table import Table
 from domain.webhooks.registration import Registration
 
@@ -305,7 +305,7 @@ class EventHub:
     `watch`/`leave` count its waiters; one listener per process rings the feeds of the
     games that moved."""
 
-    def __init__(self, store: EventLog, read_block_s: float = READ_BLOCK_S,
+    def __init__(self, store: StreamSource, read_block_s: float = READ_BLOCK_S,
                  listener_idle_s: float = LISTENER_IDLE_S,
                  players: PlayerStore | None = None,
                  presence: Callable[[str, str, float], None] | None = None) -> None:

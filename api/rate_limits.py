@@ -1,7 +1,8 @@
-"""Rate limits: one table of who may do what how often, enforced by flask-limiter in Redis.
+"""Rate limits: one table of who may do what how often, enforced by one limiter
+(`RateLimiter`).
 
 Each rule has a key — the client's address (an IPv6 client's /64, which one host holds
-whole) or the caller's bearer token — and a limit in flask-limiter's notation
+whole) or the caller's bearer token — and a limit in the `limits` library's notation
 (`10/second;300/minute`: both apply). The routes a rule covers are listed in `ROUTES`,
 by endpoint and method: a new route is limited by adding its line there.
 
@@ -26,12 +27,13 @@ or not, so trying tokens teaches nothing. A seat's token or a player key this pr
 already found valid skips that check (it cannot be a guess), so playing costs no extra
 round trip for it.
 
-The counters of the rarer rules live in the games' Redis (flask-limiter's sliding-window
-counters, one script per check), exact across web processes; on a Redis Cluster, in the
-cluster, spread over its masters by key (docs/scaling.md). The two rules of a move are
-checked on every move, and there a script each cost more than the move itself: they are
-counted in each web process's memory (`api.process_limits`, the same algorithm), which
-costs microseconds; with N web processes a client may get up to N times their limits.
+One algorithm counts them all, the sliding window counter, in one of two places
+(`api.limit_counters`): the rarer rules in the games' Redis (the `limits` library's
+counters, one script per window), exact across web processes, on a Redis Cluster spread
+over its masters by key (docs/scaling.md); the two rules of a move, checked on every move,
+where a script each would cost more than the move itself, in each web process's memory,
+which costs microseconds (with N web processes a client may get up to N times their
+limits). The limiter is two Flask hooks and nothing else of Flask's: no route is wrapped.
 A refusal is `429 too_many_requests` in the shared error shape with `Retry-After`; every
 limited answer carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
 (seconds) and `RateLimit-Policy` for the limit nearest to refusing. If Redis cannot count,
@@ -49,7 +51,6 @@ import functools
 import hashlib
 import ipaddress
 import logging
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,11 +58,11 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, g, request
-from flask_limiter import Limiter
 from limits import parse_many
+from limits.storage import storage_from_string
 
 from api.errors import ApiError
-from api.process_limits import SlidingCounts, Verdict, Window
+from api.limit_counters import RedisCounts, SlidingCounts, Verdict, Window
 from domain.players.credentials import is_player_key
 from domain.service import GameService
 
@@ -187,26 +188,16 @@ def _address_key(raw: str) -> str:
     return f"addr:{address}"
 
 
-def bearer_key() -> str:
-    """The caller's token (hashed) as the key of its limits; its address without one."""
-    token = _bearer()
-    if token is None:
-        return client_address()
-    return _token_key(token)
-
-
 @functools.lru_cache(maxsize=4096)
 def _token_key(token: str) -> str:
     """(Remembered: a seat moves many times with one token.)"""
     return "token:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-_KEYS: Mapping[str, Callable[[], str]] = {ADDRESS: client_address, TOKEN: bearer_key}
-
-
 @dataclass(frozen=True)
 class CounterStorage:
-    """Where the counters live, as flask-limiter's storage URI and options."""
+    """Where the counters kept in Redis live, as the `limits` library's storage URI and
+    options."""
 
     uri: str
     options: Mapping[str, Any]
@@ -226,118 +217,115 @@ class CounterStorage:
 
 
 def install(app: Flask, limits: RateLimits, storage: CounterStorage,
-            service: GameService) -> Limiter | None:
-    """Limit `app`'s routes as `ROUTES` says, counting in `storage`; call it after every
-    blueprint is registered. None when the limits are off."""
+            service: GameService) -> RateLimiter | None:
+    """Limit `app`'s routes as `ROUTES` says, counting the rules of a move in this process
+    and the others in `storage`. None when the limits are off."""
     if not limits.enabled:
         return None
-    limiter = Limiter(
-        client_address, app=app, strategy="sliding-window-counter", storage_uri=storage.uri,
-        storage_options=dict(storage.options), key_prefix="ratelimit",
-        headers_enabled=False, swallow_errors=True)
-    for (endpoint, method), rules in ROUTES.items():
-        view = app.view_functions[endpoint]
-        for rule in rules:
-            if not RULES[rule].in_process:
-                # A route that needs a credential answers a request without one 401 (the
-                # `auth_failures` rule counts those), never 429 first.
-                # (A rule counted per token has no token to count such a request by.)
-                exempt = _no_bearer if (endpoint, method) in NEEDS_CREDENTIAL or \
-                    RULES[rule].key == TOKEN else None
-                view = _decorator(limiter, limits, rule, methods=[method],
-                                  exempt_when=exempt)(view)
-        app.view_functions[endpoint] = view
-    _only_decorated_routes(app, limiter)
-    failures = AuthFailures(limiter, limits, service)
-    in_process = InProcess(limits)
-    decorated = frozenset(route for route, rules in ROUTES.items()
-                          if not all(RULES[rule].in_process for rule in rules))
-
-    def before() -> None:  # (one hook for both: Flask's cost per hook is per request)
-        token = _bearer()
-        failures.check(token)
-        in_process.check(token)
-
-    def after(response: Response) -> Response:
-        response = _headers(limiter, decorated, response)
-        return failures.count(response)
-
-    app.before_request(before)
-    app.after_request(after)
+    limiter = RateLimiter(limits, storage, service)
+    app.before_request(limiter.before)
+    app.after_request(limiter.after)
     return limiter
 
 
-def _only_decorated_routes(app: Flask, limiter: Limiter) -> None:
-    """flask-limiter's own hooks run on every request of the app; this API needs none of
-    them, and they are dropped. Its `before_request` checks application-wide limits, which
-    this API does not set (the routes' own limits are checked by their decorators): it cost
-    every request, a view included, 30-100 µs of bookkeeping. Its `after_request` deducts
-    conditional costs (`deduct_when`, unused here) and writes its own headers (off: `_headers`
-    writes them); its `teardown_request` empties the request's bookkeeping, which lives on
-    the request's context and goes with it. Each created that bookkeeping for every
-    request, limited or not."""
-    for hooks in (app.before_request_funcs, app.after_request_funcs,
-                  app.teardown_request_funcs):
-        hooks[None] = [f for f in hooks.get(None, []) if not _of(f, limiter)]
+class RateLimiter:
+    """The one rate limiter: for each request, the rules of its route (`ROUTES`) and
+    `auth_failures`, each counted where `Rule.in_process` says (`api.limit_counters`: this
+    process's memory, or Redis), and one verdict: a 429 in the shared shape, else the
+    `RateLimit-*` headers of the window nearest to refusing.
 
+    `auth_failures` counts only refusals, but is checked before the token is: once an
+    address has failed too often, its requests with a token are answered 429, good token or
+    not. A token this process already found valid (a seat's, a player's key) skips that
+    check. If Redis cannot count, the request goes on (the store itself answers then)."""
 
-def _of(hook: Any, limiter: Limiter) -> bool:
-    """Whether `hook` is one of `limiter`'s (a bound method, or a partial of its class's)."""
-    if getattr(hook, "__self__", None) is limiter:
-        return True
-    return isinstance(hook, functools.partial) and limiter in hook.args
+    # At most one line in the log per this many seconds while Redis cannot count.
+    QUIET_S = 60.0
 
-
-def _decorator(limiter: Limiter, limits: RateLimits, rule: str, **options: Any) -> Any:
-    spec = RULES[rule]
-    value = limits.limit(rule)
-    message = _message(limits, rule)
-    # Shared: one budget per rule and key, whichever of the rule's routes is called.
-    return limiter.shared_limit(value, rule, key_func=_KEYS[spec.key], error_message=message,
-                                **options)
-
-
-class AuthFailures:
-    """`auth_failures`, checked before a request with a token is served and counted after
-    it was refused (401), with flask-limiter's own counters (a route decorator would cost
-    every request of every route its bookkeeping)."""
-
-    def __init__(self, limiter: Limiter, limits: RateLimits, service: GameService) -> None:
-        self.limiter = limiter
+    def __init__(self, limits: RateLimits, storage: CounterStorage,
+                 service: GameService) -> None:
         self.service = service
-        self.items = parse_many(limits.limit("auth_failures"))
-        self.message = (f"too many requests: at most "
-                        f"{limits.limit('auth_failures').replace(';', ' and ')} "
-                        f"{RULES['auth_failures'].what}")
+        self.memory = SlidingCounts()
+        self.redis = RedisCounts(storage_from_string(storage.uri, **storage.options))
+        self.routes = {route: [(rule, Window.parse(limits.limit(rule))) for rule in rules]
+                       for route, rules in ROUTES.items()}
+        self.messages = {rule: _message(limits, rule) for rule in RULES}
+        self.auth_windows = Window.parse(limits.limit("auth_failures"))
+        self._quiet_until = 0.0
 
-    def check(self, token: str | None) -> None:
-        """(`token`: the request's bearer token, read once for both rule kinds.)"""
-        if token is None or self._known(token):
-            return
-        key = client_address()
-        try:
-            refused = [item for item in self.items
-                       if not self.limiter.limiter.test(item, key, "auth_failures")]
-        except Exception:  # the counters' Redis: the request goes on, as flask-limiter's do
-            log.exception("auth-failure limit not checked")
-            return
-        if refused:
-            stats = self.limiter.limiter.get_window_stats(refused[0], key, "auth_failures")
-            reset_s = max(1, math.ceil(stats.reset_time - time.time()))
-            raise ApiError(429, "too_many_requests", self.message, headers={
-                "Retry-After": str(reset_s), "RateLimit-Limit": str(refused[0].amount),
-                "RateLimit-Remaining": "0", "RateLimit-Reset": str(reset_s),
-                "RateLimit-Policy": f"{refused[0].amount};w={refused[0].get_expiry()}"})
+    def before(self) -> None:
+        token = _bearer()
+        if token is not None and not self._known(token):
+            self._check_auth_failures()
+        route = (request.endpoint or "", request.method)
+        rules = self.routes.get(route)
+        if rules:
+            verdict = self._check(route, rules, token)
+            g.rate_limit = verdict
+            if verdict is not None and verdict.refused:
+                raise self._refusal(verdict)
 
-    def count(self, response: Response) -> Response:
+    def after(self, response: Response) -> Response:
+        verdict: Verdict | None = g.get("rate_limit")
+        if verdict is not None and not verdict.refused:  # (a refusal has its headers)
+            response.headers.update(_limit_headers(verdict.window.amount, verdict.remaining,
+                                                   verdict.reset_s, verdict.window.seconds))
         if response.status_code == 401 and _bearer() is not None:
-            key = client_address()
-            try:
-                for item in self.items:
-                    self.limiter.limiter.hit(item, key, "auth_failures")
-            except Exception:
-                log.exception("auth-failure not counted")
+            self._redis(lambda: self.redis.count(self._auth_key(), self.auth_windows))
         return response
+
+    def _check(self, route: tuple[str, str], rules: list[tuple[str, list[Window]]],
+               token: str | None) -> Verdict | None:
+        """The move's rules in memory first (a refusal there costs no round trip), then
+        the others in Redis; the verdict that refused, else the one with least left."""
+        address = client_address()
+        keys = {TOKEN: address if token is None else _token_key(token), ADDRESS: address}
+        here = [(f"{rule}:{keys[RULES[rule].key]}", windows)
+                for rule, windows in rules if RULES[rule].in_process]
+        verdicts = [self.memory.check(here)] if here else []
+        if verdicts and verdicts[0].refused:
+            return verdicts[0]
+        # Without a token, a rule counted per token has nothing to count by, and a route
+        # that needs a credential answers 401 (counted by `auth_failures`), never 429 first.
+        anonymous = token is None
+        there = [(f"{rule}:{keys[RULES[rule].key]}", windows) for rule, windows in rules
+                 if not RULES[rule].in_process and not (
+                     anonymous and (route in NEEDS_CREDENTIAL or RULES[rule].key == TOKEN))]
+        if there:
+            found = self._redis(lambda: self.redis.check(there))
+            if found is not None:
+                verdicts.append(found)
+        refused = [v for v in verdicts if v.refused]
+        if refused:
+            return refused[0]
+        return min(verdicts, key=lambda v: v.remaining, default=None)
+
+    def _check_auth_failures(self) -> None:
+        refused = self._redis(lambda: self.redis.refused(self._auth_key(), self.auth_windows))
+        if refused is not None:
+            raise self._refusal(refused)
+
+    def _auth_key(self) -> str:
+        return f"auth_failures:{client_address()}"
+
+    def _refusal(self, verdict: Verdict) -> ApiError:
+        rule = verdict.key.partition(":")[0]
+        return ApiError(429, "too_many_requests", self.messages[rule], headers={
+            "Retry-After": str(verdict.reset_s),
+            **_limit_headers(verdict.window.amount, 0, verdict.reset_s,
+                             verdict.window.seconds)})
+
+    def _redis(self, count: Callable[[], Verdict | None]) -> Verdict | None:
+        """`count()`, or None (and one line in the log now and then) when Redis cannot."""
+        try:
+            return count()
+        except Exception as err:  # the counters' Redis: the request goes on
+            now = time.monotonic()
+            if now >= self._quiet_until:
+                self._quiet_until = now + self.QUIET_S
+                log.warning("rate limits not counted in Redis (%s: %s); requests go on",
+                            type(err).__name__, err)
+            return None
 
     def _known(self, token: str) -> bool:
         """A seat's token or a player key this process found valid: not a guess."""
@@ -345,33 +333,6 @@ class AuthFailures:
             return self.service.knows_player_key(token)
         game_id = (request.view_args or {}).get("game_id")
         return bool(game_id) and self.service.knows_seat_token(game_id, token)
-
-
-class InProcess:
-    """The rules counted in this process (`Rule.in_process`), checked before the routes
-    `ROUTES` gives them; the verdict is kept for the answer's headers."""
-
-    def __init__(self, limits: RateLimits) -> None:
-        self.counts = SlidingCounts()
-        self.routes = {route: [(rule, Window.parse(limits.limit(rule)), _message(limits, rule))
-                               for rule in rules if RULES[rule].in_process]
-                       for route, rules in ROUTES.items()}
-
-    def check(self, token: str | None) -> None:
-        rules = self.routes.get((request.endpoint or "", request.method))
-        if not rules:
-            return
-        address = client_address()  # (`bearer_key` and `client_address`, token read once)
-        keys = {TOKEN: address if token is None else _token_key(token), ADDRESS: address}
-        verdict = self.counts.check([(f"{rule}:{keys[RULES[rule].key]}", windows)
-                                     for rule, windows, _ in rules])
-        g.rate_limit = verdict
-        if verdict.refused:
-            message = next(m for _rule, windows, m in rules if verdict.window in windows)
-            raise ApiError(429, "too_many_requests", message,
-                           headers={"Retry-After": str(verdict.reset_s),
-                                    **_limit_headers(verdict.window.amount, 0,
-                                                     verdict.reset_s, verdict.window.seconds)})
 
 
 def _message(limits: RateLimits, rule: str) -> str:
@@ -384,38 +345,6 @@ def _limit_headers(amount: int, remaining: int, reset_s: int, window_s: int) -> 
             "RateLimit-Reset": str(reset_s), "RateLimit-Policy": f"{amount};w={window_s}"}
 
 
-def _no_bearer() -> bool:
-    return _bearer() is None
-
-
 def _bearer() -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
-
-
-def _headers(limiter: Limiter, decorated: frozenset[tuple[str, str]],
-             response: Response) -> Response:
-    """The `RateLimit-*` headers of the limit nearest to refusing, on a limited route's
-    answer: the in-process verdict, else flask-limiter's (`decorated`: the routes it
-    limits; on the others it has nothing to say)."""
-    verdict: Verdict | None = g.get("rate_limit")
-    if verdict is not None:
-        if not verdict.refused:  # (a refusal carries its headers already)
-            response.headers.update(_limit_headers(
-                verdict.window.amount, verdict.remaining, verdict.reset_s,
-                verdict.window.seconds))
-        return response
-    if (request.endpoint, request.method) not in decorated:
-        return response
-    current = limiter.current_limit
-    if current is None:
-        return response
-    reset_s = max(0, math.ceil(current.reset_at - time.time()))
-    response.headers["RateLimit-Limit"] = str(current.limit.amount)
-    response.headers["RateLimit-Remaining"] = str(current.remaining)
-    response.headers["RateLimit-Reset"] = str(reset_s)
-    response.headers["RateLimit-Policy"] = \
-        f"{current.limit.amount};w={current.limit.get_expiry()}"
-    if response.status_code == 429:
-        response.headers["Retry-After"] = str(max(1, reset_s))
-    return response

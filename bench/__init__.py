@@ -1,4 +1,4 @@
-"""Benchmarks: `donkeypost bench` measures the speed targets and prints a table.
+"""Benchmarks: `python -m bench` measures the speed targets and prints a table.
 
 Sections, each in its own module:
 - `http`: moves over HTTP (gunicorn + the app + Redis, and a separate load generator) and

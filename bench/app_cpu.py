@@ -2,7 +2,7 @@
 
     python -m bench.app_cpu                      # 3 rounds of 2,000 moves, limits off and on
     python -m bench.app_cpu --moves 500 --profile --limits on
-    donkeypost bench --sections app
+    python -m bench --sections app
 
 A move is `GET /games/{id}` with the seat's token, then `POST /games/{id}/actions` with
 `If-Match` and an `Idempotency-Key`. Both are handed to the WSGI application directly (no
@@ -276,7 +276,7 @@ def measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
 
 
 def run(cfg: BenchConfig, ctx: BenchContext, steps: Steps) -> dict[str, Any]:
-    """The `app` section of `donkeypost bench`."""
+    """The `app` section of `python -m bench`."""
     return measure(ctx.redis.url, cfg.app_moves, cfg.app_rounds, MODES, steps,
                    seed=cfg.seed, pool=cfg.app_pool)
 

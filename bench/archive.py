@@ -26,7 +26,6 @@ from typing import Any
 
 import msgspec
 
-from bench.server import EmbeddedRedis
 from domain import bots
 from domain.archive.archiving import archive_game
 from domain.archive.explain import explain
@@ -36,6 +35,7 @@ from domain.store import keys
 from domain.table import to_act
 from donkeypost.bootstrap import Components, bootstrap, web_app
 from donkeypost.settings import Settings
+from tests.support.redis_process import RedisProcess
 
 TYPES: list[tuple[str, int, dict[str, Any]]] = [
     ("ochs-und-esel", 3, {"rounds": 1}),
@@ -178,7 +178,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = PacedClock(args.seed) if args.clock == "paced" else time.time
     with tempfile.TemporaryDirectory() as folder, \
-            EmbeddedRedis(Path(folder) / "redis") as redis_server:
+            RedisProcess(Path(folder) / "redis") as redis_server:
         url = redis_server.server.url
         components = bootstrap(Settings(redis_url=url), hooks=NoHooks(), clock=clock)
         rows = per_type(components, args.games, args.seed)

@@ -1,8 +1,8 @@
-"""`donkeypost bench`: measure the speed targets in one run; print tables, write JSON.
+"""`python -m bench`: measure the speed targets in one run; print tables, write JSON.
 
-    donkeypost bench                         # every section, full sizes (several minutes)
-    donkeypost bench --quick                 # every section on tiny sizes (a smoke test)
-    donkeypost bench --sections http,state --clients 8,32 --duration 15 --profile
+    python -m bench                         # every section, full sizes (several minutes)
+    python -m bench --quick                 # every section on tiny sizes (a smoke test)
+    python -m bench --sections http,state --clients 8,32 --duration 15 --profile
 
 Sections: http (moves over HTTP vs the stack's ceiling), state (state load vs log
 length), replay, engine (random games in process), bots (move time per level, the strong
@@ -209,8 +209,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     console = Console() if sys.stdout.isatty() else Console(width=160)
     cfg = config_from(args)
     doc = run_bench(cfg, console, quiet=args.quiet)
-    doc["command"] = (command_line(sys.argv) if Path(sys.argv[0]).name == "donkeypost"
-                      else "donkeypost bench (called from Python)")
+    doc["command"] = (command_line(sys.argv) if Path(sys.argv[0]).parent.name == "bench"
+                      else "python -m bench (called from Python)")
     for table in report.tables(doc["sections"]):
         console.print(table)
     console.print(report.targets_table(doc["targets"]))
@@ -223,11 +223,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def command_line(argv: Sequence[str]) -> str:
     args = list(argv[1:])
-    return " ".join(shlex.quote(a) for a in ["donkeypost", *args])
+    return " ".join(shlex.quote(a) for a in ["python", "-m", "bench", *args])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="donkeypost")
+    parser = argparse.ArgumentParser(prog="python -m")
     sub = parser.add_subparsers(dest="command", required=True)
     cmd = register(sub)
     return cmd(parser.parse_args(["bench", *(argv if argv is not None else sys.argv[1:])]))

@@ -30,10 +30,11 @@ from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.cpu import process_seconds
 from bench.moves import loadgen
+from bench.ping_route import BENCH_APP
 from bench.progress import Steps
-from bench.redis_cluster import running_cluster, running_server
-from bench.server import Gunicorn
 from domain.store import RedisEventStore
+from tests.support.gunicorn import Gunicorn
+from tests.support.redis_cluster import running_cluster, running_server
 
 STORES = ("one", "cluster")
 
@@ -76,7 +77,7 @@ def stores(cfg: BenchConfig, ctx: BenchContext) -> Iterator[dict[str, Store]]:
             log_dir.mkdir(parents=True)
             webs.append(stack.enter_context(Gunicorn(
                 None, cfg.web_workers, log_dir=log_dir, reuse_port=cfg.reuse_port,
-                env={**env, **store_env})))
+                app=BENCH_APP, env={**env, **store_env})))
         queue_redis = (redis.Redis.from_url(queues), ctx.redis.pid)
         yield {
             "one": Store("one", [one.client()], [one.process.pid], webs[0], queue_redis),

@@ -14,11 +14,13 @@ from typing import Any
 from flask import Flask
 
 from api.rate_limits import RateLimits
-from bench.server import EmbeddedRedis, Gunicorn
+from bench.ping_route import BENCH_APP
 from domain.registry import GameRegistry, installed
 from domain.service import GameService, NoHooks
 from donkeypost.bootstrap import Components, bootstrap, web_app
 from donkeypost.settings import Settings
+from tests.support.gunicorn import Gunicorn
+from tests.support.redis_process import RedisProcess
 
 
 class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
@@ -29,7 +31,7 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         self.rate_limits = rate_limits  # RATE_LIMITS of the server and the in-process app
         self.folder = Path(tempfile.mkdtemp(prefix="donkeypost-bench-"))
         self._stack = contextlib.ExitStack()
-        self._redis: EmbeddedRedis | None = None
+        self._redis: RedisProcess | None = None
         self._server: Gunicorn | None = None
         self._components: Components | None = None
         self._app: Flask | None = None
@@ -41,9 +43,9 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     @property
-    def redis(self) -> EmbeddedRedis:
+    def redis(self) -> RedisProcess:
         if self._redis is None:
-            self._redis = self._stack.enter_context(EmbeddedRedis(self.folder / "redis"))
+            self._redis = self._stack.enter_context(RedisProcess(self.folder / "redis"))
         return self._redis
 
     @property
@@ -51,7 +53,8 @@ class BenchContext(contextlib.AbstractContextManager["BenchContext"]):
         if self._server is None:
             self._server = self._stack.enter_context(
                 Gunicorn(self.redis.url, self.web_workers, log_dir=self.folder,
-                         reuse_port=self.reuse_port, env={"RATE_LIMITS": self.rate_limits}))
+                         reuse_port=self.reuse_port, app=BENCH_APP,
+                         env={"RATE_LIMITS": self.rate_limits}))
         return self._server
 
     @property

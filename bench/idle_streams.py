@@ -36,9 +36,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench.loadgen import HttpConnection, latency_summary
+from bench.loadgen import latency_summary
 from bench.peer.processes import cpu_seconds, tree
-from bench.server import EmbeddedRedis, answers_healthz, free_port
+from tests.support.http_connection import HttpConnection
+from tests.support.processes import answers_healthz, free_port
+from tests.support.redis_process import RedisProcess
 
 APP = "donkeypost.wsgi:app"
 WAIT_S = 60  # the longest long-poll the API allows
@@ -258,7 +260,7 @@ async def experiment(args: argparse.Namespace, host: str, port: int, pid: int,
 
 @contextlib.contextmanager
 def running(args: argparse.Namespace, folder: Path) -> Iterator[tuple[int, list[int], int]]:
-    with EmbeddedRedis(folder / "redis") as redis_:
+    with RedisProcess(folder / "redis") as redis_:
         port = free_port()
         env = {**os.environ, "REDIS_URL": redis_.url, "RATE_LIMITS": "off",
                "DONKEYPOST_HEALTH_WORKERS": "none"}

@@ -41,19 +41,19 @@ from typing import Any
 import msgspec
 
 from api.rate_limits import RateLimits
-from bench.server import EmbeddedRedis
 from bench.stats import percentile
 from domain.notify.digest import NotifyState
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences
+from domain.notify.records import PushSubscription
 from domain.service import NoHooks
 from domain.service import create as creating
 from domain.service import inbox as inbox_service
-from domain.store.redis_notify import PushSubscription
 from domain.table import to_act
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap
 from donkeypost.settings import Settings
+from tests.support.redis_process import RedisProcess
 
 GAME = "ochs-und-esel"
 SEATS = 3
@@ -82,7 +82,7 @@ def run(players: int, games_per_player: int, moves: int, rate: float,
     out: dict[str, Any] = {"players": players, "games_per_player": games_per_player,
                            "moves": moves, "rate_per_s": rate, "digest_hours": digest_hours,
                            "notifiers": notifiers}
-    with EmbeddedRedis(folder) as redis_server, smtp_server() as (smtp_url, box), \
+    with RedisProcess(folder) as redis_server, smtp_server() as (smtp_url, box), \
             push_service() as pusher:
         targets = TargetPolicy.allowing("127.0.0.0/8", "1024-65535")
         settings = Settings(redis_url=redis_server.server.url, smtp_url=smtp_url,

@@ -56,11 +56,11 @@ def main(argv: list[str] | None = None) -> int:
 
 # --- the benchmark -----------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    from bench.server import EmbeddedRedis
+    from tests.support.redis_process import RedisProcess
 
     folder = tempfile.TemporaryDirectory(prefix="donkeypost-bench-push-")
     data = folder.name
-    redis_server = EmbeddedRedis(Path(data) / "redis").__enter__()
+    redis_server = RedisProcess(Path(data) / "redis").__enter__()
     port = _free_port()
     # No workers run here: /healthz requires none.
     env = {**os.environ, "REDIS_URL": redis_server.url, "DONKEYPOST_HEALTH_WORKERS": "none"}

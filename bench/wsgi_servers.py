@@ -39,8 +39,9 @@ from typing import Any
 from bench.config import BenchConfig
 from bench.moves import loadgen
 from bench.peer.processes import pin, tree
-from bench.server import EmbeddedRedis, answers_healthz, free_port
 from bench.stats import percentile
+from tests.support.processes import answers_healthz, free_port
+from tests.support.redis_process import RedisProcess
 
 APP = "bench.wsgi:app"
 
@@ -179,7 +180,7 @@ def measure(clients: Sequence[int], rounds: int, duration_s: float, server_cpu: 
             cfg: BenchConfig, folder: Path) -> dict[str, Any]:
     rows = []
     with contextlib.ExitStack() as stack:
-        redis = stack.enter_context(EmbeddedRedis(folder / "redis"))
+        redis = stack.enter_context(RedisProcess(folder / "redis"))
         servers = [stack.enter_context(Server(k, redis.url, folder / f"server-{n}.log"))
                    for n, k in enumerate(kinds())]
         pin([redis.pid, *(pid for server in servers for pid in server.pids())], server_cpu)

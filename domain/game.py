@@ -25,6 +25,9 @@ the viewer already sees, never from the state:
 - `layout(view, viewer)` — how the viewer's view is laid out (`Layout`: zones of counters,
   cards and notes), so that a client knowing nothing of the game can draw it.
 
+A game may name, in a `heuristics` attribute, the module of its `basic` bot and its
+search's kit (`domain.bots.levels`); without one, its bots play and search generically.
+
 A game that search bots can play also offers `determinize(view, seat, rng)` — a full state
 that agrees with everything `view` shows `seat` and nothing more — and so is a
 `SearchableGame` (`isinstance(game, SearchableGame)` tells).

@@ -37,7 +37,7 @@ from domain import clocks
 from domain.clocks import Correspondence, SeatClock
 from domain.events import Event
 from domain.game import Game, Outcome
-from domain.games.kit import places
+from domain.games.common import places
 
 TABLE_EVENTS = frozenset(
     {"game_created", "player_joined", "game_started", "turn_timed_out", "seat_returned",

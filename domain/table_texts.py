@@ -48,6 +48,10 @@ _SENTENCES: dict[str, Callable[[Mapping[str, Any]], Text]] = {
     "game_aborted": lambda ev: text("The game was aborted."),
     "vacation_started": lambda ev: text("{seat} went on vacation.", seat=_seat(ev)),
     "vacation_ended": lambda ev: text("{seat} is back from vacation.", seat=_seat(ev)),
+    "move_taken_back": lambda ev: text("{seat} took their last move back.", seat=_seat(ev)),
+    "forced_moves_set": lambda ev: text(
+        "{seat}'s forced moves play themselves from now on." if ev["data"]["auto"]
+        else "{seat}'s forced moves wait for them from now on.", seat=_seat(ev)),
 }
 
 

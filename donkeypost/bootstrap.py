@@ -68,7 +68,7 @@ from domain.store import (
     keys,
 )
 from domain.store.player_clocks import RedisPlayerClockStore
-from domain.store.port import ArchiveStore
+from domain.store.port import ArchiveStore, NotifyStore
 from domain.store.redis_archive import RedisArchiveStore
 from domain.store.redis_erasure import RedisErasure
 from domain.store.redis_notify import RedisNotifyStore
@@ -93,7 +93,7 @@ class Notifications:
     when first needed: kept there unless configured), the senders."""
 
     settings: Settings
-    store: RedisNotifyStore
+    store: NotifyStore
 
     @functools.cached_property
     def link_secret(self) -> bytes:
@@ -300,7 +300,8 @@ def job_context(components: Components) -> JobContext:
         on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
-        notifier=components.notifications.notifier(components.service))
+        notifier=components.notifications.notifier(components.service),
+        bot_budgets=settings.bot_budgets)
 
 
 def _webhook_metrics(settings: Settings) -> Callable[[bool], None] | None:

@@ -47,7 +47,16 @@ def _web_options(parser: argparse.ArgumentParser) -> None:
                         help="the HTTP server (default: WEB_SERVER, else gunicorn)")
 
 
+# Tools that run from a checkout, not from the installed package.
+CHECKOUT_TOOLS = {"bench": "python -m bench", "arena": "python -m bench.arena"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in CHECKOUT_TOOLS:
+        print(f"the {argv[0]} runs from a checkout of the source, at its root: "
+              f"{CHECKOUT_TOOLS[argv[0]]} {' '.join(argv[1:])}".rstrip(), file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="donkeypost", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     commands: dict[str, Command] = {}
@@ -122,11 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     verify.add_argument("log", type=Path)
     commands["verify"] = cmd_verify
 
-    from donkeypost import calibrate
+    from donkeypost import admin, calibrate
     commands["calibrate"] = calibrate.register(sub)
-
-    for name, register in _extensions():
-        commands[name] = register(sub)
+    commands["admin"] = admin.register(sub)
 
     args = parser.parse_args(argv)
     try:
@@ -134,19 +141,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GameLoadError as err:  # a game that cannot be loaded: one line, no traceback
         print(f"donkeypost: {err}", file=sys.stderr)
         return 2
-
-
-def _extensions() -> list[tuple[str, Callable[[argparse._SubParsersAction], Command]]]:
-    """Commands that live beside the packages they drive (arena, bench)."""
-    found: list[tuple[str, Callable[[argparse._SubParsersAction], Command]]] = []
-    for name, module in (("arena", "bench.arena.cli"), ("bench", "bench.cli"),
-                         ("admin", "donkeypost.admin")):
-        try:
-            mod = __import__(module, fromlist=["register"])
-        except ImportError:
-            continue
-        found.append((name, mod.register))
-    return found
 
 
 def _settings(needs_redis: bool = False) -> Settings | None:

@@ -15,7 +15,7 @@ from domain import bots
 from domain.errors import DomainError
 from domain.service import GameService
 from domain.table import Table, may_take_back, to_act
-from tests.support.games import games_under_test
+from tests.support.games import games_under_test, installed_games
 
 # (type, players, options): every game and variant, kept short.
 VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
@@ -28,6 +28,10 @@ VARIANTS: list[tuple[str, int, dict[str, Any]]] = [
     ("trash", 2, {"max_rounds": 2}),
     ("trash", 3, {"wild": "JQK", "max_rounds": 2}),
 ]
+# Any other installed game (a game distribution installed beside the project's) with its
+# defaults, at its fewest players.
+VARIANTS += [(game_id, game.min_players, {}) for game_id, game in installed_games().items()
+             if game_id not in {kind for kind, _, _ in VARIANTS}]
 
 
 def play(service: GameService, game_type: str, players: int, options: dict[str, Any],

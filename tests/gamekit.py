@@ -10,6 +10,9 @@ from typing import Any
 
 import msgspec
 
+from domain.bots import observe
+from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from domain.errors import GameRuleError
 from domain.events import Event
 from domain.game import Game, resolve_options
@@ -81,3 +84,25 @@ def assert_rejected(game: Game[Any, Any], state: Any, seat: int, action: Any, co
         assert err.code == code, f"expected {code}, got {err.code}: {err.message}"
     else:
         raise AssertionError(f"{action} was accepted, expected {code}")
+
+
+def bot_playout(game: Game[Any, Any], levels: Sequence[str], options: dict[str, Any] | None = None,
+                seed: int = 0, budget: Budget | None = None,
+                max_moves: int = 100_000) -> tuple[Any, int]:
+    """Play a whole game with a bot of `levels[seat]` in each seat, each given what its seat
+    may see and nothing else; every action it chooses must be legal. The final state (with
+    an outcome) and the number of moves."""
+    rng = random.Random(seed)
+    bots = [make_bot(level, budget) for level in levels]
+    bot_rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
+        obs = observe(game, state, seat, legal)
+        action = bots[seat](game, obs, bot_rngs[seat])
+        assert action in obs.legal_actions, f"the {levels[seat]} bot chose {action!r}"
+        return action
+
+    state, _ = start(game, len(levels), options, seed)
+    state, moves, end = play_on(game, state, choose, rng, max_moves=max_moves)
+    assert end == "over" and game.outcome(state) is not None, end
+    return state, moves

@@ -7,7 +7,7 @@ turn after the game's `bot_delay_s`) waits as a timer: one entry of the sorted s
 `donkeypost:timers` in the queues' Redis (member: the job id, score: when it is due); the
 version's arrival also drops the timers of the version before (the game moved). A timer is
 a ZADD and ~100 bytes; an RQ scheduled job would be a ~2 KB job hash and a dozen commands
-per move, about as much as the move itself (`donkeypost bench --sections timers` measures
+per move, about as much as the move itself (`python -m bench --sections timers` measures
 the hooks).
 
 Where the queues' Redis is the games' (one server, `timers_in_appends`), those timer
@@ -104,6 +104,7 @@ return due
 
 ANALYSIS_TIMEOUT_S = 900  # its CPU is bounded (`jobs.ANALYSIS_BUDGET`); the wall clock
 # of a busy machine is not
+ANALYSIS_RETRY_FAILED_S = 600  # a failed analysis is not tried again before this
 
 
 def rating_job_id(game_id: str) -> str:
@@ -316,9 +317,10 @@ class RqHooks:
     # --- the post-game analysis ----------------------------------------------------------
     def request_analysis(self, game_id: str) -> dict[str, object]:
         """Queue the finished game's analysis unless its job is waiting or running (one
-        job however often it is asked; a job that failed or was lost is queued again);
-        what the job is doing: `queued` or `running`, with its progress once it has one
-        (decisions weighed, of how many)."""
+        job however often it is asked; a job that was lost is queued again); what the job
+        is doing: `queued` or `running`, with its progress once it has one (decisions
+        weighed, of how many), or `failed` (after its retries), until `RETRY_FAILED_S`
+        after that: then it is queued again."""
         job_id = analysis_job_id(game_id)
         job = Job.fetch_many([job_id], connection=self.redis)[0]
         status = job.get_status(refresh=False) if job is not None else None
@@ -329,6 +331,9 @@ class RqHooks:
             if progress:
                 state["progress"] = {"weighed": progress[0], "of": progress[1]}
             return state
+        if job is not None and status == "failed" and job.ended_at is not None and \
+                time.time() - job.ended_at.timestamp() < ANALYSIS_RETRY_FAILED_S:
+            return {"status": "failed"}
         queue = self.queues[ANALYSIS]
         new = queue.create_job(jobs.analyse_game, args=(game_id,), job_id=job_id,
                                timeout=ANALYSIS_TIMEOUT_S, result_ttl=RESULT_TTL_S,

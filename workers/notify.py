@@ -5,7 +5,7 @@ A write to a player's stream also makes the player due (`notify:due`, see
 `domain.store.redis_players`). The notifier thread of every worker serving the
 `notifications` queue (`GameWorker`, `donkeypost worker --queues notifications`, the
 Procfile's `notifier`) takes due players in small batches with a lease
-(`RedisNotifyStore.claim`) and does one round for each (`Notifier.round`):
+(`NotifyStore.claim`) and does one round for each (`Notifier.round`):
 
 1. a waiting address's confirmation e-mail, once;
 2. the stream's entries after the channels' places, planned by `domain.notify.digest`
@@ -64,11 +64,12 @@ from domain.notify.digest import (
     plan_round,
 )
 from domain.notify.links import CONFIRM, CONFIRM_TTL_S, UNSUBSCRIBE, UNSUBSCRIBE_TTL_S, make_token
+from domain.notify.records import PlayerHook
 from domain.players import inbox
 from domain.players.notes import entry_order as order
 from domain.service import GameService
 from domain.service.loading import stored_envelope
-from domain.store.redis_notify import PlayerHook, RedisNotifyStore
+from domain.store.port import NotifyStore
 from domain.webhooks.signing import delivery_headers
 from domain.webhooks.targets import TargetPolicy, TargetRefused
 from workers import webhook_sender
@@ -184,7 +185,7 @@ class Notifier:
     `SMTP_URL`); `push` None: Web Push is off."""
 
     service: GameService
-    store: RedisNotifyStore
+    store: NotifyStore
     links: mail.Links
     link_secret: Callable[[], bytes]  # (read when first needed: it may be kept in Redis)
     mail: MailServer | None = None
@@ -272,8 +273,11 @@ class Notifier:
                     retry, planned.next_look or retry))
         if planned.push:
             assert self.push is not None
-            for entry in planned.push:
+            for entry in planned.push:  # each push's place saved once it is sent
                 self._count("push", self.push.send_to_player(player_id, entry))
+                if entry is not planned.push[-1]:
+                    state = msgspec.structs.replace(state, push_after=entry["id"])
+                    self.store.save_state(player_id, state)
         if state.push_after != planned.state.push_after:
             state = msgspec.structs.replace(state, push_after=planned.state.push_after)
             self.store.save_state(player_id, state)

@@ -28,8 +28,9 @@ from pywebpush import WebPusher
 
 from domain.notify import push
 from domain.notify.mail import Links
+from domain.notify.records import PushSubscription
 from domain.store import keys
-from domain.store.redis_notify import PushSubscription, RedisNotifyStore
+from domain.store.port import NotifyStore
 from domain.webhooks.targets import TargetPolicy, TargetRefused
 from workers import webhook_sender
 
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 GONE = (404, 410)
 
 
-def vapid_key(store: RedisNotifyStore, configured: str | None) -> Vapid02:
+def vapid_key(store: NotifyStore, configured: str | None) -> Vapid02:
     """The server's VAPID key: configured, else kept in Redis (made by the first asker)."""
     if configured:
         return Vapid02.from_pem(configured.encode())
@@ -60,7 +61,7 @@ class PushSender:
     """Sends pushes over one pool of connections (kept per push service address), each
     signed with a VAPID JWT made once per push service for `JWT_KEPT_S`."""
 
-    store: RedisNotifyStore
+    store: NotifyStore
     vapid: Callable[[], Vapid02 | None]  # the server's key (read when first needed)
     subject: str  # `VAPID_SUBJECT`: a mailto: or https: contact for the push services
     links: Links

@@ -31,7 +31,7 @@ from rq import Queue, get_current_job
 
 from domain.chat import ChatEntry
 from domain.events import Event
-from domain.store import EventLog, TimerChanges, WebhookStore
+from domain.store import ChatLog, TimerChanges, WebhookStore
 from domain.table import Table
 from domain.webhooks.deliveries import (
     PENDING,
@@ -173,7 +173,7 @@ def _schedule(game_id: str, delivery_id: str, attempt: int, at: float, new_job_i
 
 
 def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int,
-             games: EventLog) -> tuple[Delivery, webhook_sender.Answer | None]:
+             games: ChatLog) -> tuple[Delivery, webhook_sender.Answer | None]:
     """The delivery after one attempt, and the receiver's answer (None: none was asked)."""
     started = time.time()
 
@@ -201,6 +201,6 @@ def _attempt(webhooks: WebhookDelivery, delivery: Delivery, number: int,
     return after_attempt(delivery, record, webhooks.retry), answer
 
 
-def _text(games: EventLog, game_id: str, n: int) -> str | None:
+def _text(games: ChatLog, game_id: str, n: int) -> str | None:
     found = games.read_chat(game_id, after=n - 1, count=1)
     return found[0].text if found else None

@@ -15,12 +15,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.contract.operations import UNKNOWN_GAME, ContractBlueprint, Failure
+from api.errors import ApiError
 from api.schemas import AnalysisPendingSchema, AnalysisSchema
 from domain.service import GameService
 
 # Queue a finished game's analysis unless it is queued or running; what its job is doing.
 RequestAnalysis = Callable[[str], Mapping[str, Any]]
 RETRY_AFTER_S = 5
+FAILED_RETRY_AFTER_S = 600
 
 
 def make_blueprint(service: GameService, request_analysis: RequestAnalysis | None) -> Blueprint:
@@ -36,7 +38,9 @@ def make_blueprint(service: GameService, request_analysis: RequestAnalysis | Non
                               "$ref": "#/components/headers/RetryAfter"}})
         @blp.operation("getAnalysis", failures=[
             UNKNOWN_GAME, Failure(409, ("game_not_finished",),
-                                  "the game is not over (its hands are still hidden)")])
+                                  "the game is not over (its hands are still hidden)"),
+            Failure(503, ("analysis_failed",), "making the analysis failed; it is tried "
+                                               "again after `Retry-After`")])
         def get(self, game_id: str) -> Response:
             """A finished game's analysis: the decisions that cost the most
 
@@ -53,6 +57,10 @@ def make_blueprint(service: GameService, request_analysis: RequestAnalysis | Non
                 return Response(document, status=200, mimetype="application/json")
             pending = dict(request_analysis(game_id)) if request_analysis is not None \
                 else {"status": "queued"}
+            if pending.get("status") == "failed":
+                raise ApiError(503, "analysis_failed", "the analysis of this game failed; it "
+                               "is tried again later", headers={
+                                   "Retry-After": str(FAILED_RETRY_AFTER_S)})
             response = jsonify(pending)
             response.status_code = 202
             response.headers["Retry-After"] = str(RETRY_AFTER_S)

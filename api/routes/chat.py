@@ -13,7 +13,7 @@ import msgspec
 from flask import Response
 from flask.views import MethodView
 
-from api.auth import bearer_token, check_token, require_seat
+from api.auth import caller_seat, caller_table, creator_credential
 from api.contract.operations import (
     BAD_QUERY,
     BAD_TOKEN,
@@ -27,7 +27,6 @@ from api.contract.operations import (
     Failure,
     link,
 )
-from api.errors import ApiError
 from api.schemas import ChatEntrySchema, MessagesArgsSchema, MessagesPageSchema, NewMessageSchema
 from domain.chat import MAX_MESSAGES, MAX_TEXT, shown
 from domain.service import GameService
@@ -57,9 +56,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             with its name) and `message_hidden`s (the game's creator hid message
             `message`); a hidden message is listed with `text: null`, `hidden: true`:
             its text is never shown again."""
-            token = bearer_token()
-            _table, seat = service.load(game_id, token)
-            check_token(seat, token)
+            caller_table(service, game_id)
             entries = service.messages(game_id, args["after"], args["limit"])
             return _json({"messages": [shown(e) for e in entries]}, 200)
 
@@ -83,9 +80,8 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             Only seats write: with your seat's token, or your player key where you hold a
             seat. Everybody reads (GET, the event stream's `message` events, webhooks that
             ask for `messages`)."""
-            token = bearer_token()
-            table, seat = service.load(game_id, token)
-            entry = service.post_message(table, require_seat(seat, token), body["text"])
+            table, seat = caller_seat(service, game_id)
+            entry = service.post_message(table, seat, body["text"])
             return _json(shown(entry), 201)
 
     @blp.route("/<string:game_id>/messages/<int:n>/hide")
@@ -103,9 +99,6 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             the game. The text is erased: nobody is shown it again. The hiding is an entry
             of the chat (`message_hidden`), so every reader learns of it. Hiding twice is
             fine."""
-            token = bearer_token()
-            if token is None:
-                raise ApiError(401, "missing_token", "this needs the creator's token or key")
-            return _json(shown(service.hide_message(game_id, n, token)), 200)
+            return _json(shown(service.hide_message(game_id, n, creator_credential())), 200)
 
     return blp

@@ -42,7 +42,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api.auth import bearer_token, check_token, require_seat
+from api.auth import caller_seat, caller_table
 from api.contract.jsonschema import ref
 from api.contract.operations import (
     BAD_QUERY,
@@ -163,9 +163,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                     raise ApiError(401, "invalid_ticket", "this stream ticket is unknown, "
                                    "used already or expired: take a new one")
             else:
-                token = bearer_token()
-                table, seat = service.load(game_id, token)
-                check_token(seat, token)
+                table, seat = caller_table(service, game_id)
             after, chat_after = _last_event_id(args["after"], args["messages_after"])
             finished = table.status == "finished"
             if finished and after >= table.version:
@@ -198,9 +196,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             would be kept in logs and histories: take a ticket with your token (or key)
             and open `GET /games/{id}/events/stream?ticket=<ticket>` within
             `expires_in_s` seconds. It opens one stream; take a new one to reconnect."""
-            token = bearer_token()
-            _table, seat = service.load(game_id, token)
-            seat = require_seat(seat, token)
+            _table, seat = caller_seat(service, game_id)
             return {"ticket": tickets.issue(game_id, seat), "expires_in_s": tickets.ttl_s,
                     "seat": seat}
 

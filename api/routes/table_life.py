@@ -10,7 +10,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from api.auth import bearer_token, require_seat
+from api.auth import caller_seat
 from api.contract.operations import (
     BUSY,
     NO_SEAT,
@@ -21,7 +21,7 @@ from api.contract.operations import (
     Failure,
     game_link,
 )
-from api.encoding import encode_game_view
+from api.routes.game_headers import view_answer
 from api.schemas import GameViewSchema, LeaveSchema
 from domain.service import GameService
 from domain.table import Table
@@ -49,13 +49,9 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
 
     def by_seat(game_id: str, command: Callable[[int], Table]) -> Response:
         """Run `command` for the caller's seat; answer the caller's view after it."""
-        token = bearer_token()
-        _table, seat = service.load(game_id, token)
-        seat = require_seat(seat, token)
+        _table, seat = caller_seat(service, game_id)
         table = command(seat)
-        return Response(encode_game_view(service.view(table, seat)), status=200,
-                        mimetype="application/json",
-                        headers={"ETag": f'"{table.version}"'})
+        return view_answer(service.view(table, seat), table.version)
 
     @blp.route("/<string:game_id>/resign")
     class Resign(MethodView):

@@ -1,6 +1,6 @@
-"""`donkeypost arena`: bots against bots, in process, without HTTP or Redis.
+"""`python -m bench.arena`: bots against bots, in process, without HTTP or Redis.
 
-    donkeypost arena --game ochs-und-esel --seats strong,basic,random --games 50 \
+    python -m bench.arena --game ochs-und-esel --seats strong,basic,random --games 50 \
         [--seed 1] [--budget-ms 750 | --iterations 2000] [--expert-budget-ms 5000 |
         --expert-iterations 8000] [--options '{"rounds": 2}'] [--jobs 2] [--json out.json]
 

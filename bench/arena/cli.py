@@ -1,4 +1,4 @@
-"""The `donkeypost arena` command (see `bench.arena`)."""
+"""The `python -m bench.arena` command (see `bench.arena`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bench import jsonfile
 from bench.arena.games import run_arena
 from bench.arena.report import document, tables
 from domain.bots import LEVELS
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from domain.registry import installed
 
 
@@ -101,7 +101,7 @@ def budget_of(ms: float | None, iterations: int | None) -> Budget | None:
 
 def command_line(args: argparse.Namespace) -> str:
     """The command that repeats this run."""
-    parts = ["donkeypost", "arena", "--game", args.game, "--seats", args.seats,
+    parts = ["python", "-m", "bench.arena", "--game", args.game, "--seats", args.seats,
              "--games", str(args.games), "--seed", str(args.seed)]
     for flag, value in (("--budget-ms", args.budget_ms), ("--iterations", args.iterations),
                         ("--expert-budget-ms", args.expert_budget_ms),

@@ -32,8 +32,9 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from bench.loadgen import HttpConnection, Run, play_client
+from bench.loadgen import Run, play_client
 from bench.peer.pushed_views import play_pushed_client
+from tests.support.http_connection import HttpConnection
 
 
 class Window:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bench.cpu import process_seconds
-from bench.server import children
+from tests.support.processes import children_of as children
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 

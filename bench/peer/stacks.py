@@ -1,10 +1,11 @@
 """The two servers the `peer` section compares, each with its whole stack.
 
 - donkeypost as the Procfile deploys it: the embedded Redis (AOF on), the web server
-  serving `bench.wsgi:app` — gunicorn with gevent workers (`bench.server.Gunicorn`), and/or
-  granian (`GranianWeb`, `WEB_SERVER=granian`'s command line), each on a port of its own
-  on the same Redis — and the two RQ workers (`donkeypost worker --queues
-  deadlines,bots` and `--queues notifications`).
+  serving `bench.wsgi:app` — gunicorn with gevent workers
+  (`tests.support.gunicorn.Gunicorn`), and/or granian (`GranianWeb`,
+  `WEB_SERVER=granian`'s command line), each on a port of its own on the same Redis — and
+  the two RQ workers (`donkeypost worker --queues deadlines,bots` and `--queues
+  notifications`).
 - boardgame.io: one Node process (`bench/peer/server.js`), with its in-memory storage or
   its FlatFile storage.
 
@@ -29,10 +30,13 @@ from rq import Worker
 
 from bench.peer.install import HERE
 from bench.peer.processes import stop, wait_for
-from bench.server import EmbeddedRedis, Gunicorn, answers_healthz, free_port
+from bench.ping_route import BENCH_APP
 from donkeypost.web_servers import WebServer, web_command
+from tests.support.gunicorn import Gunicorn
+from tests.support.processes import answers_healthz, free_port
+from tests.support.redis_process import RedisProcess
 
-WEB_CONNECTIONS = 1000  # per web worker, as bench.server.Gunicorn
+WEB_CONNECTIONS = 1000  # per web worker, as tests.support.gunicorn.Gunicorn
 
 
 def donkeypost_command() -> list[str]:
@@ -91,7 +95,7 @@ class DonkeypostStack:
         self.web_workers = web_workers
         self.reuse_port = reuse_port
         self.web_servers = web_servers
-        self.redis: EmbeddedRedis | None = None
+        self.redis: RedisProcess | None = None
         self.webs: dict[WebServer, Gunicorn | GranianWeb] = {}
         self.workers: list[subprocess.Popen[bytes]] = []
         self._logs: list[IO[bytes]] = []
@@ -109,7 +113,7 @@ class DonkeypostStack:
 
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
-            self.redis = EmbeddedRedis(self.folder / "redis").__enter__()
+            self.redis = RedisProcess(self.folder / "redis").__enter__()
             # The workers import and register while the web servers start.
             env = {**os.environ, "REDIS_URL": self.redis.url}
             for n, queues in enumerate((",".join(GAME_QUEUES), NOTIFICATIONS)):
@@ -128,8 +132,8 @@ class DonkeypostStack:
                 else:
                     self.webs[server] = Gunicorn(
                         self.redis.url, self.web_workers, log_dir=self.folder,
-                        reuse_port=self.reuse_port, env={"RATE_LIMITS": "off"},
-                        connections=WEB_CONNECTIONS).__enter__()
+                        reuse_port=self.reuse_port, app=BENCH_APP,
+                        env={"RATE_LIMITS": "off"}, connections=WEB_CONNECTIONS).__enter__()
             connection = redis.Redis.from_url(self.redis.url)
             wait_for(lambda: Worker.count(connection=connection) >= len(self.workers)
                      or any(w.poll() is not None for w in self.workers), 60, "RQ workers up")

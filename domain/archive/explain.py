@@ -70,7 +70,11 @@ def archive(stored: StoredGame, games: Games) -> tuple[bytes, Expansion]:
     the log, the final table and the replay checkpoints, byte for byte."""
     if stored.seed is None:
         raise NotArchivable("the game's seed is missing")
-    record = explain(stored, games)
+    try:
+        record = explain(stored, games)
+    except Exception as err:  # a log that does not replay at all: kept whole, said why
+        raise NotArchivable(f"the log does not replay: {type(err).__name__}: {err}") \
+            from err
     data = encode_record(record)
     expansion = check(data, stored, games)
     return data, expansion

@@ -306,8 +306,8 @@ class ArchivedGames:
     def listed_before(self, status: str, before: float, limit: int) -> list[str]:
         return self.store.listed_before(status, before, limit)
 
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
-        return self.store.delete(game_id, version, game_type)
+    def delete(self, game_id: str, version: int) -> bool:
+        return self.store.delete(game_id, version)
 
     def unlist(self, game_id: str, game_type: str | None) -> None:
         self.store.unlist(game_id, game_type)

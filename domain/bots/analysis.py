@@ -30,11 +30,11 @@ from typing import Any
 
 import msgspec
 
-from domain.bots.kit import Budget, Kit
 from domain.bots.levels import kit_for
 from domain.bots.observation import Observation, observe
 from domain.bots.rollouts import compare
 from domain.bots.sampler import Sampler
+from domain.bots.search_terms import Budget, Kit
 from domain.errors import GameRuleError
 from domain.events import Event
 from domain.game import Game, SearchableGame
@@ -202,7 +202,9 @@ def analyse(game: Game[Any, Any], events: Sequence[Event], budget: AnalysisBudge
             weighed.append((decision, verdict))
         if on_progress is not None:
             on_progress(n + 1, len(choices))
-    players = max((d.seat for d in found), default=-1) + 1
+    created = events[0].data.get("seats") if events and events[0].type == "game_created" \
+        else None
+    players = len(created) if created else max((d.seat for d in found), default=-1) + 1
     seats = []
     moments = []
     for seat in range(players):

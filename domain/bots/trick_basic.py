@@ -24,14 +24,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots.kit import Kit
+import msgspec
+
 from domain.bots.observation import Observation
+from domain.bots.search_terms import Kit
+from domain.errors import GameRuleError
 from domain.games.trick_engine import (
     CARD_IDS,
+    DONKEY,
     JOKER,
+    NOBODY,
     NORMAL,
     SPECIALS,
     TRICK_KINDS,
+    TrickEnginePlay,
     TrickEngineState,
     TrickPass,
     TrickPlayCard,
@@ -39,6 +45,8 @@ from domain.games.trick_engine import (
     TrickPlayOx,
     TrickPlaySet,
 )
+from domain.games.trick_engine.cards import sorted_cards
+from domain.play import advance
 
 
 class Spot:
@@ -245,6 +253,56 @@ def penalty_saved(game: Any, root: TrickEngineState, state: TrickEngineState,
     if len(state.scores) > len(root.scores):
         return -float(state.scores[len(root.scores)][seat])
     return -float(sum(state.hands[seat]))
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the current trick: which sampled deals explain the others' plays
+# ---------------------------------------------------------------------------------------
+
+def weigh(game: Any, sample: TrickEngineState, view: dict[str, Any], seat: int) -> float:
+    """How likely the other seats' plays of the current trick are in `sample`, if they play
+    the heuristic with a share `KIT.epsilon` of other moves: a pass where the sample holds
+    a set the heuristic would play, or a lead it would not make, makes the sample less
+    likely. Each play is judged on the sample's hands as they were before it (the cards
+    played in the trick given back), which is all the view shows of the round."""
+    plays = sample.plays
+    if not plays or all(p.seat == seat for p in plays):
+        return 1.0
+    hands = list(sample.hands)
+    for p in plays:
+        hands[p.seat] = sorted_cards((*hands[p.seat], *p.cards()))
+    state = msgspec.structs.replace(
+        sample, hands=tuple(hands), plays=(), kind=NORMAL, count=0, high=0,
+        high_seat=NOBODY, leader=plays[0].seat, turn=plays[0].seat)
+    rng = random.Random(0)  # the heuristic draws nothing; its rollouts would
+    weight = 1.0
+    eps = KIT.epsilon
+    for p in plays:
+        try:
+            legal = game.legal_actions(state, p.seat)
+            played = _action_of(p, state.kind, legal)
+            if p.seat != seat and len(legal) > 1:
+                share = eps / len(legal)
+                chosen = decide(spot_from_state(state, p.seat), legal)
+                weight *= (1.0 - eps + share) if chosen == played else share
+            state, _ = advance(game, state, p.seat, played, rng)
+        except (GameRuleError, StopIteration):
+            return weight * 1e-3  # the sample cannot even have made these plays
+    return weight
+
+
+def _action_of(play: TrickEnginePlay, kind: int, legal: Sequence[Any]) -> Any:
+    """The action that made `play` (one of `legal`)."""
+    if play.special:
+        return TrickPlayDonkey() if play.special == DONKEY else TrickPlayOx()
+    if not (play.numbers or play.jokers):
+        return TrickPass()
+    if kind == NORMAL:
+        return TrickPlaySet(value=play.value, numbers=play.numbers, jokers=play.jokers)
+    if play.numbers:
+        return TrickPlayCard(card=play.value)
+    return next(a for a in legal if isinstance(a, TrickPlayCard) and a.card == "joker"
+                and a.value in (None, play.value))
 
 
 # The strong bot improves on the heuristic by rollouts (`domain.bots.rollouts`); in them the

@@ -9,7 +9,7 @@ lives in `domain.games.trick_engine`.
 from __future__ import annotations
 
 from domain.game import OptionSpec
-from domain.games import kit
+from domain.games import common
 from domain.games.trick_engine import FORCED_MOVES, TAKE_BACK, TrickConfig, TrickGame
 
 # The donkey counts among a hand's cards.
@@ -22,11 +22,11 @@ OPTIONS = (
 
 RULES = (
     "Decision: the donkey is led alone, as in Ochs & Esel (a donkey trick is one card each).",
-    f"Decision: after the last deal the fewest penalty points wins; {kit.TIES_SHARE}.",
+    f"Decision: after the last deal the fewest penalty points wins; {common.TIES_SHARE}.",
     "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
     "behind every seat still in play, whatever its penalty points; "
-    f"{kit.CONCEDED_LAST}.",
-    f"Decision: until the first deal is scored, {kit.ABORT_BY_AGREEMENT}.",
+    f"{common.CONCEDED_LAST}.",
+    f"Decision: until the first deal is scored, {common.ABORT_BY_AGREEMENT}.",
     FORCED_MOVES,
     TAKE_BACK,
     "Decision (shared with Ochs & Esel): a leader whose hand holds only locked special "

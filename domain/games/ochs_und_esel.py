@@ -7,7 +7,7 @@ Rules: `rules/ochs-und-esel.md`. The play itself lives in `domain.games.trick_en
 from __future__ import annotations
 
 from domain.game import OptionSpec
-from domain.games import kit
+from domain.games import common
 from domain.games.trick_engine import FORCED_MOVES, TAKE_BACK, TrickConfig, TrickGame
 
 HAND_SIZES = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11: 9, 12: 9}
@@ -28,11 +28,11 @@ RULES = (
     "Decision: in later rounds of the ox variant the player who held the donkey at the end "
     "of the previous round leads, as in the base game (the donkey still goes back to the "
     "centre). If the donkey was never taken, the winner of the last trick leads.",
-    f"Decision: after the last round the fewest penalty points wins; {kit.TIES_SHARE}.",
+    f"Decision: after the last round the fewest penalty points wins; {common.TIES_SHARE}.",
     "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
     "behind every seat still in play, whatever its penalty points; "
-    f"{kit.CONCEDED_LAST}.",
-    f"Decision: until the first round is scored, {kit.ABORT_BY_AGREEMENT}.",
+    f"{common.CONCEDED_LAST}.",
+    f"Decision: until the first round is scored, {common.ABORT_BY_AGREEMENT}.",
     FORCED_MOVES,
     TAKE_BACK,
     "Assumption: a randomly chosen first player is drawn when the game starts and recorded "

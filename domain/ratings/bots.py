@@ -3,7 +3,7 @@
 A bot's rating never moves; it anchors the scale, so that a new player's first games
 against bots already say something (beating `basic` lifts a new player above 1400, not
 merely above another newcomer). The values are set, not measured: a level's strength in
-each game can be measured with `donkeypost arena` and the anchors moved once, for every
+each game can be measured with `python -m bench.arena` and the anchors moved once, for every
 player at the same time. The small deviation says "we are sure of this opponent".
 """
 

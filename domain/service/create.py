@@ -19,7 +19,7 @@ from domain.clocks import Correspondence
 from domain.errors import BadOptions
 from domain.events import Event, event
 from domain.game import resolve_options
-from domain.games.kit import check_player_count
+from domain.games.common import check_player_count
 from domain.rng import commitment, new_seed
 from domain.service.appending import append
 from domain.service.deps import Deps

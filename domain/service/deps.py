@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from domain.players.clock_settings import VacationPolicy
 from domain.registry import GameRegistry
 from domain.service.hooks import Hooks, NoHooks
-from domain.service.remembered import Remembered
+from domain.service.process_memory import Remembered
 from domain.store.memory_players import MemoryPlayerStore
 from domain.store.memory_ratings import MemoryRatingStore
 from domain.store.player_clocks import MemoryPlayerClockStore, PlayerClockStore

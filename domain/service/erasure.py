@@ -27,10 +27,10 @@ from domain.errors import DomainError, UnknownPlayer
 from domain.events import Event, event
 from domain.game import Game
 from domain.players.names import name_key
-from domain.service.changing import Decision, change_table
 from domain.service.deps import Deps
 from domain.service.leave import leave
 from domain.service.loading import read_latest
+from domain.service.table_change import Decision, change_table
 from domain.table import DELETED_NAME, Table
 
 ERASED_BY_BOT = "basic"

@@ -44,8 +44,8 @@ from domain.service.act import ActResult
 from domain.service.create import DEFAULT_DEADLINE_S
 from domain.service.deps import Deps
 from domain.service.hooks import Hooks, NoHooks
+from domain.service.process_memory import Remembered
 from domain.service.rematch import Rematch
-from domain.service.remembered import Remembered
 from domain.service.tokens import hash_token
 from domain.service.views import table_view
 from domain.store.memory_players import MemoryPlayerStore

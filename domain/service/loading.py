@@ -3,7 +3,7 @@
 The store gives the last snapshot and the log's tail (the snapshot is written every
 `SNAPSHOT_EVERY` events, see `domain.store.port`): the events after the snapshot, fewer
 than SNAPSHOT_EVERY, are folded into it. The token's seat and the seed come in the same
-read, unless this process remembers them (`remembered`). A player key (`pk.…`) costs one
+read, unless this process remembers them (`process_memory`). A player key (`pk.…`) costs one
 read more, of the player's record (the key may have been rotated since): its seat is the
 one the table says the player holds.
 """

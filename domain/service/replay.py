@@ -14,12 +14,12 @@ from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load
 from domain.service.views import table_view
-from domain.store.port import EventStore
+from domain.store.port import GameLog
 from domain.table import Table, decode_table, evolve_table
 from domain.texts import Translate
 
 
-def rebuild(store: EventStore, games: GameRegistry, game_id: str,
+def rebuild(store: GameLog, games: GameRegistry, game_id: str,
             until: int | None = None) -> Table:
     """Fold the log from its first event (replay, verification, lost snapshots); with
     `until`, from the checkpoint at or before it."""

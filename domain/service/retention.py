@@ -63,9 +63,10 @@ def sweep_unstarted(store: EventStore, webhooks: WebhookStore, policy: Retention
                         free_seat=table.has_free_seat())
             swept.relisted += 1
             continue
-        if not store.delete(game_id, table.version, table.type):
+        if not store.delete(game_id, table.version):
             swept.raced += 1  # joined meanwhile: not for deleting now
             continue
+        store.unlist(game_id, table.type)  # (a crash before this: the next sweep unlists)
         for reg in webhooks.registrations(game_id):  # (their deliveries expire on their own)
             webhooks.remove(game_id, reg.id)
         if players is not None:

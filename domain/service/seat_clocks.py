@@ -25,9 +25,9 @@ from domain.events import Event, event
 from domain.game import Game
 from domain.players.clock_settings import ClockSettings, days_given_back, year_of
 from domain.players.records import Player
-from domain.service.changing import change_table
 from domain.service.decide import check_in_play, check_playing
 from domain.service.deps import Deps
+from domain.service.table_change import change_table
 from domain.store.player_clocks import ALLOWANCE, RUNNING
 from domain.table import Table
 

@@ -13,9 +13,9 @@ from typing import Any
 from domain.errors import GameRuleError
 from domain.events import Event, event
 from domain.game import Game
-from domain.service.changing import change_table
 from domain.service.decide import check_in_play, check_playing
 from domain.service.deps import Deps
+from domain.service.table_change import change_table
 from domain.table import Table, may_take_back
 
 

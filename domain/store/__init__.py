@@ -1,9 +1,12 @@
-"""Storage behind one port: the games' events and what goes with them, and webhooks.
+"""Storage behind small ports: the games' (their log and its atomic append, listings,
+chat, secrets, the notices of appends), webhooks, players, ratings, archives.
 
-- `port` — the `EventStore`, `EventLog` and `WebhookStore` protocols and their constants;
+- `port` — the protocols (`GameLog`, `Listings`, `TableChat`, `Secrets`, `AppendFeed`, all
+  of them as `EventStore`; `WebhookStore`, `PlayerStore`, …) and their constants;
 - `keys` — every Redis key name of the games' data;
-- `redis_store`, `redis_webhooks`, `redis_players`, `redis_ratings` — the ports in Redis
-  (the Lua append lives here);
+- `redis_log` (the Lua append lives here), `redis_listings`, `redis_chat`, `redis_secrets`,
+  `redis_notices`, and `redis_store` which holds them in one object; `redis_webhooks`,
+  `redis_players`, `redis_ratings` — the ports in Redis;
 - `memory`, `memory_webhooks`, `memory_players`, `memory_ratings` — the same behaviour in
   memory, for tests without Redis.
 """
@@ -17,13 +20,20 @@ from domain.store.memory_webhooks import MemoryWebhookStore
 from domain.store.port import (
     CHECKPOINT_EVERY,
     SNAPSHOT_EVERY,
+    AppendFeed,
     AppendResult,
+    ChatLog,
     EventLog,
     EventStore,
+    GameLog,
     Idempotency,
+    Listings,
     PlayerStore,
     RatingStore,
+    Secrets,
     Stored,
+    StreamSource,
+    TableChat,
     TimerChanges,
     WebhookStore,
 )
@@ -35,10 +45,14 @@ from domain.store.redis_webhooks import RedisWebhookStore
 __all__ = [
     "CHECKPOINT_EVERY",
     "SNAPSHOT_EVERY",
+    "AppendFeed",
     "AppendResult",
+    "ChatLog",
     "EventLog",
     "EventStore",
+    "GameLog",
     "Idempotency",
+    "Listings",
     "MemoryEventStore",
     "MemoryPlayerStore",
     "MemoryRatingStore",
@@ -49,7 +63,10 @@ __all__ = [
     "RedisPlayerStore",
     "RedisRatingStore",
     "RedisWebhookStore",
+    "Secrets",
     "Stored",
+    "StreamSource",
+    "TableChat",
     "TimerChanges",
     "WebhookStore",
 ]

@@ -1,10 +1,12 @@
-"""The `EventStore` port in this process's memory: the service's unit tests run on it.
+"""The games' storage in this process's memory, port by port, and whole (`EventStore`): the
+service's unit tests run on it.
 
 It behaves as the Redis store does (the contract tests run on both): appends at an
 expected version or a conflict, idempotency records that expire, the snapshot, replay
 checkpoints and seat tokens written with the append, secrets, listing indexes newest
-first, and a blocking wait for new events. One lock guards everything; waiting readers
-are woken by every append.
+first, the chat, and a blocking wait for new events. Each port is a class of its own over
+the same games (`_MemoryGames`); `MemoryEventStore` is all of them in one object. One lock
+guards everything; waiting readers are woken by every append.
 """
 
 from __future__ import annotations
@@ -47,8 +49,11 @@ class _Game:
     chat_texts: dict[int, str] = field(default_factory=dict)  # until hidden
 
 
-class MemoryEventStore:
-    """Games in a dict; `clock` decides when idempotency records expire."""
+class _MemoryGames:
+    """What the in-memory ports hold (one object for all of them in `MemoryEventStore`):
+    the games by id, each port reading and writing its own fields of a game; the listing
+    indexes; one lock, whose condition wakes the waiting readers; the subscribers to the
+    notices. `clock` decides when idempotency records expire."""
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
@@ -59,11 +64,20 @@ class MemoryEventStore:
         self._changed = threading.Condition()
         self._subscribers: set[_MemoryNotices] = set()
         self._analyses: dict[str, bytes] = {}
+        self._analyses: dict[str, bytes] = {}
 
     def _game(self, game_id: str) -> _Game:
         return self._games.setdefault(game_id, _Game())
 
-    # --- writing -------------------------------------------------------------------------
+    def _notify(self, game_id: str, version: int | None) -> None:
+        self._changed.notify_all()
+        for subscriber in self._subscribers:
+            subscriber.queue.put((game_id, version))
+
+
+class MemoryGameLog(_MemoryGames):
+    """The `GameLog` port in memory."""
+
     def append(self, game_id: str, expected_version: int, events: list[Event],
                snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
                token: tuple[str, int] | None = None,
@@ -92,45 +106,6 @@ class MemoryEventStore:
             self._notify(game_id, len(game.events))
             return AppendResult(version=len(game.events))
 
-    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
-        with self._changed:
-            game = self._game(game_id)
-            if len(game.chat) >= limit:
-                return None
-            n = len(game.chat) + 1
-            game.chat.append(msgspec.structs.replace(entry, n=n, text=None))
-            game.chat_texts[n] = entry.text or ""
-            self._notify(game_id, None)
-            return n
-
-    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
-        with self._changed:
-            game = self._game(game_id)
-            if not 1 <= n <= len(game.chat) or game.chat[n - 1].type != MESSAGE:
-                return None
-            if game.chat_texts.pop(n, None) is None:
-                return 0
-            game.chat.append(msgspec.structs.replace(entry, n=len(game.chat) + 1))
-            self._notify(game_id, None)
-            return len(game.chat)
-
-    def _notify(self, game_id: str, version: int | None) -> None:
-        self._changed.notify_all()
-        for subscriber in self._subscribers:
-            subscriber.queue.put((game_id, version))
-
-    def save_secrets(self, game_id: str, seed: str) -> str:
-        with self._changed:
-            game = self._game(game_id)
-            if game.seed is None:
-                game.seed = seed
-            return game.seed
-
-    def save_creator(self, game_id: str, token_hash: str) -> None:
-        with self._changed:
-            self._game(game_id).creator = token_hash
-
-    # --- reading one game ----------------------------------------------------------------
     def read_table(self, game_id: str, token_hash: str | None = None,
                    with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
         with self._changed:
@@ -154,15 +129,9 @@ class MemoryEventStore:
             return None
         return Stored(game.snapshot, game.events[game.snapshot_version:])
 
-    def seed(self, game_id: str) -> str | None:
+    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
         with self._changed:
-            game = self._games.get(game_id)
-            return game.seed if game else None
-
-    def creator(self, game_id: str) -> str | None:
-        with self._changed:
-            game = self._games.get(game_id)
-            return game.creator if game else None
+            return [self._stored(self._games.get(i)) for i in game_ids]
 
     def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
         with self._changed:
@@ -187,7 +156,6 @@ class MemoryEventStore:
             raw = game.checkpoints.get(at) if game else None
             return (at, raw) if raw is not None else None
 
-    # --- the log -------------------------------------------------------------------------
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[Event]:
         with self._changed:
@@ -209,41 +177,18 @@ class MemoryEventStore:
             game = self._games.get(game_id)
             return len(game.events) if game else 0
 
-    def read_chat(self, game_id: str, after: int = 0,
-                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+    def delete(self, game_id: str, version: int) -> bool:
         with self._changed:
             game = self._games.get(game_id)
-            if game is None:
-                return []
-            return [msgspec.structs.replace(e, text=game.chat_texts.get(e.n))
-                    if e.type == MESSAGE else e for e in game.chat[max(after, 0):after + count]]
-
-    def chat_version(self, game_id: str) -> int:
-        with self._changed:
-            game = self._games.get(game_id)
-            return len(game.chat) if game else 0
-
-    def analysis(self, game_id: str) -> bytes | None:
-        with self._changed:
-            return self._analyses.get(game_id)
-
-    def keep_analysis(self, game_id: str, document: bytes) -> bool:
-        with self._changed:
-            if game_id in self._analyses:
+            if game is None or len(game.events) != version:
                 return False
-            self._analyses[game_id] = document
+            del self._games[game_id]  # (its chat and secrets with it)
+            self._analyses.pop(game_id, None)
             return True
 
-    def appends(self) -> _MemoryNotices:
-        with self._changed:
-            notices = _MemoryNotices(self)
-            self._subscribers.add(notices)
-            return notices
 
-    # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
-        with self._changed:
-            return [self._stored(self._games.get(i)) for i in game_ids]
+class MemoryListings(_MemoryGames):
+    """The `Listings` port in memory."""
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
               free_seat: bool = False) -> None:
@@ -258,36 +203,6 @@ class MemoryEventStore:
                     self._indexes.setdefault(name, {})[game_id] = created_at
                 else:
                     self._indexes.get(name, {}).pop(game_id, None)
-
-    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
-        with self._changed:
-            ids = list(self._indexes.get(f"status:{status}", {}))
-        yield from ids
-
-    # --- retention -----------------------------------------------------------------------
-    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
-        with self._changed:
-            index = self._indexes.get(f"status:{status}", {})
-            found = sorted((at, i) for i, at in index.items() if at < before)
-        return [i for _at, i in found[:limit]]
-
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
-        with self._changed:
-            game = self._games.get(game_id)
-            if game is None or len(game.events) != version:
-                return False
-            del self._games[game_id]
-            self._analyses.pop(game_id, None)
-            self.unlist(game_id, game_type)
-            return True
-
-    def unlist(self, game_id: str, game_type: str | None) -> None:
-        with self._changed:
-            names = [f"status:{s}" for s in STATUSES] + ["all", "free"]
-            if game_type is not None:
-                names += [f"type:{game_type}", f"free:{game_type}"]
-            for name in names:
-                self._indexes.get(name, {}).pop(game_id, None)
 
     def list_ids(self, status: str | None, game_type: str | None, offset: int,
                  limit: int, free_seat: bool = False) -> tuple[list[str], int]:
@@ -309,11 +224,125 @@ class MemoryEventStore:
         ordered = sorted(found, key=lambda i: (found[i], i), reverse=True)
         return ordered[offset:offset + limit], len(ordered)
 
+    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
+        with self._changed:
+            ids = list(self._indexes.get(f"status:{status}", {}))
+        yield from ids
+
+    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
+        with self._changed:
+            index = self._indexes.get(f"status:{status}", {})
+            found = sorted((at, i) for i, at in index.items() if at < before)
+        return [i for _at, i in found[:limit]]
+
+    def unlist(self, game_id: str, game_type: str | None) -> None:
+        with self._changed:
+            names = [f"status:{s}" for s in STATUSES] + ["all", "free"]
+            if game_type is not None:
+                names += [f"type:{game_type}", f"free:{game_type}"]
+            for name in names:
+                self._indexes.get(name, {}).pop(game_id, None)
+
+
+class MemoryTableChat(_MemoryGames):
+    """The `TableChat` port in memory."""
+
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+        with self._changed:
+            game = self._game(game_id)
+            if len(game.chat) >= limit:
+                return None
+            n = len(game.chat) + 1
+            game.chat.append(msgspec.structs.replace(entry, n=n, text=None))
+            game.chat_texts[n] = entry.text or ""
+            self._notify(game_id, None)
+            return n
+
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+        with self._changed:
+            game = self._game(game_id)
+            if not 1 <= n <= len(game.chat) or game.chat[n - 1].type != MESSAGE:
+                return None
+            if game.chat_texts.pop(n, None) is None:
+                return 0
+            game.chat.append(msgspec.structs.replace(entry, n=len(game.chat) + 1))
+            self._notify(game_id, None)
+            return len(game.chat)
+
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None:
+                return []
+            return [msgspec.structs.replace(e, text=game.chat_texts.get(e.n))
+                    if e.type == MESSAGE else e for e in game.chat[max(after, 0):after + count]]
+
+    def chat_version(self, game_id: str) -> int:
+        with self._changed:
+            game = self._games.get(game_id)
+            return len(game.chat) if game else 0
+
+
+class MemorySecrets(_MemoryGames):
+    """The `Secrets` port in memory."""
+
+    def save_secrets(self, game_id: str, seed: str) -> str:
+        with self._changed:
+            game = self._game(game_id)
+            if game.seed is None:
+                game.seed = seed
+            return game.seed
+
+    def seed(self, game_id: str) -> str | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            return game.seed if game else None
+
+    def save_creator(self, game_id: str, token_hash: str) -> None:
+        with self._changed:
+            self._game(game_id).creator = token_hash
+
+    def creator(self, game_id: str) -> str | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            return game.creator if game else None
+
+
+class MemoryAnalyses(_MemoryGames):
+    """The `Analyses` port in memory."""
+
+    def analysis(self, game_id: str) -> bytes | None:
+        with self._changed:
+            return self._analyses.get(game_id)
+
+    def keep_analysis(self, game_id: str, document: bytes) -> bool:
+        with self._changed:
+            if game_id in self._analyses:
+                return False
+            self._analyses[game_id] = document
+            return True
+
+
+class MemoryAppendFeed(_MemoryGames):
+    """The `AppendFeed` port in memory."""
+
+    def appends(self) -> _MemoryNotices:
+        with self._changed:
+            notices = _MemoryNotices(self)
+            self._subscribers.add(notices)
+            return notices
+
+
+class MemoryEventStore(MemoryGameLog, MemoryListings, MemoryTableChat, MemorySecrets,
+                       MemoryAnalyses, MemoryAppendFeed):
+    """The `EventStore` in memory: every port over the same games."""
+
 
 class _MemoryNotices:
-    """A subscription to a `MemoryEventStore`'s appends."""
+    """A subscription to the appends of the games in memory."""
 
-    def __init__(self, store: MemoryEventStore) -> None:
+    def __init__(self, store: _MemoryGames) -> None:
         self.store = store
         self.queue: queue.SimpleQueue[tuple[str, int | None]] = queue.SimpleQueue()
         self._started = False

@@ -1,274 +1,63 @@
 """The store port: what the service layer asks of storage, and nothing more.
 
-`EventStore` is the games' storage (log, snapshot, checkpoints, seat tokens, secrets,
-idempotency records, listing indexes); `EventLog` is its read side, all that the streams
-need; `WebhookStore` keeps webhook registrations and deliveries; `PlayerStore` the players
-(records, names, key hashes) and their inboxes; `RatingStore` their ratings, the record of
-which games were rated, and the leaderboards. Redis implements them (`redis_*`), so does
-memory (`memory*`), and one contract test per port runs on both (tests/contract/).
+The games' storage is split by concern, each a small port: `GameLog` (the log and its
+atomic append: events, snapshot, replay checkpoints, seat tokens, idempotency records;
+`EventLog` is its read side), `Listings` (the indexes that list games), `TableChat` (the
+table's chat; `ChatLog` its read side), `Secrets` (the seed and the creator's token),
+`Analyses` (a finished game's analysis) and `AppendFeed` (the notices of appends);
+`EventStore` is all of them in one backend, what the service is given, and
+`StreamSource` what the event streams read. `WebhookStore` keeps webhook registrations
+and deliveries; `PlayerStore` the players (records, names, key hashes) and their
+inboxes; `RatingStore` their ratings, the record of which games were rated, and the
+leaderboards. Redis implements them (`redis_*`), so does memory (`memory*`), and one
+contract test per port runs on both (tests/contract/).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple, Protocol
 
-import msgspec
-
-from domain.chat import ChatEntry
-from domain.events import Event
+from domain.notify.digest import NotifyState
+from domain.notify.prefs import Preferences
+from domain.notify.records import NotifyRecord, PlayerHook, Presence, PushSubscription
 from domain.players.inbox import InboxMove
 from domain.players.notes import PlayerEntry, PlayerNote
 from domain.players.records import Player
 from domain.ratings.standing import RatingChange, Standing
+
+# The games' storage, port by port, and the records the stores share: offered here too.
+from domain.store.game_ports import (
+    Analyses,
+    AppendFeed,
+    AppendNotices,
+    ChatLog,
+    EventLog,
+    EventStore,
+    GameLog,
+    Listings,
+    Secrets,
+    StreamSource,
+    TableChat,
+)
+from domain.store.records import (
+    CHAT_PAGE,
+    CHECKPOINT_EVERY,
+    DELIVERIES_KEPT,
+    DELIVERY_TTL_S,
+    IDEMPOTENCY_TTL_S,
+    PLAYER_EVENTS_KEPT,
+    RECEIVER_KEPT_S,
+    SNAPSHOT_EVERY,
+    AppendResult,
+    Idempotency,
+    Stored,
+    StoredGame,
+    TimerChanges,
+)
 from domain.webhooks.deliveries import Delivery
 from domain.webhooks.receivers import ReceiverState
 from domain.webhooks.registration import Registration
-
-# The service writes a replay checkpoint after every event whose seq is a multiple of this;
-# a store finds the one at or before a seq with a single lookup.
-CHECKPOINT_EVERY = 128
-# The service writes a game's snapshot (its table) with an append that reaches a multiple
-# of this, with its first append and with its last (`game_finished`), not with every one:
-# a move then writes its events, not ~1 KB of a mostly unchanged table, into the AOF. A
-# table is read as the snapshot and the log's tail after it, so fewer than this many
-# events are ever folded on a load.
-SNAPSHOT_EVERY = 8
-IDEMPOTENCY_TTL_S = 24 * 3600
-DELIVERY_TTL_S = 14 * 24 * 3600
-DELIVERIES_KEPT = 100  # per registration, the newest
-CHAT_PAGE = 200  # chat entries read at once
-RECEIVER_KEPT_S = 3600  # a receiver's failing streak outlives its block by this much
-PLAYER_EVENTS_KEPT = 1000  # a player's stream keeps about this many of its latest entries
-
-
-class Stored(msgspec.Struct, frozen=True):
-    """A game's table as stored: the last snapshot written and the log's latest events.
-
-    `tail` holds at least every event after the snapshot (SNAPSHOT_EVERY - 1 at most),
-    possibly some it already covers, in order; the reader folds those after the
-    snapshot's version."""
-
-    snapshot: bytes
-    tail: list[Event]
-
-
-class StoredGame(msgspec.Struct, frozen=True):
-    """Everything the store keeps of one game that its archive replaces (and that a backup
-    holds of a game not archived): the log, the last snapshot, the replay checkpoints
-    (seq -> table), the seat tokens' hashes (-> seat), the seed and the creator's token
-    hash."""
-
-    events: list[Event]
-    snapshot: bytes | None
-    checkpoints: dict[int, bytes]
-    tokens: dict[str, int]
-    seed: str | None
-    creator: str | None
-
-
-class Idempotency(msgspec.Struct, frozen=True):
-    """What an idempotent request leaves with its key: a hash of the request (to tell a
-    retry from another request under the same key; "" for a record kept before requests
-    were hashed) and the first answer."""
-
-    key: str
-    request: str
-    answer: bytes
-
-
-class TimerChanges(msgspec.Struct, frozen=True):
-    """Changes to a sorted set of timers kept beside the games (the workers' deadlines),
-    which an append may apply in its own atomic step: drop the members `drop`, then add
-    `arm` (member -> when due, the score)."""
-
-    key: str
-    drop: list[str]
-    arm: dict[str, float]
-
-
-class AppendResult(msgspec.Struct, frozen=True):
-    version: int
-    duplicate: Idempotency | None = None  # the record of an idempotency key used before
-    # The game's webhook registrations, read in the append's own step (oldest first), so
-    # that the hooks need no read of their own; None: this store does not read them.
-    webhooks: list[Registration] | None = None
-    # False: appended, but fewer replicas than the store waits for confirmed it in time
-    # (a failover now may lose it); the service answers the move as unavailable.
-    replicated: bool = True
-    # True: the `timers` given to the append were applied with it (the hooks need not).
-    timers_applied: bool = False
-
-
-class AppendNotices(Protocol):
-    """A subscription to the appends of every game: (game id, version) as they happen, and
-    (game id, None) when the game's chat changed; each game's in order (two games' in any
-    order: on a Redis Cluster they come from different nodes).
-
-    One per process is enough to wake every stream and long-poll waiting in it, whatever
-    the number of games they watch, without holding a store connection per waiter."""
-
-    def next(self, timeout_s: float) -> list[tuple[str, int | None]] | None:
-        """The appends since the last call, waiting up to `timeout_s` for the first ([]:
-        none came). None: the subscription (re)started and may have missed some, so look
-        at every game of interest again."""
-        ...
-
-    def close(self) -> None: ...
-
-
-class EventLog(Protocol):
-    """A game's log, read from any seq on (what the event streams need)."""
-
-    def read(self, game_id: str, after: int = 0, until: int | None = None,
-             count: int | None = None) -> list[Event]:
-        """The events with `after` < seq <= `until` (at most `count`), in order."""
-        ...
-
-    def wait(self, game_id: str, after: int, timeout_s: float,
-             count: int | None = None) -> list[Event]:
-        """Events after `after`, waiting up to `timeout_s` for the first one (long-poll)."""
-        ...
-
-    def version(self, game_id: str) -> int:
-        """The seq of the log's last event (0 for no log)."""
-        ...
-
-    def read_chat(self, game_id: str, after: int = 0,
-                  count: int = CHAT_PAGE) -> list[ChatEntry]:
-        """The game's chat entries numbered after `after` (at most `count`), in order; a
-        hidden message without its text."""
-        ...
-
-    def chat_version(self, game_id: str) -> int:
-        """The number of the chat's last entry (0: none)."""
-        ...
-
-    def analysis(self, game_id: str) -> bytes | None:
-        """The finished game's analysis (`domain.bots.analysis`, JSON), if made."""
-        ...
-
-    def keep_analysis(self, game_id: str, document: bytes) -> bool:
-        """Keep the game's analysis unless one is kept already (False then): one per
-        game, however many runs made one."""
-        ...
-
-    def appends(self) -> AppendNotices:
-        """Subscribe to the notices of appends (each append gives one, after it landed)."""
-        ...
-
-
-class EventStore(EventLog, Protocol):
-    """The games' storage, as the service uses it."""
-
-    # --- writing -------------------------------------------------------------------------
-    def append(self, game_id: str, expected_version: int, events: list[Event],
-               snapshot: bytes | None, checkpoint: tuple[int, bytes] | None = None,
-               token: tuple[str, int] | None = None,
-               idempotency: Idempotency | None = None,
-               timers: TimerChanges | None = None) -> AppendResult:
-        """Append stamped events if the game is still at `expected_version`.
-
-        In the same atomic step: the snapshot (the table after these events; None keeps
-        the one stored, see SNAPSHOT_EVERY), an optional replay checkpoint (seq, table),
-        an optional seat token (hash, seat), and the idempotency record. Raises
-        VersionConflict when someone else appended first; returns the record kept with the
-        key instead (writing nothing) when the idempotency key was already used, whatever
-        the version and whatever the request: the caller compares the requests.
-
-        `timers`, where the store can write that set in the same step (a Redis store on
-        one server, the set in its database), are applied with the append, and only with
-        it: `timers_applied` in the result says so. A store that cannot ignores them."""
-        ...
-
-    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
-        """Add a message (its text in `entry.text`) to the game's chat unless the chat
-        holds `limit` entries already (then None); its number, and a notice (game, None)."""
-        ...
-
-    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
-        """In one atomic step: erase message `n`'s text and add the hiding `entry`. The
-        hiding's number; 0 when the message was hidden already (nothing written); None
-        when the chat has no message `n`."""
-        ...
-
-    def save_secrets(self, game_id: str, seed: str) -> str:
-        """Keep the game's seed (written before the game's first append) unless one is
-        kept already; returns the one kept (two creators of one game id agree on it)."""
-        ...
-
-    def save_creator(self, game_id: str, token_hash: str) -> None:
-        """Keep the hash of the creator's token."""
-        ...
-
-    # --- reading one game ----------------------------------------------------------------
-    def read_table(self, game_id: str, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[Stored | None, int | None, str | None]:
-        """The stored table (snapshot and tail), the seat `token_hash` names and (if
-        asked) the seed, at once: every request starts with this read, and round trips are
-        what a move costs."""
-        ...
-
-    def read_after(self, game_id: str, version: int, token_hash: str | None = None,
-                   with_seed: bool = False) -> tuple[list[Event] | None, int | None,
-                                                     str | None]:
-        """The events after `version` of a game whose table at `version` the reader holds,
-        with the seat and seed as in `read_table`, in one read: cheaper than the stored
-        table when the game has moved little since (usually not at all). None instead of
-        the events when the game is gone, or when more than SNAPSHOT_EVERY - 1 came
-        after `version` (then reading the stored table costs less)."""
-        ...
-
-    def seed(self, game_id: str) -> str | None: ...
-
-    def creator(self, game_id: str) -> str | None:
-        """The hash of the creator's token (None: unknown game)."""
-        ...
-
-    def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
-        """The record kept with idempotency key `idem_key` (None: none, or expired)."""
-        ...
-
-    def checkpoint_at_or_before(self, game_id: str, seq: int) -> tuple[int, bytes] | None:
-        """The latest replay checkpoint (seq, table) at or before `seq`, if one was kept."""
-        ...
-
-    # --- many games ----------------------------------------------------------------------
-    def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
-        """The stored tables of several games at once (None for an unknown game)."""
-        ...
-
-    def index(self, game_id: str, game_type: str, status: str, created_at: float,
-              free_seat: bool = False) -> None:
-        """List the game under its (new) status and its type, ordered by `created_at`;
-        and in the lobby's index while it has a seat anyone may take (`free_seat`)."""
-        ...
-
-    def scan_ids(self, status: str, batch: int = 500) -> Iterator[str]:
-        """Every game id with `status`, without holding the index: a game that keeps its
-        status during the scan is returned (once or, rarely, twice)."""
-        ...
-
-    def list_ids(self, status: str | None, game_type: str | None, offset: int,
-                 limit: int, free_seat: bool = False) -> tuple[list[str], int]:
-        """One page of game ids, newest first, filtered; and how many match in all.
-        `free_seat`: only games with a seat anyone may take (all of them open)."""
-        ...
-
-    # --- retention -----------------------------------------------------------------------
-    def listed_before(self, status: str, before: float, limit: int) -> list[str]:
-        """At most `limit` ids listed under `status` and created before `before`, oldest
-        first (the retention sweep's candidates)."""
-        ...
-
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
-        """Delete every key of the game and its listing entries, if its log is still at
-        `version` (atomically: an append racing the delete makes it refuse, False)."""
-        ...
-
-    def unlist(self, game_id: str, game_type: str | None) -> None:
-        """Remove the game's listing entries (of its type too, when given)."""
-        ...
 
 
 class ArchiveStore(Protocol):
@@ -483,4 +272,116 @@ class RatingStore(Protocol):
 
     def rated(self, game_id: str) -> None:
         """The game's rating is done."""
+        ...
+
+__all__ = [
+    "CHAT_PAGE",
+    "CHECKPOINT_EVERY",
+    "DELIVERIES_KEPT",
+    "DELIVERY_TTL_S",
+    "IDEMPOTENCY_TTL_S",
+    "PLAYER_EVENTS_KEPT",
+    "RECEIVER_KEPT_S",
+    "SNAPSHOT_EVERY",
+    "Analyses",
+    "AppendFeed",
+    "AppendNotices",
+    "AppendResult",
+    "ArchiveStore",
+    "ChatLog",
+    "EventLog",
+    "EventStore",
+    "GameLog",
+    "Idempotency",
+    "InboxPage",
+    "Listings",
+    "PlayerStore",
+    "RatingStore",
+    "Secrets",
+    "Stored",
+    "StoredGame",
+    "StreamSource",
+    "TableChat",
+    "TimerChanges",
+    "WebhookStore",
+]
+
+
+class NotifyStore(Protocol):
+    """What the notifications keep of each player (their preferences and address, the
+    notifier's places in their stream, where they are, their push subscriptions and
+    webhooks) and the players due for the notifier, taken with a lease."""
+
+    def record(self, player_id: str) -> NotifyRecord:
+        """The player's record (defaults for a player who never set anything)."""
+        ...
+
+    def save_prefs(self, player_id: str, prefs: Preferences,
+                   state: NotifyState | None = None) -> None: ...
+
+    def set_address(self, player_id: str, address: str | None) -> None:
+        """A new address waits for its confirmation (None: no address at all)."""
+        ...
+
+    def confirm_address(self, player_id: str, digest: str) -> bool:
+        """The waiting address whose digest is `digest` becomes the address."""
+        ...
+
+    def unsubscribe(self, player_id: str, digest: str) -> bool:
+        """Forget the address whose digest is `digest`."""
+        ...
+
+    def confirmation_sent(self, player_id: str) -> None: ...
+
+    def save_state(self, player_id: str, state: NotifyState) -> None: ...
+
+    def mark_present(self, player_id: str, what: str, until: float) -> None:
+        """A stream of the player's is open on game `what` (`*`: their own) until then."""
+        ...
+
+    def presence(self, player_id: str, now: float) -> Presence:
+        """Where the player is now, where they last moved, their subscriptions' count and
+        their webhooks (what one round of the notifier needs, in one read)."""
+        ...
+
+    def subscribe(self, player_id: str, sub: PushSubscription, limit: int) -> bool:
+        """Keep `sub` (replacing one of the same id) unless `limit` are kept already."""
+        ...
+
+    def unsubscribe_push(self, player_id: str, sub_id: str) -> bool: ...
+
+    def subscriptions(self, player_id: str) -> list[PushSubscription]:
+        """Oldest first."""
+        ...
+
+    def add_hook(self, player_id: str, hook: PlayerHook, limit: int) -> bool: ...
+
+    def remove_hook(self, player_id: str, hook_id: str) -> bool: ...
+
+    def hooks(self, player_id: str) -> list[PlayerHook]:
+        """Oldest first."""
+        ...
+
+    def claim(self, now: float, lease_s: float, limit: int) -> tuple[list[str], float]:
+        """At most `limit` players due by `now`, each leased until now + lease_s (nobody
+        else takes them meanwhile); and that lease."""
+        ...
+
+    def release(self, player_id: str, lease: float, next_look: float | None) -> None:
+        """Put a leased player back, due at `next_look` (None: not due), unless they were
+        made due meanwhile (then they stay due at the earlier of the two)."""
+        ...
+
+    def due_now(self, player_id: str, at: float) -> None:
+        """Make the player due at `at`, unless they are due earlier."""
+        ...
+
+    def kept_secret(self, key: str, make: bytes) -> bytes:
+        """The value kept under `key`; `make` if none was (the first asker's wins)."""
+        ...
+
+    def link_secret(self) -> bytes: ...
+
+    def erase(self, player_id: str) -> None:
+        """Everything kept of the player."""
         ...

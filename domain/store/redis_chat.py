@@ -1,4 +1,5 @@
-"""A game's chat in Redis: the entries in a stream of its own, the texts in a hash beside it.
+"""A game's chat in Redis (`TableChat`): the entries in a stream of its own, the texts in a
+hash beside it.
 
 `game:{id}:chat` holds the entries (stream id `0-<n>`: the stream numbers them, as the
 game's stream numbers its events), each without its text; `game:{id}:chat:text` holds
@@ -14,9 +15,11 @@ from typing import Any
 
 import msgspec
 import redis
+from redis.cluster import RedisCluster
 
 import domain.store.keys as keys
 from domain.chat import MESSAGE, ChatEntry
+from domain.store.port import CHAT_PAGE
 
 # KEYS: chat stream, texts. ARGV: entry, text, limit, channel, notice.
 _POST = """
@@ -50,26 +53,29 @@ _decoder = msgspec.json.Decoder(ChatEntry)
 CHAT_NOTICE = "chat"  # the notice's second word, where an append's has the version
 
 
-class RedisChat:
-    def __init__(self, client: redis.Redis) -> None:
+class RedisTableChat:
+    """The `TableChat` port in Redis (a server, or a cluster)."""
+
+    def __init__(self, client: redis.Redis | RedisCluster) -> None:
         self.redis = client
         self._post = client.register_script(_POST)
         self._hide = client.register_script(_HIDE)
 
-    def post(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
+    def post_message(self, game_id: str, entry: ChatEntry, limit: int) -> int | None:
         stored = _encoder.encode(msgspec.structs.replace(entry, text=None, n=0))
         n = self._post(keys=[keys.chat(game_id), keys.chat_texts(game_id)],
                        args=[stored, entry.text or "", limit, keys.APPENDED,
                              f"{game_id} {CHAT_NOTICE}"])
         return int(n) or None
 
-    def hide(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
+    def hide_message(self, game_id: str, n: int, entry: ChatEntry) -> int | None:
         stored = _encoder.encode(msgspec.structs.replace(entry, n=0))
         found = int(self._hide(keys=[keys.chat(game_id), keys.chat_texts(game_id)],
                                args=[n, stored, keys.APPENDED, f"{game_id} {CHAT_NOTICE}"]))
         return None if found < 0 else found
 
-    def read(self, game_id: str, after: int, count: int) -> list[ChatEntry]:
+    def read_chat(self, game_id: str, after: int = 0,
+                  count: int = CHAT_PAGE) -> list[ChatEntry]:
         """One round trip: the entries, and the texts of the numbers they may have."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(keys.chat(game_id), f"(0-{after}", "+", count=count)
@@ -77,7 +83,7 @@ class RedisChat:
         entries, texts = pipe.execute()
         return [_entry(raw_id, fields, texts, after) for raw_id, fields in entries]
 
-    def version(self, game_id: str) -> int:
+    def chat_version(self, game_id: str) -> int:
         last = self.redis.xrevrange(keys.chat(game_id), count=1)
         return int(last[0][0].split(b"-")[1]) if last else 0
 

@@ -12,7 +12,7 @@ meanwhile (the stream's write moved the score before the lease: the player is du
 from __future__ import annotations
 
 import secrets
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 import redis
@@ -21,6 +21,13 @@ import domain.store.keys as keys
 from domain.notify.digest import NotifyState, decode_state, encode_state
 from domain.notify.links import address_digest
 from domain.notify.prefs import Preferences, decode_prefs, encode_prefs
+from domain.notify.records import (
+    MOVED_KEPT_S,
+    NotifyRecord,
+    PlayerHook,
+    Presence,
+    PushSubscription,
+)
 
 # KEYS[1]: the due set. ARGV: now, lease end, limit. The due players, leased.
 _CLAIM = """
@@ -56,49 +63,6 @@ redis.call('HSET', KEYS[1], 'email', pending)
 redis.call('HDEL', KEYS[1], 'pending', 'confirm_sent')
 return 1
 """
-
-
-MOVED_KEPT_S = 3600.0  # when a player last moved in a game: older ones are dropped
-
-
-class PushSubscription(msgspec.Struct, frozen=True, kw_only=True):
-    id: str
-    endpoint: str
-    p256dh: str  # the browser's public key, base64url
-    auth: str  # its auth secret, base64url
-    created_at: float
-
-
-class PlayerHook(msgspec.Struct, frozen=True, kw_only=True):
-    """A player-level webhook: every entry of the player's stream (of `kinds`) is posted to
-    `url`, signed with `secret` as the game webhooks are."""
-
-    id: str
-    url: str
-    kinds: tuple[str, ...]
-    secret: str
-    created_at: float
-
-    def described(self) -> dict[str, Any]:
-        return {"id": self.id, "url": self.url, "kinds": list(self.kinds),
-                "created_at": self.created_at}
-
-
-class NotifyRecord(NamedTuple):
-    """A player's notification record, read at once."""
-
-    prefs: Preferences
-    email: str | None  # confirmed
-    pending: str | None  # waiting for its confirmation
-    confirm_sent: bool  # the confirmation of `pending` was sent
-    state: NotifyState
-
-
-class Presence(NamedTuple):
-    present: dict[str, float]  # game id or "*" -> until
-    moved: dict[str, float]  # game id -> when
-    subscriptions: int
-    hooks: list[PlayerHook]
 
 
 class RedisNotifyStore:

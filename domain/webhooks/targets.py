@@ -4,7 +4,7 @@ Only `http` and `https` URLs with a host and no credentials, on port 80 or 443 u
 operator allows others (`WEBHOOK_ALLOWED_PORTS`; port 0 never). Every address of the host
 (a literal, or all that DNS gives) must be public: loopback, private, link-local,
 multicast, reserved, unspecified and other non-global addresses, and every block of IANA's
-special-purpose registries (`domain.webhooks.special`, with the IPv6 forms that carry an
+special-purpose registries (`domain.webhooks.special_addresses`, with the IPv6 forms that carry an
 IPv4 address: 6to4, Teredo, NAT64) are refused, unless they lie in a network the operator
 allows (`WEBHOOK_ALLOWED_NETWORKS`, e.g. `127.0.0.0/8,::1/128` for tests and local
 development). The check runs when a URL is registered and again before
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from domain.errors import DomainError
-from domain.webhooks.special import special_purpose
+from domain.webhooks.special_addresses import special_purpose
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

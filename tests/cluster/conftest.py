@@ -1,4 +1,4 @@
-"""The tests on a real Redis Cluster (`bench.redis_cluster`): one cluster of three
+"""The tests on a real Redis Cluster (`tests.support.redis_cluster`): one cluster of three
 masters with a replica each for the whole run, started when the first test needs it and
 emptied before each test. The queues stay on the run's plain Redis, as they must (RQ does
 not run on a cluster): the settings are those of a deployment with `REDIS_CLUSTER_URL` and
@@ -11,7 +11,6 @@ tests/integration) and run them again with this directory's fixtures, which put 
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,13 +18,14 @@ import pytest
 from redis.cluster import RedisCluster
 
 from api.rate_limits import RateLimits
-from bench.redis_cluster import Cluster, running_cluster
 from domain.connection import connect_cluster
 from domain.registry import GameRegistry
-from domain.service import NoHooks
-from donkeypost.bootstrap import Components, bootstrap, job_context, web_app
+from donkeypost.bootstrap import Components, bootstrap, job_context
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
+from tests.support.apps import shared_app
+from tests.support.clock import Clock
+from tests.support.redis_cluster import Cluster, running_cluster
 from workers import context
 from workers.hooks import RqHooks
 
@@ -59,8 +59,7 @@ def cluster_settings(redis_cluster: Cluster, redis_url: str, cluster_client) -> 
 # --- what tests/e2e's modules ask for ------------------------------------------------------
 @pytest.fixture
 def app(cluster_settings: Settings, games: GameRegistry):
-    settings = dataclasses.replace(cluster_settings, sse_keepalive_s=0.2)
-    return web_app(bootstrap(settings, hooks=NoHooks(), games=games), {"TESTING": True})
+    return shared_app(dataclasses.replace(cluster_settings, sse_keepalive_s=0.2), games)
 
 
 @pytest.fixture
@@ -69,19 +68,6 @@ def api(app) -> ApiClient:
 
 
 # --- what tests/integration's modules ask for ----------------------------------------------
-class Clock:
-    """Wall-clock time, moved forward at will (deadlines without waiting for them)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
-
-
 @pytest.fixture
 def clock() -> Clock:
     return Clock()

@@ -75,7 +75,7 @@ def test_rate_limits_are_counted_in_the_cluster(cluster_settings, cluster_client
     assert [api.http.get(f"/games/{game_id}", headers=api.auth(f"guess-{n}")).status_code
             for n in range(3)] == [401, 401, 429]
     # The counters are on the cluster's masters; none on the queues' Redis.
-    # (flask-limiter's keys: `LIMITS:{<counter>}`, a slot per counter.)
+    # (the `limits` library's keys: `LIMITS:{<counter>}`, a slot per counter.)
     assert list(cluster_client.scan_iter(match="LIMITS:*"))
     assert list(redis_client.scan_iter(match="LIMITS:*")) == []
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bench.redis_cluster import Cluster
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from tests.e2e.api_client import ApiClient
+from tests.support.redis_cluster import Cluster
 from tests.support.workers import wait_until
 
 GAMES_ON_VICTIM = 2

@@ -23,11 +23,11 @@ import pytest
 import redis
 from rq import Worker
 
-from bench.redis_cluster import Cluster
-from bench.server import Gunicorn
 from domain.connection import MAX_CONNECTIONS
 from tests.support.games import games_under_test
+from tests.support.gunicorn import Gunicorn
 from tests.support.live import SseMessage, open_stream
+from tests.support.redis_cluster import Cluster
 from tests.support.workers import WorkerProcess, moves_of, timeouts, wait_until
 
 pytestmark = pytest.mark.timeout(180)

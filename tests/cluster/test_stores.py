@@ -18,10 +18,59 @@ from domain.store import (
     RedisWebhookStore,
     TimerChanges,
 )
-from tests.contract.event_store import EventStoreContract
+from domain.store.redis_analyses import RedisAnalyses
+from domain.store.redis_chat import RedisTableChat
+from domain.store.redis_listings import RedisListings
+from domain.store.redis_log import RedisGameLog
+from domain.store.redis_secrets import RedisSecrets
+from tests.contract.event_store import (
+    AnalysesContract,
+    AppendNoticesContract,
+    EventStoreContract,
+    GameLogContract,
+    ListingsContract,
+    SecretsContract,
+    TableChatContract,
+)
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract
+
+
+class TestGameLogOnACluster(GameLogContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisGameLog(cluster_client)
+
+
+class TestListingsOnACluster(ListingsContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisListings(cluster_client)
+
+
+class TestTableChatOnACluster(TableChatContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisTableChat(cluster_client)
+
+
+class TestSecretsOnACluster(SecretsContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisSecrets(cluster_client)
+
+
+class TestAnalysesOnACluster(AnalysesContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisAnalyses(cluster_client)
+
+
+class TestAppendNoticesOnACluster(AppendNoticesContract):
+    @pytest.fixture
+    def store(self, cluster_client):
+        return RedisEventStore(cluster_client)
 
 
 class TestEventStoreOnACluster(EventStoreContract):

@@ -1,6 +1,7 @@
-"""The `EventStore` contract: versioned atomic appends, snapshots, idempotency, checkpoints,
-tokens, secrets, listing indexes, the blocking wait and the table's chat. A subclass
-provides `store`."""
+"""The contracts of the games' storage, one per port (`domain.store.port`): the log and its
+atomic append (versioned appends, snapshots, idempotency, checkpoints, tokens, the blocking
+wait), the listings, the table's chat, the secrets, the notices; and what crosses them in a
+whole `EventStore`. A subclass provides `store`: the port alone, or a whole store."""
 
 from __future__ import annotations
 
@@ -15,9 +16,14 @@ from domain.events import event, stamp, verify_chain
 from domain.store.port import (
     CHECKPOINT_EVERY,
     SNAPSHOT_EVERY,
+    Analyses,
     EventStore,
+    GameLog,
     Idempotency,
+    Listings,
+    Secrets,
     Stored,
+    TableChat,
 )
 
 
@@ -25,12 +31,12 @@ def _events(n: int, first: int = 1, prev: str = "") -> list:
     return stamp([event("noted", i=i) for i in range(n)], first, 1000.0, prev)
 
 
-def _snapshot(store: EventStore, game_id: str) -> bytes | None:
+def _snapshot(store: GameLog, game_id: str) -> bytes | None:
     stored = store.read_table(game_id)[0]
     return stored.snapshot if stored is not None else None
 
 
-def _table(store: EventStore, game_id: str, token_hash: str | None = None,
+def _table(store: GameLog, game_id: str, token_hash: str | None = None,
            with_seed: bool = False) -> tuple[bytes | None, int | None, str | None]:
     """`read_table` with the snapshot alone in place of the stored table."""
     stored, seat, seed = store.read_table(game_id, token_hash, with_seed)
@@ -50,12 +56,13 @@ def _after_snapshot(stored: Stored, version: int) -> list:
     return [e for e in stored.tail if e.seq > version]
 
 
-class EventStoreContract:
+class GameLogContract:
+    """The log and its atomic append."""
+
     @pytest.fixture
-    def store(self) -> EventStore:
+    def store(self) -> GameLog:
         raise NotImplementedError("a subclass gives the store under test")
 
-    # --- appending -----------------------------------------------------------------------
     def test_append_then_read_back_in_order(self, store):
         batch = _events(3)
         assert store.append("g1", 0, batch, b"snap3").version == 3
@@ -66,13 +73,6 @@ class EventStoreContract:
         assert _snapshot(store, "g1") == b"snap3"
         assert store.version("g1") == 3
         assert verify_chain(store.read("g1")) is None
-
-    def test_an_unknown_game_has_no_log_and_no_snapshot(self, store):
-        assert store.read("nope") == []
-        assert store.version("nope") == 0
-        assert store.read_table("nope", "h", with_seed=True) == (None, None, None)
-        assert store.snapshots(["nope"]) == [None]
-        assert store.seed("nope") is None and store.creator("nope") is None
 
     def test_stale_expected_version_is_a_conflict_and_writes_nothing(self, store):
         store.append("g1", 0, _events(2), b"s2")
@@ -105,7 +105,6 @@ class EventStoreContract:
         assert len(store.read("g1")) == 3
         assert _snapshot(store, "g1") == f"w{wins[0]}".encode()
 
-    # --- idempotency ---------------------------------------------------------------------
     def test_idempotency_key_returns_the_first_answer_and_writes_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
         record = Idempotency("k", "a" * 64, b'{"answer": 1}')
@@ -137,7 +136,6 @@ class EventStoreContract:
         assert store.first_answer("g1", "other") is None
         assert store.first_answer("g2", "k") is None  # keys belong to one game
 
-    # --- what is written with the append -------------------------------------------------
     def test_checkpoints_and_tokens_are_written_with_the_append(self, store):
         at = CHECKPOINT_EVERY
         store.append("g1", 0, _events(1), b"s1", checkpoint=(at, b"c128"), token=("h", 2))
@@ -148,23 +146,6 @@ class EventStoreContract:
         assert _table(store, "g1", "h") == (b"s1", 2, None)
         assert _table(store, "g1", "unknown") == (b"s1", None, None)
 
-    def test_the_table_the_seat_and_the_seed_are_read_together(self, store):
-        store.save_secrets("g1", "seed")
-        store.append("g1", 0, _events(1), b"s1", token=("h", 0))
-        assert _table(store, "g1") == (b"s1", None, None)
-        assert _table(store, "g1", "h", with_seed=True) == (b"s1", 0, "seed")
-        assert _table(store, "g1", with_seed=True) == (b"s1", None, "seed")
-        assert store.seed("g1") == "seed"
-
-    def test_what_came_after_a_known_version_is_read_with_the_seat_and_the_seed(self, store):
-        store.save_secrets("g1", "seed")
-        first, later = _events(2), _events(3, first=3)
-        store.append("g1", 0, first, b"s1", token=("h", 1))
-        store.append("g1", 2, later, None)
-        assert store.read_after("g1", 2, "h", with_seed=True) == (later, 1, "seed")
-        assert store.read_after("g1", 4) == (later[-1:], None, None)
-        assert store.read_after("g1", 5, "unknown") == ([], None, None)  # nothing new
-
     def test_after_a_known_version_too_many_events_or_no_game_read_as_none(self, store):
         # Past SNAPSHOT_EVERY - 1 events the stored table costs less to read and fold.
         store.append("g1", 0, _events(1), b"s1", token=("h", 0))
@@ -172,21 +153,9 @@ class EventStoreContract:
         assert store.read_after("g1", 1, "h") == (None, 0, None)
         assert store.read_after("g1", 2)[0] is not None
         assert store.read_after("nope", 0) == (None, None, None)
-        assert store.delete("g1", SNAPSHOT_EVERY + 1, "high-card")
+        assert store.delete("g1", SNAPSHOT_EVERY + 1)
         assert store.read_after("g1", SNAPSHOT_EVERY + 1) == (None, None, None)
 
-    def test_the_first_seed_kept_stays(self, store):
-        # Two creators racing for one game id (a rematch) agree on the first seed.
-        assert store.save_secrets("g1", "first") == "first"
-        assert store.save_secrets("g1", "second") == "first"
-        assert store.seed("g1") == "first"
-
-    def test_the_creator_token_hash_is_kept(self, store):
-        store.save_creator("g1", "abc")
-        assert store.creator("g1") == "abc"
-        assert store.creator("g2") is None
-
-    # --- waiting -------------------------------------------------------------------------
     def test_wait_returns_new_events_or_nothing_after_the_timeout(self, store):
         store.append("g1", 0, _events(1), b"s1")
         assert store.wait("g1", 1, 0.05) == []
@@ -203,7 +172,6 @@ class EventStoreContract:
         assert store.wait("g1", 0, 5.0, count=2) == batch[:2]
         assert store.wait("g1", 1, 5.0) == batch[1:]
 
-    # --- many games ----------------------------------------------------------------------
     def test_snapshots_of_several_games_at_once(self, store):
         store.append("g1", 0, _events(1), b"s1")
         store.append("g2", 0, _events(1), b"s2")
@@ -211,7 +179,6 @@ class EventStoreContract:
         assert [s.snapshot if s else None for s in found] == [b"s2", None, b"s1"]
         assert store.snapshots([]) == []
 
-    # --- snapshots written now and then --------------------------------------------------
     def test_an_append_without_a_snapshot_keeps_the_last_and_the_tail_covers_the_rest(
             self, store):
         first = _events(2)
@@ -241,6 +208,25 @@ class EventStoreContract:
         stored = store.read_table("g1")[0]
         assert stored is not None and stored.snapshot == b"s1"
         assert _after_snapshot(stored, 1) == []
+
+    def test_the_log_is_deleted_only_at_the_version_it_was_read(self, store):
+        store.append("g1", 0, _events(2), b"s2", token=("h", 0))
+        store.append("g2", 0, _events(1), b"other", token=("h", 1))
+        assert not store.delete("g1", 1)  # the game moved on: kept
+        assert _table(store, "g1", "h") == (b"s2", 0, None)
+        assert not store.delete("nope", 0)
+        assert store.delete("g1", 2)
+        assert store.read_table("g1", "h") == (None, None, None)
+        assert (store.read("g1"), store.version("g1")) == ([], 0)
+        assert _table(store, "g2", "h") == (b"other", 1, None)  # the other game is whole
+
+
+class ListingsContract:
+    """The listings."""
+
+    @pytest.fixture
+    def store(self) -> Listings:
+        raise NotImplementedError("a subclass gives the store under test")
 
     def test_listing_is_newest_first_filtered_and_paged(self, store):
         store.index("a", "high-card", "open", 1.0)
@@ -282,7 +268,6 @@ class EventStoreContract:
         # An offset beyond what Redis can take (a huge page number) is just past the end.
         assert store.list_ids("open", None, 2**70, 30) == ([], 1)
 
-    # --- retention -----------------------------------------------------------------------
     def test_listed_before_gives_the_oldest_of_a_status_first_and_at_most_limit(self, store):
         store.index("c", "trash", "open", 3.0)
         store.index("a", "high-card", "open", 1.0)
@@ -293,74 +278,29 @@ class EventStoreContract:
         assert store.listed_before("open", 1.0, 10) == []  # strictly before
         assert store.listed_before("active", 10.0, 10) == ["d"]
 
-    def test_a_game_is_deleted_whole_only_at_the_version_it_was_read(self, store):
-        at = CHECKPOINT_EVERY
-        store.save_secrets("g1", "seed")
-        store.save_creator("g1", "creator")
-        store.append("g1", 0, _events(2), b"s2", checkpoint=(at, b"c"), token=("h", 0))
+    def test_unlist_removes_a_games_entries_from_every_listing(self, store):
         store.index("g1", "high-card", "open", 1.0, free_seat=True)
-        store.append("g2", 0, _events(1), b"other", token=("h", 1))
         store.index("g2", "high-card", "open", 2.0)
-        assert not store.delete("g1", 1, "high-card")  # the game moved on: kept
-        assert _table(store, "g1", "h", with_seed=True) == (b"s2", 0, "seed")
-        assert not store.delete("nope", 0, "high-card")
-        assert store.delete("g1", 2, "high-card")
-        assert store.read_table("g1", "h", with_seed=True) == (None, None, None)
-        assert (store.read("g1"), store.version("g1")) == ([], 0)
-        assert store.seed("g1") is None and store.creator("g1") is None
-        assert store.checkpoint_at_or_before("g1", at) is None
+        store.unlist("g1", None)
+        assert store.list_ids(None, None, 0, 10) == (["g2"], 1)
+        assert store.list_ids("open", None, 0, 10) == (["g2"], 1)
+        assert store.list_ids(None, None, 0, 10, free_seat=True) == ([], 0)
+        # Without its type, the type's listings keep it; with it, every listing drops it.
+        assert store.list_ids(None, "high-card", 0, 10) == (["g2", "g1"], 2)
+        store.unlist("g1", "high-card")
+        store.unlist("g2", "high-card")
         for status, game_type in ((None, None), ("open", None), (None, "high-card"),
                                   ("open", "high-card")):
-            assert store.list_ids(status, game_type, 0, 10) == (["g2"], 1)
-        assert store.list_ids(None, None, 0, 10, free_seat=True) == ([], 0)  # the lobby
-        assert _table(store, "g2", "h") == (b"other", 1, None)  # the other game is whole
+            assert store.list_ids(status, game_type, 0, 10) == ([], 0)
 
-    def test_unlist_removes_the_listing_entries_only(self, store):
-        store.append("g1", 0, _events(1), b"s1")
-        store.index("g1", "high-card", "open", 1.0)
-        store.unlist("g1", None)
-        assert store.list_ids(None, None, 0, 10) == ([], 0)
-        assert store.list_ids("open", None, 0, 10) == ([], 0)
-        assert _snapshot(store, "g1") == b"s1"
-        store.index("g1", "high-card", "open", 1.0)
-        store.unlist("g1", "high-card")
-        assert store.list_ids(None, "high-card", 0, 10) == ([], 0)
-        assert store.list_ids("open", "high-card", 0, 10) == ([], 0)
 
-    # --- notices of appends --------------------------------------------------------------
-    def test_a_subscription_starts_with_look_again_then_tells_each_append(self, store):
-        # Games of this test alone: on a cluster, a notice of an earlier test's append on
-        # another node may still be crossing the cluster bus when this one subscribes.
-        g1, g2 = "notice-g1", "notice-g2"
+class TableChatContract:
+    """The table's chat."""
 
-        def ours(found: list | None) -> list:
-            return [n for n in found or [] if n[0] in (g1, g2)]
+    @pytest.fixture
+    def store(self) -> TableChat:
+        raise NotImplementedError("a subclass gives the store under test")
 
-        notices = store.appends()
-        try:
-            assert notices.next(2.0) is None  # subscribed: look at everything once
-            assert ours(notices.next(0.05)) == []
-            store.append(g1, 0, _events(2), b"s2")
-            store.append(g2, 0, _events(1), b"s1")
-            with pytest.raises(VersionConflict):
-                store.append(g1, 0, _events(1), b"x")  # nothing landed: no notice
-            store.append(g1, 2, _events(1, first=3), None,
-                         idempotency=Idempotency("k", "r", b"a"))
-            store.append(g1, 2, _events(1, first=3), None,
-                         idempotency=Idempotency("k", "r", b"b"))  # a retry: nothing
-            got: list = []
-            deadline = time.monotonic() + 5
-            while len(got) < 3 and time.monotonic() < deadline:
-                got += ours(notices.next(1.0))
-            # Each game's notices in order; two games' may come in either order (on a
-            # cluster they come from two nodes, the other one's over the cluster bus).
-            assert sorted(got) == [(g1, 2), (g1, 3), (g2, 1)]
-            assert [v for g, v in got if g == g1] == [2, 3]
-            assert ours(notices.next(0.1)) == []
-        finally:
-            notices.close()
-
-    # --- the table's chat ----------------------------------------------------------------
     def test_chat_messages_are_numbered_and_read_back_with_their_texts(self, store):
         assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
         texts = ["hi", "gl hf", "ünïcode ✓\nand a second line"]
@@ -396,12 +336,80 @@ class EventStoreContract:
         assert store.chat_version("g1") == 3
         assert store.read_chat("g1", after=1, count=1)[0].text is None
 
-    def test_the_chat_goes_with_its_game(self, store):
-        store.append("g1", 0, _events(1), b"s1")
-        store.index("g1", "high-card", "open", 1.0)
-        store.post_message("g1", _message(0, "anyone?"), 10)
-        assert store.delete("g1", 1, "high-card")
-        assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
+
+class SecretsContract:
+    """A game's secrets."""
+
+    @pytest.fixture
+    def store(self) -> Secrets:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    def test_the_first_seed_kept_stays(self, store):
+        # Two creators racing for one game id (a rematch) agree on the first seed.
+        assert store.save_secrets("g1", "first") == "first"
+        assert store.save_secrets("g1", "second") == "first"
+        assert store.seed("g1") == "first"
+
+    def test_the_creator_token_hash_is_kept(self, store):
+        store.save_creator("g1", "abc")
+        assert store.creator("g1") == "abc"
+        assert store.creator("g2") is None
+
+
+class AnalysesContract:
+    """A finished game's analysis."""
+
+    @pytest.fixture
+    def store(self) -> Analyses:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    def test_one_analysis_is_kept_per_game(self, store):
+        assert store.analysis("g1") is None
+        assert store.keep_analysis("g1", b'{"moments": []}')
+        assert not store.keep_analysis("g1", b'{"moments": [1]}')  # a second run's
+        assert store.analysis("g1") == b'{"moments": []}'
+        assert store.analysis("g2") is None
+
+
+class AppendNoticesContract:
+    """The notices of appends and of chat writes, heard through `AppendFeed.appends` (the
+    writes are the other ports': it runs on a whole store)."""
+
+    @pytest.fixture
+    def store(self) -> EventStore:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    def test_a_subscription_starts_with_look_again_then_tells_each_append(self, store):
+        # Games of this test alone: on a cluster, a notice of an earlier test's append on
+        # another node may still be crossing the cluster bus when this one subscribes.
+        g1, g2 = "notice-g1", "notice-g2"
+
+        def ours(found: list | None) -> list:
+            return [n for n in found or [] if n[0] in (g1, g2)]
+
+        notices = store.appends()
+        try:
+            assert notices.next(2.0) is None  # subscribed: look at everything once
+            assert ours(notices.next(0.05)) == []
+            store.append(g1, 0, _events(2), b"s2")
+            store.append(g2, 0, _events(1), b"s1")
+            with pytest.raises(VersionConflict):
+                store.append(g1, 0, _events(1), b"x")  # nothing landed: no notice
+            store.append(g1, 2, _events(1, first=3), None,
+                         idempotency=Idempotency("k", "r", b"a"))
+            store.append(g1, 2, _events(1, first=3), None,
+                         idempotency=Idempotency("k", "r", b"b"))  # a retry: nothing
+            got: list = []
+            deadline = time.monotonic() + 5
+            while len(got) < 3 and time.monotonic() < deadline:
+                got += ours(notices.next(1.0))
+            # Each game's notices in order; two games' may come in either order (on a
+            # cluster they come from two nodes, the other one's over the cluster bus).
+            assert sorted(got) == [(g1, 2), (g1, 3), (g2, 1)]
+            assert [v for g, v in got if g == g1] == [2, 3]
+            assert ours(notices.next(0.1)) == []
+        finally:
+            notices.close()
 
     def test_a_chat_write_is_told_as_a_look_at_the_game(self, store):
         notices = store.appends()
@@ -420,13 +428,83 @@ class EventStoreContract:
         finally:
             notices.close()
 
-    def test_one_analysis_is_kept_per_game_and_goes_with_it(self, store):
+
+class EventStoreContract:
+    """The ports together in one backend: what crosses them."""
+
+    @pytest.fixture
+    def store(self) -> EventStore:
+        raise NotImplementedError("a subclass gives the store under test")
+
+    def test_an_unknown_game_has_no_log_and_no_snapshot(self, store):
+        assert store.read("nope") == []
+        assert store.version("nope") == 0
+        assert store.read_table("nope", "h", with_seed=True) == (None, None, None)
+        assert store.snapshots(["nope"]) == [None]
+        assert store.seed("nope") is None and store.creator("nope") is None
+
+    def test_the_table_the_seat_and_the_seed_are_read_together(self, store):
+        store.save_secrets("g1", "seed")
+        store.append("g1", 0, _events(1), b"s1", token=("h", 0))
+        assert _table(store, "g1") == (b"s1", None, None)
+        assert _table(store, "g1", "h", with_seed=True) == (b"s1", 0, "seed")
+        assert _table(store, "g1", with_seed=True) == (b"s1", None, "seed")
+        assert store.seed("g1") == "seed"
+
+    def test_what_came_after_a_known_version_is_read_with_the_seat_and_the_seed(self, store):
+        store.save_secrets("g1", "seed")
+        first, later = _events(2), _events(3, first=3)
+        store.append("g1", 0, first, b"s1", token=("h", 1))
+        store.append("g1", 2, later, None)
+        assert store.read_after("g1", 2, "h", with_seed=True) == (later, 1, "seed")
+        assert store.read_after("g1", 4) == (later[-1:], None, None)
+        assert store.read_after("g1", 5, "unknown") == ([], None, None)  # nothing new
+
+    def test_a_game_is_deleted_whole_only_at_the_version_it_was_read(self, store):
+        at = CHECKPOINT_EVERY
+        store.save_secrets("g1", "seed")
+        store.save_creator("g1", "creator")
+        store.append("g1", 0, _events(2), b"s2", checkpoint=(at, b"c"), token=("h", 0))
+        store.index("g1", "high-card", "open", 1.0, free_seat=True)
+        store.append("g2", 0, _events(1), b"other", token=("h", 1))
+        store.index("g2", "high-card", "open", 2.0)
+        assert not store.delete("g1", 1)  # the game moved on: kept
+        assert _table(store, "g1", "h", with_seed=True) == (b"s2", 0, "seed")
+        assert not store.delete("nope", 0)
+        assert store.delete("g1", 2)
+        assert store.list_ids("open", None, 0, 10) == (["g2", "g1"], 2)  # listings: unlist
+        store.unlist("g1", "high-card")
+        assert store.read_table("g1", "h", with_seed=True) == (None, None, None)
+        assert (store.read("g1"), store.version("g1")) == ([], 0)
+        assert store.seed("g1") is None and store.creator("g1") is None
+        assert store.checkpoint_at_or_before("g1", at) is None
+        for status, game_type in ((None, None), ("open", None), (None, "high-card"),
+                                  ("open", "high-card")):
+            assert store.list_ids(status, game_type, 0, 10) == (["g2"], 1)
+        assert store.list_ids(None, None, 0, 10, free_seat=True) == ([], 0)  # the lobby
+        assert _table(store, "g2", "h") == (b"other", 1, None)  # the other game is whole
+
+    def test_unlist_removes_the_listing_entries_only(self, store):
         store.append("g1", 0, _events(1), b"s1")
         store.index("g1", "high-card", "open", 1.0)
-        assert store.analysis("g1") is None
+        store.unlist("g1", None)
+        assert store.list_ids(None, None, 0, 10) == ([], 0)
+        assert store.list_ids("open", None, 0, 10) == ([], 0)
+        assert _snapshot(store, "g1") == b"s1"
+        store.index("g1", "high-card", "open", 1.0)
+        store.unlist("g1", "high-card")
+        assert store.list_ids(None, "high-card", 0, 10) == ([], 0)
+        assert store.list_ids("open", "high-card", 0, 10) == ([], 0)
+
+    def test_the_chat_goes_with_its_game(self, store):
+        store.append("g1", 0, _events(1), b"s1")
+        store.index("g1", "high-card", "open", 1.0)
+        store.post_message("g1", _message(0, "anyone?"), 10)
+        assert store.delete("g1", 1)
+        assert store.read_chat("g1") == [] and store.chat_version("g1") == 0
+
+    def test_the_analysis_goes_with_its_game(self, store):
+        store.append("g1", 0, _events(1), b"s1")
         assert store.keep_analysis("g1", b'{"moments": []}')
-        assert not store.keep_analysis("g1", b'{"moments": [1]}')  # a second run's
-        assert store.analysis("g1") == b'{"moments": []}'
-        assert store.analysis("g2") is None
-        assert store.delete("g1", 1, "high-card")
+        assert store.delete("g1", 1)
         assert store.analysis("g1") is None

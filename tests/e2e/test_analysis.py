@@ -78,3 +78,21 @@ def test_no_analysis_before_the_end_nor_of_an_unknown_game(client):
     assert answer.status_code == 409 and answer.get_json()["code"] == "game_not_finished"
     answer = client.get("/games/nosuchgame/analysis")
     assert answer.status_code == 404 and answer.get_json()["code"] == "unknown_game"
+
+
+def test_a_failed_analysis_says_so_and_is_not_retried_at_once(client, components,
+                                                              monkeypatch):
+    game_id = _bots_game(client, components, "trash", {"target_slots": 9})
+    assert client.get(f"/games/{game_id}/analysis").status_code == 202
+
+    def broken(game_id: str) -> str:
+        raise RuntimeError("a bug in the analysis")
+
+    monkeypatch.setattr(jobs, "analyse_game", broken)
+    for _ in range(3):  # the job and its retries
+        burst(components, queues=[ANALYSIS])
+    answer = client.get(f"/games/{game_id}/analysis")
+    assert answer.status_code == 503, answer.get_json()
+    assert answer.get_json()["code"] == "analysis_failed"
+    assert answer.headers["Retry-After"] == "600"
+    assert components.rq_hooks.queues[ANALYSIS].job_ids == []  # not queued again yet

@@ -19,6 +19,7 @@ from domain.store import RedisWebhookStore
 from donkeypost.bootstrap import bootstrap, rq_worker, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
+from tests.support.apps import shared_app
 from tests.support.games import games_under_test
 from tests.support.live import SseMessage, open_stream, serving
 from tests.support.receiver import receiving
@@ -30,9 +31,8 @@ RUDE = "something rude"
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, sse_keepalive_s=0.2, rate_limits=RateLimits.off())
-    return web_app(bootstrap(settings, hooks=NoHooks(),
-                             games=games_under_test()), {"TESTING": True})
+    return shared_app(Settings(redis_url=redis_url, sse_keepalive_s=0.2,
+                               rate_limits=RateLimits.off()))
 
 
 @pytest.fixture

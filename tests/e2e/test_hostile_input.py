@@ -263,7 +263,7 @@ def test_no_hostile_request_gets_a_server_error(world, caplog):
 # --- On the real server: gunicorn with gevent workers, as `donkeypost serve` runs it -----
 @pytest.fixture(scope="module")
 def server(redis_url) -> Iterator[str]:
-    from bench.server import Gunicorn
+    from tests.support.gunicorn import Gunicorn
 
     with Gunicorn(redis_url, workers=1) as running:
         yield running.url

@@ -174,7 +174,7 @@ def test_the_defaults_let_a_bot_client_play_several_games_from_one_address(redis
 
 
 def test_a_limit_from_the_environment_under_gunicorn(redis_url, redis_client, monkeypatch):
-    from bench.server import Gunicorn
+    from tests.support.gunicorn import Gunicorn
 
     monkeypatch.setenv("RATE_LIMIT_CREATE", "2/minute")
     with Gunicorn(redis_url, workers=2) as server:

@@ -10,6 +10,7 @@ import pytest
 
 from api.observe import HEADER
 from donkeypost.logs import JsonFormatter, RequestIdFilter
+from tests.e2e.api_client import ApiClient
 
 
 def _answer(api, method: str, path: str, **kwargs):
@@ -72,10 +73,18 @@ def test_the_request_line_names_route_status_game_and_no_token(api, caplog) -> N
     assert tokens[seat] not in text
 
 
-def test_lines_written_during_a_request_carry_its_id(api, caplog) -> None:
+def test_lines_written_during_a_request_carry_its_id(redis_url, redis_client, caplog) -> None:
     """A log line an error handler writes (here the unexpected-error one) names the
-    request it was answering, as its error body does."""
-    app = api.http.application
+    request it was answering, as its error body does. (An app of its own: it adds a
+    route, which an app that has answered requests refuses.)"""
+    from api.rate_limits import RateLimits
+    from domain.service import NoHooks
+    from donkeypost.bootstrap import bootstrap, web_app
+    from donkeypost.settings import Settings
+
+    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off(), health_workers=())
+    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    api = ApiClient(app.test_client())
 
     @app.route("/boom-for-test")
     def boom() -> str:

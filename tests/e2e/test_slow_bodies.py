@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.server import Gunicorn
+from tests.support.gunicorn import Gunicorn
 
 BODY_TIMEOUT_S = 1.0
 HEAD = (b"POST /games HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"

@@ -13,12 +13,10 @@ import pytest
 
 from api.rate_limits import RateLimits
 from domain.redaction import redact
-from domain.service import NoHooks
-from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
-from tests.support.games import games_under_test
+from tests.support.apps import shared_app
 from tests.support.live import SseMessage, open_stream, serving
 
 KEEPALIVE_S = 0.2
@@ -27,10 +25,8 @@ KEEPALIVE_S = 0.2
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, sse_keepalive_s=KEEPALIVE_S,
-                        rate_limits=RateLimits.off())  # whole games played at full speed
-    return web_app(bootstrap(settings, hooks=NoHooks(),
-                             games=games_under_test()), {"TESTING": True})
+    return shared_app(Settings(redis_url=redis_url, sse_keepalive_s=KEEPALIVE_S,
+                               rate_limits=RateLimits.off()))  # whole games at full speed
 
 
 @pytest.fixture

@@ -11,19 +11,15 @@ import pytest
 
 from api.rate_limits import RateLimits
 from api.stream_tickets import StreamTickets
-from domain.service import NoHooks
-from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
-from tests.support.games import games_under_test
+from tests.support.apps import shared_app
 from tests.support.live import SseMessage, serving, sse_messages
 
 
 @pytest.fixture
 def app(redis_url, redis_client):
-    settings = Settings(redis_url=redis_url, rate_limits=RateLimits.off())
-    return web_app(bootstrap(settings, hooks=NoHooks(),
-                             games=games_under_test()), {"TESTING": True})
+    return shared_app(Settings(redis_url=redis_url, rate_limits=RateLimits.off()))
 
 
 @pytest.fixture

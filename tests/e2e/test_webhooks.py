@@ -5,6 +5,7 @@ seat in any body."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import itertools
@@ -18,12 +19,14 @@ import pytest
 from rq import Queue
 
 from domain.store import RedisWebhookStore
-from donkeypost.bootstrap import bootstrap, rq_worker, web_app
+from domain.webhooks.receivers import ReceiverBackoff
+from donkeypost.bootstrap import bootstrap, job_context, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.e2e.test_full_games import _assert_private_parts_are_own
 from tests.support.games import games_under_test
 from tests.support.receiver import Receiver, receiving
+from workers.runner import make_worker
 from workers.webhooks import QUEUE, WebhookHooks
 
 MAX_ATTEMPTS = 3
@@ -60,11 +63,16 @@ def api(app) -> ApiClient:
 
 def work(queue: Queue, until: Any = None, timeout_s: float = 20.0) -> None:
     """Run burst workers (with the scheduler, for retries) until `until()` or no job is left.
-    Each is wired from the environment as it starts, as `donkeypost worker` is."""
+    Each is wired from the environment as it starts, as `donkeypost worker` is, but for a
+    failing receiver's block, as short as the first retry's wait (not 5 s, then 10)."""
     deadline = time.monotonic() + timeout_s
     while True:
         components = bootstrap(Settings.from_env(), games=games_under_test())
-        rq_worker(components, [queue.name]).work(burst=True, with_scheduler=True)
+        context = job_context(components)
+        context = dataclasses.replace(context, webhooks=dataclasses.replace(
+            context.webhooks, receivers=ReceiverBackoff(first_s=FIRST_RETRY_S)))
+        make_worker(context, components.rq_hooks, components.settings.sweep_s,
+                    [queue.name]).work(burst=True, with_scheduler=True)
         scheduled = queue.scheduled_job_registry.get_job_ids()
         if (until() if until is not None else not scheduled and not queue.count):
             return

@@ -60,8 +60,12 @@ def test_every_game_labels_lays_out_and_tells_its_log_to_every_viewer(api, game_
             break
         seat = view["to_act"][0]
         mine = check_view(api, game_id, tokens[seat])
-        assert api.act(game_id, tokens[seat], rng.choice(mine["legal_actions"])).status_code \
-            == 200
+        r = api.http.post(f"/games/{game_id}/actions?words=true",
+                          json=rng.choice(mine["legal_actions"]), headers=api.auth(tokens[seat]))
+        assert r.status_code == 200
+        answer = r.get_json()
+        assert all(filled(e["sentence"]) == e["sentence"]["text"] for e in answer["events"])
+        assert answer["view"]["layout"] is not None
     check_view(api, game_id, None)
     for token in (None, *tokens):
         plain = api.events(game_id, token)["events"]

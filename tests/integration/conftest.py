@@ -1,26 +1,12 @@
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from donkeypost.bootstrap import Components, bootstrap, job_context
 from donkeypost.settings import Settings
+from tests.support.clock import Clock
 from workers import context
 from workers.hooks import RqHooks
-
-
-class Clock:
-    """Wall-clock time, moved forward at will (deadlines without waiting for them)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
 
 
 @pytest.fixture

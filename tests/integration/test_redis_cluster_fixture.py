@@ -10,7 +10,7 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from bench.redis_cluster import running_cluster
+from tests.support.redis_cluster import running_cluster
 
 pytestmark = pytest.mark.timeout(120)
 

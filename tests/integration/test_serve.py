@@ -12,7 +12,8 @@ import httpx
 import pytest
 from redis import Redis
 
-from tests.support.serve import ServeProcess, alive, free_port
+from tests.support.processes import alive, free_port
+from tests.support.serve import ServeProcess
 from tests.support.workers import wait_until
 
 BOT_WORKERS = 2

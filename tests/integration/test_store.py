@@ -18,7 +18,21 @@ from domain.store import (
     RedisRatingStore,
     RedisWebhookStore,
 )
-from tests.contract.event_store import EventStoreContract
+from domain.store.redis_analyses import RedisAnalyses
+from domain.store.redis_chat import RedisTableChat
+from domain.store.redis_listings import RedisListings
+from domain.store.redis_log import RedisGameLog
+from domain.store.redis_secrets import RedisSecrets
+from tests.contract.event_store import (
+    AnalysesContract,
+    AppendNoticesContract,
+    EventStoreContract,
+    GameLogContract,
+    ListingsContract,
+    SecretsContract,
+    TableChatContract,
+)
+from tests.contract.notify_store import NotifyStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import START, RatingStoreContract, _change
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
@@ -26,6 +40,42 @@ from tests.contract.webhook_store import WebhookStoreContract, _delivery
 
 def _events(n: int, first: int = 1, prev: str = "") -> list:
     return stamp([event("noted", i=i) for i in range(n)], first, 1000.0, prev)
+
+
+class TestRedisGameLog(GameLogContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisGameLog(redis_client)
+
+
+class TestRedisListings(ListingsContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisListings(redis_client)
+
+
+class TestRedisTableChat(TableChatContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisTableChat(redis_client)
+
+
+class TestRedisSecrets(SecretsContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisSecrets(redis_client)
+
+
+class TestRedisAnalyses(AnalysesContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisAnalyses(redis_client)
+
+
+class TestRedisAppendNotices(AppendNoticesContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        return RedisEventStore(redis_client)
 
 
 class TestRedisEventStore(EventStoreContract):
@@ -86,7 +136,7 @@ def test_every_key_of_a_player_shares_one_hash_tag(redis_client):
 
 def test_a_wait_longer_than_one_blocking_read_goes_on_reading(redis_client, monkeypatch):
     # Blocking reads are cut below the client's socket timeout; the wait still lasts.
-    monkeypatch.setattr("domain.store.redis_store.MAX_BLOCK_S", 0.1)
+    monkeypatch.setattr("domain.store.redis_log.MAX_BLOCK_S", 0.1)
     store = RedisEventStore(redis_client)
     store.append("g1", 0, _events(1), b"s1")
     started = time.monotonic()
@@ -115,3 +165,11 @@ def test_an_idempotency_record_kept_before_requests_were_hashed_still_answers(re
     store.append("g1", 0, _events(1), b"s1")
     redis_client.set("game:{g1}:idem:k", b'{"version": 1}')
     assert store.first_answer("g1", "k") == Idempotency("k", "", b'{"version": 1}')
+
+
+class TestRedisNotifyStore(NotifyStoreContract):
+    @pytest.fixture
+    def store(self, redis_client):
+        from domain.store.redis_notify import RedisNotifyStore
+
+        return RedisNotifyStore(redis_client)

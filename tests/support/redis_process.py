@@ -1,5 +1,7 @@
-"""A Redis of the test's own, run as `donkeypost serve` runs it (`EmbeddedRedis` in the
-foreground), that the test may kill and start again on the same data."""
+"""The embedded Redis exactly as `donkeypost serve` runs it (`donkeypost.embedded_redis`:
+AOF with `appendfsync`, no RDB saves), in the foreground, with its data in a folder of the
+test's (or the benchmark's) own: started, killed (SIGKILL, a crash) and started again on
+the same data, stopped by PID; also a context manager."""
 
 from __future__ import annotations
 
@@ -24,13 +26,23 @@ class RedisProcess:
     def url(self) -> str:
         return self.server.url
 
+    @property
+    def socket(self) -> Path:
+        return self.server.socket_path
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
     def start(self, timeout_s: float = 30.0) -> None:
-        # (SIGTERM when the test process dies, however it dies)
+        # (SIGTERM when the process that started it dies, however it dies)
         self.proc = subprocess.Popen(self.server.argv, stdin=subprocess.DEVNULL,
                                      preexec_fn=die_with_parent)
         deadline = time.monotonic() + timeout_s
         while not self.server.ready():
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
                 raise RuntimeError(f"Redis did not start; see {self.server.log_path}")
             time.sleep(0.02)
 
@@ -42,9 +54,17 @@ class RedisProcess:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
+        """SIGTERM, Redis's own clean shutdown (the AOF is flushed)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def __enter__(self) -> RedisProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

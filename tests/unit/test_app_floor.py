@@ -1,11 +1,8 @@
 """What the application does once per request, done cheaply: the security headers added
-as prepared tuples (`api.browser.secured`), and Flask's coroutine check (`ensure_sync`)."""
+as prepared tuples (`api.browser.secured`), and the rate limiter as two hooks."""
 
 from __future__ import annotations
 
-import asyncio
-
-from api.app import DonkeyFlask
 from api.browser import secured
 
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
@@ -48,46 +45,22 @@ def test_no_store_replaces_any_caching_on_answers_to_a_token_or_a_post():
             if n == "Cache-Control"] == ["public, max-age=600"]
 
 
-def test_plain_hooks_are_used_as_they_are_and_coroutines_still_go_to_flask():
-    app = DonkeyFlask("t")
-
-    def hook():
-        return None
-
-    class View:
-        def get(self):
-            return None
-
-    assert app.ensure_sync(hook) is hook
-    method = View().get
-    assert app.ensure_sync(method) is method
-
-    async def later():
-        await asyncio.sleep(0)
-        return 7
-
-    try:
-        wrapped = app.ensure_sync(later)
-    except RuntimeError as err:  # Flask's own answer without its async extra installed
-        assert "async" in str(err)
-    else:
-        assert wrapped is not later and wrapped() == 7
-
-
-def test_with_limits_on_no_hook_of_flask_limiters_runs(redis_url):
-    from flask_limiter import Limiter
-
-    from api.rate_limits import RateLimits
+def test_the_rate_limiter_is_two_hooks_and_wraps_no_route(redis_url):
+    from api.rate_limits import RateLimiter, RateLimits
     from domain.service import NoHooks
     from donkeypost.bootstrap import bootstrap, web_app
     from donkeypost.settings import Settings
 
-    app = web_app(bootstrap(Settings(redis_url=redis_url, rate_limits=RateLimits()),
-                            hooks=NoHooks()))
-    limiters = [x for x in app.extensions["limiter"] if isinstance(x, Limiter)]
-    assert limiters
-    hooks = [f for funcs in (app.before_request_funcs, app.after_request_funcs,
-                             app.teardown_request_funcs) for f in funcs.get(None, [])]
-    for hook in hooks:
-        bound = getattr(hook, "__self__", None) or next(iter(getattr(hook, "args", ())), None)
-        assert bound not in limiters, hook
+    def app(limits):
+        return web_app(bootstrap(Settings(redis_url=redis_url, rate_limits=limits),
+                                 hooks=NoHooks()))
+
+    on, off = app(RateLimits()), app(RateLimits.off())
+    hooks = [f for funcs in (on.before_request_funcs, on.after_request_funcs,
+                             on.teardown_request_funcs) for f in funcs.get(None, [])]
+    ours = [f for f in hooks if isinstance(getattr(f, "__self__", None), RateLimiter)]
+    assert [f.__name__ for f in ours] == ["before", "after"]
+    assert len(hooks) == len(ours) + sum(len(funcs.get(None, [])) for funcs in (
+        off.before_request_funcs, off.after_request_funcs, off.teardown_request_funcs))
+    assert not [name for name, view in on.view_functions.items()
+                if hasattr(view, "__wrapped__")]

@@ -1,12 +1,15 @@
 """The direction of imports between the project's packages (`docs/architecture.md`), read
 from the source with `ast`, nothing imported: no import cycle between modules; `domain`
 imports none of the other packages nor Flask or RQ; `api` and `workers` never import each
-other; only entry points import the composition root. Every import counts, also one
+other; only entry points import the composition root; what is installed imports neither the
+benchmarks nor the tests, and no test imports the benchmarks. Every import counts, also one
 inside a function: a cycle through a late import is still a cycle in the design."""
 
 from __future__ import annotations
 
 import ast
+import functools
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,16 +24,22 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
 def _sources() -> dict[str, Path]:
     return {_module_name(p): p for package in PACKAGES
             for p in sorted((ROOT / package).rglob("*.py"))}
+
+
+@functools.cache
+def _nodes(path: Path) -> list[ast.AST]:
+    return list(ast.walk(ast.parse(path.read_text(), str(path))))
 
 
 def _imported(name: str, path: Path, modules: set[str]) -> Iterator[str]:
     """The absolute names of what module `name` (at `path`) imports: for `from pkg import
     x`, `pkg.x` when that is one of `modules`, else `pkg`."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name
@@ -45,6 +54,7 @@ def _imported(name: str, path: Path, modules: set[str]) -> Iterator[str]:
                 yield submodule if submodule in modules else base
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     """Module → the project's modules it imports."""
     sources = _sources()
@@ -56,6 +66,7 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+@functools.cache
 def external_imports() -> dict[str, set[str]]:
     """Module → the top-level packages it imports (its own project's included)."""
     sources = _sources()
@@ -133,3 +144,38 @@ def test_the_api_never_imports_the_workers():
 
 def test_the_workers_never_import_the_api():
     assert _offenders("workers", {"api", "flask", "flask_smorest", "donkeypost", "bench"}) == {}
+
+
+def test_what_is_installed_imports_neither_the_benchmarks_nor_the_tests():
+    for package in ("api", "domain", "workers", "donkeypost"):
+        assert _offenders(package, {"bench", "tests"}) == {}
+
+
+def test_the_benchmarks_are_not_installed_and_no_test_imports_them():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    setuptools = project["tool"]["setuptools"]
+    assert not any(p.startswith("bench") for p in setuptools["packages"]["find"]["include"])
+    assert not any(p.startswith("bench") for p in setuptools.get("package-data", {}))
+    # The harnesses the benchmarks share with the tests live in tests/support.
+    importing = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        name = _module_name(path)
+        found = {t for t in _imported(name, path, set()) if t.split(".")[0] == "bench"}
+        if found:
+            importing[name] = sorted(found)
+    assert importing == {}
+
+
+def test_route_factories_stay_short():
+    """Routes read like flask-smorest's own examples: a module per resource, its views in a
+    short function (no factory grows into a closure holding a dozen operations)."""
+    longest = 120
+    found = {}
+    for path in sorted((ROOT / "api" / "routes").rglob("*.py")):
+        for node in _nodes(path):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(inner, ast.ClassDef) for inner in ast.walk(node)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > longest:
+                    found[f"{_module_name(path)}.{node.name}"] = lines
+    assert found == {}, f"route factories over {longest} lines: split them by resource"

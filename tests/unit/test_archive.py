@@ -239,3 +239,12 @@ def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
     for delta in [0, 1, 2, 3] * 100:
         write_delta(quick, delta)
     assert len(quick.bytes()) <= 400 * 5 / 8
+
+
+def test_a_log_that_does_not_replay_is_refused():
+    service, _store, archives = service_pair()
+    table, _ = play(service, "trash", 2, {"max_rounds": 1}, 3, people=0)
+    stored = archives.stored_game(table.id)
+    headless = msgspec.structs.replace(stored, events=stored.events[1:])
+    with pytest.raises(NotArchivable, match="does not replay"):
+        archive(headless, games_under_test())

@@ -7,10 +7,9 @@ import random
 
 import pytest
 
-from bench.arena.cli import main as arena
 from domain.bots import LEVELS, UnknownLevel, choose_action, levels, observe
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from tests.gamekit import start
 from tests.support.games import installed_games
 
@@ -43,9 +42,3 @@ def test_an_unknown_level_is_an_error() -> None:
     with pytest.raises(UnknownLevel):
         make_bot("Basic")
     assert isinstance(UnknownLevel("x"), ValueError)
-
-
-def test_the_arena_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena(["--game", "ochs-und-esel", "--seats", "basic,master,random", "--games", "1",
-                  "--quiet"]) == 2
-    assert "unknown level(s): master" in capsys.readouterr().out

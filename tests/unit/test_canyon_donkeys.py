@@ -19,9 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.arena.games import play_game
 from domain.bots import canyon_basic, observe
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import resolve_options
@@ -42,9 +41,9 @@ from domain.games.canyon_donkeys.actions import (
     CanyonTake,
 )
 from domain.games.canyon_donkeys.state import CARD_VALUES
-from domain.games.kit import HIDDEN
+from domain.games.common import HIDDEN
 from domain.redaction import redact
-from tests.gamekit import apply, assert_rejected, random_playout, start
+from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
 from tests.support.games import installed_games
 
 ACCEPT, REFUSE = True, False
@@ -994,9 +993,9 @@ def test_strong_bluff_reads_weighted_samples_explain_the_others_choices(donkey: 
 
 
 def test_the_three_levels_play_a_whole_game() -> None:
-    record = play_game(GAME, ["strong", "basic", "random", "basic"], number=1,
-                       seed=2, budgets={"strong": Budget(seconds=None, iterations=15)})
-    assert sorted(record.places)[0] == 1 and record.moves > 0
+    state, moves = bot_playout(GAME, ["strong", "basic", "random", "basic"], seed=2,
+                               budget=Budget(seconds=None, iterations=15))
+    assert sorted(GAME.outcome(state).places)[0] == 1 and moves > 0
 
 
 def test_weigh_after_the_reveal_when_cards_have_left_the_donkey() -> None:

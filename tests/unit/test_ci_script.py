@@ -18,3 +18,8 @@ def test_ci_runs_the_readme_test_command_with_node_required():
     assert command[1].strip() in lines, "CI does not run the README's test command"
     assert "export DONKEYPOST_REQUIRE_NODE=1" in lines
     assert lines.index("export DONKEYPOST_REQUIRE_NODE=1") < lines.index(command[1].strip())
+
+
+def test_ci_gives_schemathesis_its_full_budget():
+    lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert "export DONKEYPOST_SCHEMATHESIS_S=150" in lines

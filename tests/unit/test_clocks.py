@@ -13,6 +13,7 @@ from domain.errors import BadOptions, OutOfTime
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.table import AWAY_AFTER_TIMEOUTS, to_act
+from tests.support.clock import Clock
 from tests.support.games import games_under_test
 
 BANK, INCREMENT = 3600.0, 600.0
@@ -20,17 +21,9 @@ CORRESPONDENCE = {"kind": "correspondence", "bank_s": BANK, "increment_s": INCRE
 
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture

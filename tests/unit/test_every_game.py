@@ -8,8 +8,9 @@ choice, an int at its bounds) at the smallest and largest counts; at every step:
   a few actions that are not legal for the seat that sends them are refused with a
   `GameRuleError` (never another exception, never accepted);
 - every new event and the state survive a JSON round trip;
-- blindness: for every seat, the state `determinize` draws from the seat's view shows the
-  seat that same view, and shows a spectator what the true state shows one;
+- blindness: for the seats to act and one other seat drawn at random (every seat, over a
+  playout), the state `determinize` draws from the seat's view shows the seat that same
+  view, and shows a spectator what the true state shows one;
 and replaying the log (JSON round-tripped) from the start rebuilds the state.
 """
 
@@ -26,7 +27,7 @@ from domain import texts
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import Game, GameShapes, OptionSpec, SearchableGame, resolve_options
-from domain.games import kit
+from domain.games import common
 from domain.redaction import redact
 from domain.texts import Layout, render, render_layout
 from tests.support.games import installed_games
@@ -151,12 +152,14 @@ class Checker:
 
     def blind(self, state: Any) -> None:
         """What `determinize` draws from a seat's view shows that seat nothing else, and
-        shows a spectator what the true state shows (a seat knows all a spectator does)."""
+        shows a spectator what the true state shows (a seat knows all a spectator does);
+        for the seats to act and one more (each a determinization costs as much as the
+        rest of a step's checks together)."""
         game = self.game
         if not isinstance(game, SearchableGame):
             return
         spectator = game.view(state, None)
-        for seat in range(self.players):
+        for seat in sorted({*game.to_act(state), self.rng.randrange(self.players)}):
             seen = game.view(state, seat)
             sample = game.determinize(json_round_trip(seen), seat, self.rng)
             assert game.view(sample, seat) == seen, f"seat {seat}: determinize is not blind"
@@ -238,12 +241,12 @@ def assert_competition_ranking(places: list[int]) -> None:
                                   sorted(installed_games().items())])
 def test_the_shared_rulings_and_codes(game: Game[Any, Any]) -> None:
     # One tie rule for every game, stated in its Decision lines.
-    assert any(r.startswith("Decision") and kit.TIES_SHARE in r for r in game.rules)
+    assert any(r.startswith("Decision") and common.TIES_SHARE in r for r in game.rules)
     # A ruling on resigning (in the game's terms) and the point until which a game may be
     # aborted by agreement.
-    assert any(r.startswith("Decision (resigning)") and kit.CONCEDED_LAST in r
+    assert any(r.startswith("Decision (resigning)") and common.CONCEDED_LAST in r
                for r in game.rules)
-    assert any(r.startswith("Decision") and kit.ABORT_BY_AGREEMENT in r for r in game.rules)
+    assert any(r.startswith("Decision") and common.ABORT_BY_AGREEMENT in r for r in game.rules)
     # One code for a wrong number of players.
     for players in (game.min_players - 1, game.max_players + 1, True, "3"):
         with pytest.raises(BadOptions) as refused:

@@ -11,19 +11,64 @@ from domain.store import (
     MemoryRatingStore,
     MemoryWebhookStore,
 )
+from domain.store.memory import (
+    MemoryAnalyses,
+    MemoryGameLog,
+    MemoryListings,
+    MemorySecrets,
+    MemoryTableChat,
+)
 from domain.store.port import DELIVERY_TTL_S, IDEMPOTENCY_TTL_S, Idempotency
-from tests.contract.event_store import EventStoreContract
+from tests.contract.event_store import (
+    AnalysesContract,
+    AppendNoticesContract,
+    EventStoreContract,
+    GameLogContract,
+    ListingsContract,
+    SecretsContract,
+    TableChatContract,
+)
+from tests.contract.notify_store import NotifyStoreContract
 from tests.contract.player_store import PlayerStoreContract
 from tests.contract.rating_store import RatingStoreContract
 from tests.contract.webhook_store import WebhookStoreContract, _delivery
+from tests.support.clock import Clock
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
+class TestMemoryGameLog(GameLogContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryGameLog()
 
-    def __call__(self) -> float:
-        return self.now
+
+class TestMemoryListings(ListingsContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryListings()
+
+
+class TestMemoryTableChat(TableChatContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryTableChat()
+
+
+class TestMemorySecrets(SecretsContract):
+    @pytest.fixture
+    def store(self):
+        return MemorySecrets()
+
+
+class TestMemoryAnalyses(AnalysesContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryAnalyses()
+
+
+class TestMemoryAppendNotices(AppendNoticesContract):
+    @pytest.fixture
+    def store(self):
+        return MemoryEventStore()
 
 
 class TestMemoryEventStore(EventStoreContract):
@@ -51,7 +96,7 @@ class TestMemoryRatingStore(RatingStoreContract):
 
 
 def test_an_idempotency_record_expires_as_in_redis():
-    clock = Clock()
+    clock = Clock(1000.0)
     store = MemoryEventStore(clock=clock)
     store.append("g1", 0, stamp([event("noted")], 1, 1.0, ""), b"s1",
                  idempotency=Idempotency("k", "r", b"answer"))
@@ -62,9 +107,17 @@ def test_an_idempotency_record_expires_as_in_redis():
 
 
 def test_a_delivery_expires_as_in_redis():
-    clock = Clock()
+    clock = Clock(1000.0)
     store = MemoryWebhookStore(clock=clock)
     store.add_deliveries([_delivery(1, "h1")])
     clock.now += DELIVERY_TTL_S
     assert store.delivery("g1", "d1") is None
     assert store.deliveries("g1", "h1") == []
+
+
+class TestMemoryNotifyStore(NotifyStoreContract):
+    @pytest.fixture
+    def store(self):
+        from domain.store.memory_notify import MemoryNotifyStore
+
+        return MemoryNotifyStore()

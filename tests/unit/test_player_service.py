@@ -22,20 +22,13 @@ from domain.errors import (
 from domain.players.records import Player
 from domain.service import GameService
 from domain.store import MemoryEventStore
+from tests.support.clock import Clock
 from tests.support.games import games_under_test
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture

@@ -9,19 +9,12 @@ from domain.service import GameService
 from domain.service.retention import RetentionPolicy, sweep_unstarted
 from domain.store import MemoryEventStore, MemoryWebhookStore
 from domain.webhooks.registration import new_registration
+from tests.support.clock import Clock
 from tests.support.games import games_under_test
 
 DAY = 24 * 3600.0
 NOW = 1_800_000_000.0
 
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _open_game(service: GameService, joined: int = 0) -> str:
@@ -91,9 +84,9 @@ class JoinsFirst:
         self.inner = inner
         self.service = service
 
-    def delete(self, game_id: str, version: int, game_type: str) -> bool:
+    def delete(self, game_id: str, version: int) -> bool:
         self.service.join(game_id, "late")
-        return self.inner.delete(game_id, version, game_type)
+        return self.inner.delete(game_id, version)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)

@@ -18,15 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.arena.games import play_game
 from domain.bots import observe, trash_basic
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options
-from domain.games import kit
-from domain.games.kit import HIDDEN
+from domain.games import common
+from domain.games.common import HIDDEN
 from domain.games.trash import (
     GAME,
     TrashDiscard,
@@ -39,7 +38,7 @@ from domain.games.trash import (
 from domain.games.trash.cards import CARD, CODES, DECK_SIZE, NO_CARD
 from domain.games.trash.state import placeable
 from domain.redaction import redact
-from tests.gamekit import apply, assert_rejected, random_playout, start
+from tests.gamekit import apply, assert_rejected, bot_playout, random_playout, start
 from tests.support.games import installed_games
 
 STOCK = TrashDraw(source="stock")
@@ -149,7 +148,7 @@ SPEC_DECISIONS = (
 
 def test_rules_list_every_decision_of_the_spec() -> None:
     # Besides the spec's, the rulings every game states on resigning and aborting.
-    table_life = (kit.CONCEDED_LAST, kit.ABORT_BY_AGREEMENT)
+    table_life = (common.CONCEDED_LAST, common.ABORT_BY_AGREEMENT)
     decisions = [r for r in GAME.rules if r.startswith("Decision:")
                  and not any(t in r for t in table_life)]
     assert len(decisions) == 7  # the first two lines above are one Decision
@@ -783,6 +782,6 @@ def test_strong_takes_the_sure_card_and_displaces() -> None:
 @pytest.mark.parametrize("levels", [("strong", "basic", "random"), ("basic", "random")])
 def test_every_level_plays_whole_games(levels: tuple[str, ...]) -> None:
     for number in range(2):
-        record = play_game(GAME, levels, number, seed=5, options={"target_slots": 9},
-                           budgets={"strong": Budget(seconds=None, iterations=40)})
-        assert sorted(record.places)[0] == 1 and record.moves > 0
+        state, moves = bot_playout(GAME, levels, {"target_slots": 9}, seed=5 + number,
+                                   budget=Budget(seconds=None, iterations=40))
+        assert sorted(GAME.outcome(state).places)[0] == 1 and moves > 0

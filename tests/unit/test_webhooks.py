@@ -130,7 +130,7 @@ def test_an_unresolvable_host_is_its_own_error():
 
 
 def test_every_block_is_checked_through_the_special_purpose_table():
-    from domain.webhooks.special import special_purpose
+    from domain.webhooks.special_addresses import special_purpose
     assert special_purpose(ipaddress.ip_address("192.0.0.8")) == "IETF protocol assignments"
     assert special_purpose(ipaddress.ip_address("2001::1")) == "Teredo, carrying 0.0.0.0"
     assert special_purpose(ipaddress.ip_address("93.184.215.14")) is None

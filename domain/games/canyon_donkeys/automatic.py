@@ -26,7 +26,7 @@ from domain.games.canyon_donkeys.state import (
     pile,
     standings,
 )
-from domain.games.kit import HIDDEN, Play
+from domain.games.common import HIDDEN, Play
 
 
 def run(play: Play[CanyonState], rng: random.Random) -> None:

@@ -38,7 +38,7 @@ from domain.games.canyon_donkeys.state import (
     seats_to_act,
     swaps,
 )
-from domain.games.kit import HIDDEN, replaced
+from domain.games.common import HIDDEN, replaced
 
 
 def evolve(state: CanyonState, ev: Event) -> CanyonState:

@@ -30,7 +30,7 @@ from typing import Any
 from domain.errors import BadAction, BadOptions
 from domain.events import Event, event
 from domain.game import OptionSpec, Outcome
-from domain.games import kit
+from domain.games import common
 from domain.games.canyon_donkeys import automatic, texts
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys import rules as play_rules
@@ -44,7 +44,7 @@ from domain.games.canyon_donkeys.actions import (
 from domain.games.canyon_donkeys.evolve import evolve
 from domain.games.canyon_donkeys.shapes import CANYON_SHAPES
 from domain.games.canyon_donkeys.state import OVER, CanyonState, seats_to_act, standings
-from domain.games.kit import HIDDEN, Play
+from domain.games.common import HIDDEN, Play
 from domain.texts import ActionText, Layout, Text
 
 GAME_ID = "canyon-donkeys"
@@ -100,12 +100,12 @@ RULES = (
     "Decision (difficult): each player plays one card in turn, clockwise from the first "
     "player; the first and the last card lie face up.",
     "Decision: the highest total wins, then the most won cards; still "
-    f"{kit.TIES_SHARE}.",
+    f"{common.TIES_SHARE}.",
     "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
     "behind every seat still in play, whatever its total; "
-    f"{kit.CONCEDED_LAST}.",
+    f"{common.CONCEDED_LAST}.",
     "Decision: until the first donkey's round is over (scored, or set aside when lost), "
-    f"{kit.ABORT_BY_AGREEMENT}.",
+    f"{common.ABORT_BY_AGREEMENT}.",
     "Decision (forced moves): a seat's only legal action is forced (played at once for a "
     "seat that asked for it) when everybody can see it is the only one: a load from a "
     "hand of exactly the cards to load, stopping to look with nothing left to look at, "
@@ -145,11 +145,12 @@ class CanyonDonkeys:
     action_type: Any = CanyonAction
     state_type = CanyonState
     shapes = CANYON_SHAPES
+    heuristics = "domain.bots.canyon_basic"  # the basic bot and the search's kit
 
     # -- the start -------------------------------------------------------------------------
 
     def new_state(self, options: Mapping[str, Any], players: int) -> CanyonState:
-        kit.check_player_count(self, players)
+        common.check_player_count(self, players)
         raw = options.get("donkey_deck")
         deck = _checked_deck(raw) if isinstance(raw, list | tuple) else None
         composition = _checked_composition(raw) if deck is None else dk.DEFAULT_COMPOSITION
@@ -186,7 +187,7 @@ class CanyonDonkeys:
 
     def decide(self, state: CanyonState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
-        kit.check_turn(self, state, seat)
+        common.check_turn(self, state, seat)
         if not isinstance(action, ACTION_CLASSES):
             raise BadAction(f"not a {GAME_ID} action: {action!r}")
         play = Play(state, self.evolve)
@@ -218,7 +219,7 @@ class CanyonDonkeys:
 
     def standing(self, state: CanyonState) -> Outcome:
         totals, counts, _ = standings(state)
-        return kit.outcome(totals, score_name="points", lower_is_better=False,
+        return common.outcome(totals, score_name="points", lower_is_better=False,
                            ranked_by=list(zip(totals, counts, strict=True)))
 
     def round_scored(self, state: CanyonState) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from domain.games.canyon_donkeys.donkeys import DEFAULT_COMPOSITION, DIFFICULT, Card, loads_each
-from domain.games.kit import places
+from domain.games.common import places
 
 # Phases. Players act in the first group; the engine resolves the second group at once.
 SETUP = "setup"

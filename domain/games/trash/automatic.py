@@ -1,7 +1,7 @@
 """Trash's forced steps, as the rulebook tells them: what follows a choice, card by card.
 
-Each function emits events through a `Play` (the game kit's), which folds them as it goes,
-so every rule reads the state its previous step left. Every placement is its own event, so
+Each function emits events through a `Play` (`domain.games.common`), which folds them as it
+goes, so every rule reads the state its previous step left. Every placement is its own event, so
 a replay shows the chain card by card.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from domain.events import event
-from domain.games.kit import HIDDEN, Play, places
+from domain.games.common import HIDDEN, Play, places
 from domain.games.trash.cards import CODES, DECK_SIZE, RANK, TEN, codes
 from domain.games.trash.evolve import evolve
 from domain.games.trash.state import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.events import Event
-from domain.games.kit import HIDDEN, replaced
+from domain.games.common import HIDDEN, replaced
 from domain.games.trash.cards import CARD, NO_CARD, cards
 from domain.games.trash.state import TrashState
 

@@ -36,7 +36,7 @@ from typing import Any
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import OptionSpec, Outcome, SeatRule, resolve_options
-from domain.games import kit
+from domain.games import common
 from domain.games.trash import automatic, texts
 from domain.games.trash import rules as play_rules
 from domain.games.trash.actions import TrashAction, TrashDiscard, TrashDisplace
@@ -90,12 +90,12 @@ RULES = (
     "its 52 cards and rounds end void again and again, about 140 times a game with no "
     "bound; the rulebook sizes the decks by the number of players, so the ruling is a "
     "minimum number of decks, not a cap on void rounds, which the rulebook never mentions.",
-    f"Decision: places follow the slots left, fewest first; {kit.TIES_SHARE}.",
+    f"Decision: places follow the slots left, fewest first; {common.TIES_SHARE}.",
     "Decision (resigning): a seat that resigns takes the worst result: it is placed last, "
     "behind every seat still in play, however few slots it has left; "
-    f"{kit.CONCEDED_LAST}.",
+    f"{common.CONCEDED_LAST}.",
     "Decision: until the first round is over (won, or void), "
-    f"{kit.ABORT_BY_AGREEMENT}.",
+    f"{common.ABORT_BY_AGREEMENT}.",
     "Decision (forced moves): a draw that is the only legal action (an empty discard pile, "
     "a discard that cannot be placed, an empty stock) is forced: a seat that asked for it "
     "has it played at once. Nothing else is ever the only choice.",
@@ -116,9 +116,10 @@ class Trash:
     action_type = TrashAction
     state_type = TrashState
     shapes = TRASH_SHAPES
+    heuristics = "domain.bots.trash_basic"  # the basic bot and the search's kit
 
     def new_state(self, options: Mapping[str, Any], players: int) -> TrashState:
-        kit.check_player_count(self, players)
+        common.check_player_count(self, players)
         opts = resolve_options(self.options, options, players)
         decks = opts["decks"] or DEFAULT_DECKS[players]
         # Decision: at least one deck per four players (more than one deck holds, too).
@@ -148,7 +149,7 @@ class Trash:
 
     def decide(self, state: TrashState, seat: int, action: TrashAction,
                rng: random.Random) -> list[Event]:
-        kit.check_turn(self, state, seat)
+        common.check_turn(self, state, seat)
         return play_rules.decide(state, seat, action, rng)
 
     def evolve(self, state: TrashState, ev: Event) -> TrashState:
@@ -176,7 +177,7 @@ class Trash:
         return self.standing(state) if state.ended else None
 
     def standing(self, state: TrashState) -> Outcome:
-        return kit.outcome(state.slots, score_name="slots", lower_is_better=True)
+        return common.outcome(state.slots, score_name="slots", lower_is_better=True)
 
     def round_scored(self, state: TrashState) -> bool:
         return state.round > 1 or bool(state.ended)

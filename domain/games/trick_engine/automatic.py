@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.events import Event, event
-from domain.games.kit import Play, places
+from domain.games.common import Play, places
 from domain.games.trick_engine.cards import (
     CARD_NAMES,
     DECK_NUMBERS,

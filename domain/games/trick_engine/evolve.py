@@ -11,7 +11,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.events import Event
-from domain.games.kit import replaced
+from domain.games.common import replaced
 from domain.games.trick_engine.cards import (
     DONKEY,
     JOKER,

@@ -10,8 +10,8 @@ from typing import Any, Union
 
 from domain.events import Event, event
 from domain.game import Outcome
-from domain.games import kit
-from domain.games.kit import Play
+from domain.games import common
+from domain.games.common import Play
 from domain.games.trick_engine import automatic, texts
 from domain.games.trick_engine import rules as play_rules
 from domain.games.trick_engine import view as views
@@ -55,6 +55,7 @@ class TrickGame:
 
     state_type = TrickEngineState
     shapes = TRICK_SHAPES
+    heuristics = "domain.bots.trick_basic"  # the basic bot and the search's kit
 
     def __init__(self, config: TrickConfig) -> None:
         self.config = config
@@ -72,7 +73,7 @@ class TrickGame:
 
     # -- the start --------------------------------------------------------------------
     def new_state(self, options: Mapping[str, Any], players: int) -> TrickEngineState:
-        kit.check_player_count(self, players)
+        common.check_player_count(self, players)
         first = options.get("first_player", "random")
         return TrickEngineState(
             players=players,
@@ -107,7 +108,7 @@ class TrickGame:
 
     def decide(self, state: TrickEngineState, seat: int, action: Any,
                rng: random.Random) -> list[Event]:
-        kit.check_turn(self, state, seat)
+        common.check_turn(self, state, seat)
         play_rules.check_shape(self.config, self._classes, action)
         ev = play_rules.play_event(self.config, state, seat, action)
         if next_in_trick(state, seat, state.hands) >= 0:
@@ -148,7 +149,7 @@ class TrickGame:
         return self.standing(state) if state.over else None
 
     def standing(self, state: TrickEngineState) -> Outcome:
-        return kit.outcome(totals(state), score_name="penalty", lower_is_better=True)
+        return common.outcome(totals(state), score_name="penalty", lower_is_better=True)
 
     def round_scored(self, state: TrickEngineState) -> bool:
         return bool(state.scores) or state.over

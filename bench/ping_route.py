@@ -11,6 +11,9 @@ from flask import Flask
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+# The app the benchmarks' web servers serve: the service's own, with this route added.
+BENCH_APP = "bench.wsgi:app"
+
 
 class PingSchema(ma.Schema):
     status = ma.fields.String(required=True)

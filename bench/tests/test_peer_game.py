@@ -1,7 +1,7 @@
 """The boardgame.io port of Ochs & Esel the `peer` benchmark drives (bench/peer/game.js),
 played in process through boardgame.io's own client and master: legal moves are accepted,
 illegal ones refused, games end, no seat sees another's hand. Needs node and the peer's
-npm cache (`donkeypost bench --sections peer` installs it); skipped otherwise."""
+npm cache (`python -m bench --sections peer` installs it); skipped otherwise."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ def redis_binaries() -> tuple[Path, Path]:
     return folder / "redis-server", folder / "redis-cli"
 
 
-def free_port() -> int:
+def free_port_pair() -> int:
     # A cluster node also listens on port + 10000 (the cluster bus): find a pair that is free.
     while True:
         with socket.socket() as s:
@@ -177,7 +177,7 @@ def running_cluster(folder: Path, masters: int = 3, replicas: int = 1) -> Iterat
     cluster = Cluster(folder)
     try:
         for _ in range(masters * (1 + replicas)):
-            cluster.nodes.append(_start_node(server, folder, free_port()))
+            cluster.nodes.append(_start_node(server, folder, free_port_pair()))
         subprocess.run(
             [str(cli), "--cluster", "create", *(n.address for n in cluster.nodes),
              "--cluster-replicas", str(replicas), "--cluster-yes"],
@@ -208,7 +208,7 @@ def _wait_replicas_synced(cluster: Cluster, expected: int, timeout_s: float = 30
 def running_server(folder: Path) -> Iterator[Node]:
     """One plain Redis server (no cluster) with the nodes' settings, on a loopback port."""
     server, _cli = redis_binaries()
-    node = _start_node(server, folder, free_port(), cluster=False)
+    node = _start_node(server, folder, free_port_pair(), cluster=False)
     try:
         yield node
     finally:

@@ -1,4 +1,4 @@
-"""The game kit: what every game needs and no game writes again.
+"""What every game needs and no game writes again.
 
 - `HIDDEN`: the key of the private part no seat receives (a face-down deal, a deck's order);
   redaction shows it to nobody until everything is revealed at the end.

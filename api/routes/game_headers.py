@@ -1,0 +1,58 @@
+"""A game's version in headers (`ETag`, `If-Match`), `Idempotency-Key`, and the caller's
+view of a game as an answer: what the routes that read or change one game share."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Response, request
+
+from api.encoding import encode_game_view
+from api.errors import ApiError
+from api.request_guard import header_seq
+
+IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def if_match() -> int | None:
+    """The version `If-Match` names (None: no such header); 412 when it names none."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    match = re.fullmatch(IF_MATCH, header.strip())
+    version = header_seq(match[1]) if match else None
+    if version is None:
+        raise ApiError(412, "version_mismatch", "If-Match must be a game version, e.g. \"12\"")
+    return version
+
+
+def if_match_hint() -> int | None:
+    """The If-Match version if it is a valid one, else None (checked later, in order)."""
+    try:
+        return if_match()
+    except ApiError:
+        return None
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= 200:
+        raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
+    return key
+
+
+def vary(words: bool) -> str:
+    """What an answer's content depends on besides its URL: the caller (a seat sees its own
+    cards), and its language when it carries the game's words."""
+    return "Authorization, Accept-Language" if words else "Authorization"
+
+
+def view_answer(view: dict[str, Any], version: int) -> Response:
+    """The caller's view of the game (`GameService.view`) at `version`, with its ETag."""
+    return Response(encode_game_view(view), status=200, mimetype="application/json",
+                    headers={"ETag": etag(version)})
