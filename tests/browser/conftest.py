@@ -60,27 +60,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-<<<<<<< HEAD
-# Session-scoped: starting a service (Redis, gunicorn, the workers) is most of a browser
-# module's cost, and the browser modules share one (each test makes games of its own).
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    """One service for every browser test: one web worker (so that killing it drops every
-    stream), one bot worker; no rate limits (the tests also set tables up over the API at
-    full speed)."""
-    _need_a_browser()
-=======
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     """One service for every browser test of the run (starting one costs ~10-20 s): one
     web worker (so that killing it drops every stream), one bot worker; no rate limits (the
     tests also set tables up over the API at full speed). Each test makes its own tables."""
-    missing = _browser_missing()
-    if missing is not None:
-        if os.environ.get("DONKEYPOST_REQUIRE_BROWSER"):
-            pytest.fail(f"{missing} (DONKEYPOST_REQUIRE_BROWSER is set): {INSTALL}")
-        pytest.skip(f"{missing}: {INSTALL}")
->>>>>>> main
+    _need_a_browser()
     serve = ServeProcess(tmp_path_factory.mktemp("serve"), "--web-workers", "1",
                          "--bot-workers", "1", RATE_LIMITS="off")
     try:
