@@ -52,9 +52,9 @@ from api.player_schemas import (
     RegisteredPlayerWebhookSchema,
 )
 from domain.notify.digest import NotifyState
-from domain.notify.links import CONFIRM, UNSUBSCRIBE, read_token
+from domain.notify.links import CONFIRM, UNSUBSCRIBE, LinkToken, address_digest, read_token
 from domain.notify.prefs import BadPreferences, preferences
-from domain.notify.push import MAX_SUBSCRIPTIONS
+from domain.notify.push import MAX_SUBSCRIPTIONS, keys_problem
 from domain.notify.records import PlayerHook, PushSubscription
 from domain.service import GameService
 from domain.store.port import NotifyStore
@@ -74,8 +74,10 @@ class NotifyWiring:
     email_on: bool  # a mail server is configured
 
 
-BAD_LINK = Failure(400, ("invalid_link",), "the link is not one this server made, was "
-                                           "changed, has expired, or its address changed")
+BAD_LINK = Failure(403, ("invalid_link",), "the link is not one this server signed, was "
+                                           "changed, or has expired")
+STALE_LINK = Failure(409, ("address_changed",), "the address the link was sent to is no "
+                                                "longer the one waiting for its confirmation")
 BAD_PREFS = Failure(422, ("bad_preferences", "validation_error"),
                     "preferences that cannot be kept (`message` says why)")
 
@@ -117,6 +119,9 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
             removes the address). Nothing is sent about a game you are watching (an event
             stream open on it) or moved in within the last five minutes."""
             player = require_player(service)
+            if not request.is_json:  # (this blueprint also takes the links' forms)
+                raise ApiError(415, "unsupported_media_type", "send the preferences as "
+                               "application/json")
             try:
                 prefs = preferences(body)
             except BadPreferences as err:
@@ -141,13 +146,17 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
         @blp.arguments(EmailLinkArgsSchema, location="query")
         @blp.response(200, description="a page saying the address is confirmed",
                       content_type="text/html")
-        @blp.operation("confirmEmail", failures=[BAD_LINK, BAD_QUERY])
+        @blp.operation("confirmEmail", failures=[BAD_LINK, STALE_LINK, BAD_QUERY])
         def get(self, args: dict[str, Any]) -> Response:
-            """The confirmation link of an e-mail address (opened from the e-mail)"""
+            """The confirmation link of an e-mail address (opened from the e-mail)
+
+            Opened again once the address is confirmed, it says so again."""
             token = _token(wiring, args["token"], CONFIRM)
-            if not store.confirm_address(token.player_id, token.address_digest):
-                raise ApiError(400, "invalid_link", "this link is for an address that is no "
-                               "longer waiting for its confirmation")
+            if not store.confirm_address(token.player_id, token.address_digest) and \
+                    not _confirmed(store, token):
+                raise ApiError(409, "address_changed", "this link is for an address that "
+                               "is no longer waiting for its confirmation: the address was "
+                               "changed since")
             return _page("Address confirmed", "donkeypost will write to this address as "
                          "your notification preferences say.")
 
@@ -205,8 +214,10 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
         @blp.operation("addMyPushSubscription", security=PLAYER, body="NewPushSubscription",
                        failures=[NO_PLAYER_KEY, Failure(409, ("too_many_subscriptions",),
                                                         "the player holds the most already"),
-                                 Failure(422, ("url_not_allowed", "url_unresolvable"),
-                                         "an endpoint the server may not call")])
+                                 Failure(422, ("url_not_allowed", "url_unresolvable",
+                                               "bad_push_keys"),
+                                         "an endpoint the server may not call, or keys no "
+                                         "payload can be encrypted for")])
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Keep a browser's subscription (`PushSubscription.toJSON()`)
 
@@ -217,6 +228,9 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
                 wiring.targets.check(body["endpoint"])
             except TargetRefused as err:
                 raise ApiError(422, err.code, err.message) from None
+            problem = keys_problem(body["keys"]["p256dh"], body["keys"]["auth"])
+            if problem is not None:
+                raise ApiError(422, "bad_push_keys", problem)
             sub = PushSubscription(
                 id="push_" + hashlib.sha256(body["endpoint"].encode()).hexdigest()[:16],
                 endpoint=body["endpoint"], p256dh=body["keys"]["p256dh"],
@@ -288,12 +302,18 @@ def make_blueprint(service: GameService, wiring: NotifyWiring) -> ContractBluepr
     return blp
 
 
-def _token(wiring: NotifyWiring, raw: str, purpose: str) -> Any:
+def _token(wiring: NotifyWiring, raw: str, purpose: str) -> LinkToken:
     token = read_token(wiring.link_secret(), raw, time.time())
     if token is None or token.purpose != purpose:
-        raise ApiError(400, "invalid_link", "this link is not valid (changed, or expired): "
+        raise ApiError(403, "invalid_link", "this link is not valid (changed, or expired): "
                        "ask for a new one")
     return token
+
+
+def _confirmed(store: NotifyStore, token: LinkToken) -> bool:
+    """Is the token's address the player's confirmed one already (a link opened twice)?"""
+    email = store.record(token.player_id).email
+    return email is not None and address_digest(email) == token.address_digest
 
 
 def _sub_view(sub: PushSubscription) -> dict[str, Any]:
