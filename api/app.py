@@ -26,7 +26,6 @@ from api.observe import Observed
 from api.outage import OutageWatch
 from api.rate_limits import CounterStorage, RateLimits
 from api.rate_limits import install as install_rate_limits
-from api.request_guard import ApiRequest
 from api.routes import (
     analysis,
     chat,
@@ -68,12 +67,6 @@ players by name, and their finished games are rated (`GET /ratings/{type}`).
 """
 
 
-class DonkeyFlask(Flask):
-    """Flask, with the request whose JSON body the gate parsed once (`ApiRequest`)."""
-
-    request_class = ApiRequest
-
-
 class DonkeyApi(Api):  # type: ignore[misc]
     ERROR_SCHEMA = errors.ErrorSchema
     # Every operation documents each status it can answer (api.contract.operations).
@@ -113,7 +106,7 @@ def create_app(service: GameService, *, health_redis: RedisClient,
     routes (preferences, e-mail links, Web Push subscriptions; None: not served).
     `config` adds to Flask's (e.g.
     TESTING)."""
-    app = DonkeyFlask("donkeypost")
+    app = Flask("donkeypost")
     # A path with `//` is no path of the API (404), not a redirect to one without (an
     # HTML 308); set before any rule is added, which takes it then.
     app.url_map.merge_slashes = False

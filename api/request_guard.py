@@ -13,9 +13,10 @@
 
 Every refusal is an `ApiError`, so it has the shared shape.
 
-The body the gate parsed is the one the route gets (`ApiRequest.get_json`): a move's body
-is read once, by msgspec, and the exact reading above runs only for what msgspec refuses or
-what looks beyond a limit (see `strict_json`).
+The gate reads a body with msgspec, and the exact reading above runs only for what msgspec
+refuses or what looks beyond a limit (see `strict_json`); the route then reads it as Flask
+does. (Handing the route the gate's reading, through a request class of our own, saved
+nothing measurable: docs/benchmarks.md, issue 24.)
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import re
 from typing import Any
 
 import msgspec
-from flask import Request, request
+from flask import request
 
 from api.errors import ApiError
 from api.observe import note_route
@@ -38,20 +39,6 @@ _SEQ = re.compile(r"[0-9]{1,16}")
 # A run of number characters longer than any number the fast reading may let through
 # (possibly inside a string: then the exact reading decides, and lets it through).
 _LONG_NUMBER = re.compile(rb"[-+.0-9eE]{%d,}" % (MAX_DIGITS + 1))
-_UNCHECKED: Any = object()
-
-
-class ApiRequest(Request):
-    """Flask's request, whose JSON body is the one the gate already parsed."""
-
-    checked_json: Any = _UNCHECKED
-
-    def get_json(self, force: bool = False, silent: bool = False,
-                 cache: bool = True) -> Any:
-        # Set only for a JSON body that parsed: what Flask would return for it, read once.
-        if self.checked_json is not _UNCHECKED:
-            return self.checked_json
-        return super().get_json(force=force, silent=silent, cache=cache)
 
 
 class HostileJson(ValueError):
@@ -78,14 +65,12 @@ def check_request() -> None:
     if not raw:
         return
     try:
-        value = strict_json(raw)
+        strict_json(raw)
     except json.JSONDecodeError:
         return  # not JSON at all: the route says so in its own terms
     except HostileJson as err:
         raise ApiError(422, "malformed_json", f"the body is not acceptable JSON: {err}") \
             from None
-    if isinstance(req, ApiRequest):
-        req.checked_json = value
 
 
 def strict_json(raw: bytes) -> Any:

@@ -20,9 +20,9 @@ from bench.engine import players_for
 from bench.progress import Steps
 from bench.stats import percentile
 from domain.bots import LEVELS, observe
-from domain.bots.kit import Budget, SearchStats
 from domain.bots.levels import DEFAULT_BUDGET, kit_for, make_bot
 from domain.bots.search import search
+from domain.bots.search_terms import Budget, SearchStats
 from domain.game import Game
 from domain.play import begin, play_on
 

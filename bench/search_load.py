@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench.stats import percentile
-from domain.bots.kit import Budget, SearchStats
 from domain.bots.levels import kit_for
 from domain.bots.observation import observe
 from domain.bots.search import search
+from domain.bots.search_terms import Budget, SearchStats
 from domain.game import Game
 from domain.play import begin, play_on
 from domain.registry import installed

@@ -300,7 +300,8 @@ def job_context(components: Components) -> JobContext:
         on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
-        notifier=components.notifications.notifier(components.service))
+        notifier=components.notifications.notifier(components.service),
+        bot_budgets=settings.bot_budgets)
 
 
 def _webhook_metrics(settings: Settings) -> Callable[[bool], None] | None:

@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from domain.bots.kit import Budget
 from domain.bots.levels import LEVELS
 from domain.bots.match import Match, play_matches
+from domain.bots.search_terms import Budget
 from domain.ratings.calibration import ANCHOR_LEVEL, calibrate
 from domain.ratings.standing import Standing
 from domain.registry import installed
@@ -102,22 +102,25 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         console.print(f"[red]unknown game type(s): {', '.join(missing)}")
         return 2
     service = None
+    from donkeypost.settings import Settings, SettingsError
+
+    try:
+        settings = Settings.from_env()
+        if not args.dry_run:
+            settings.store_url  # noqa: B018 - raises SettingsError when unset
+    except SettingsError as err:
+        print(f"{err} (or --dry-run: keep nothing)", file=sys.stderr)
+        return 2
     if not args.dry_run:
         from domain.service import NoHooks
         from donkeypost.bootstrap import bootstrap
-        from donkeypost.settings import Settings, SettingsError
 
-        try:
-            settings = Settings.from_env()
-            settings.store_url  # noqa: B018 - raises SettingsError when unset
-        except SettingsError as err:
-            print(f"{err} (or --dry-run: keep nothing)", file=sys.stderr)
-            return 2
         service = bootstrap(settings, hooks=NoHooks()).service
     options = json.loads(args.options) if args.options else None
-    budgets = {level: Budget(seconds=None, iterations=n) for level, n in
-               (("strong", args.iterations), ("expert", args.expert_iterations))
-               if n is not None}
+    # The deployment's budgets per move, unless iteration budgets are given.
+    budgets = {**settings.bot_budgets, **{
+        level: Budget(seconds=None, iterations=n) for level, n in
+        (("strong", args.iterations), ("expert", args.expert_iterations)) if n is not None}}
     out: dict[str, dict[str, Any]] = {}
     runs: dict[str, str] = {}
     for game_id in game_ids:

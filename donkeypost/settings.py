@@ -37,6 +37,9 @@ Variable → setting (default):
 - `CORS_ORIGINS` → `cors_origins`, origins (`https://table.example`) whose browser pages
   may call the API, comma-separated (none)
 - `DONKEYPOST_SWEEP_S` → `sweep_s`, the workers' rebuild period, at least 1 (60)
+- `DONKEYPOST_STRONG_MS`, `DONKEYPOST_EXPERT_MS` → `bot_budgets`: how long the `strong` and
+  `expert` bots may search a move, in milliseconds (unset: the bots' own, 750 and 5000:
+  `domain.bots.levels.DEFAULT_BUDGETS`)
 - `DONKEYPOST_UNSTARTED_TTL_S`, `DONKEYPOST_GC_BATCH` → `retention`: a game nobody started
   is deleted this long after its creation (604800: 7 days), by sweeps of at most this many
   games (500)
@@ -94,9 +97,6 @@ Variable → setting (default):
 
 Mail servers and push endpoints get the webhook targets' checks (`WEBHOOK_ALLOWED_NETWORKS`
 lets them be on other networks).
-
-(`DONKEYPOST_STRONG_MS` and `DONKEYPOST_EXPERT_MS`, the searching bots' budgets, are read by
-`domain.bots.levels`.)
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
+from domain.bots.search_terms import Budget
 from domain.connection import MAX_CONNECTIONS, cluster_nodes
 from domain.players.clock_settings import VacationPolicy
 from domain.service.retention import RetentionPolicy
@@ -151,6 +152,7 @@ class Settings:
     trusted_proxies: int = 0
     cors_origins: tuple[str, ...] = ()
     sweep_s: int = 60
+    bot_budgets: Mapping[str, Budget] = field(default_factory=dict)  # by level; none: defaults
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)
     vacations: VacationPolicy = field(default_factory=VacationPolicy)
     log_level: str = "INFO"
@@ -259,6 +261,10 @@ class Settings:
             trusted_proxies=read("TRUSTED_PROXIES", _count, default.trusted_proxies),
             cors_origins=read("CORS_ORIGINS", _origins, default.cors_origins),
             sweep_s=max(1, read("DONKEYPOST_SWEEP_S", int, default.sweep_s)),
+            bot_budgets={level: budget for level, budget in (
+                ("strong", read("DONKEYPOST_STRONG_MS", _milliseconds, None)),
+                ("expert", read("DONKEYPOST_EXPERT_MS", _milliseconds, None)))
+                if budget is not None},
             retention=RetentionPolicy(
                 unstarted_ttl_s=read("DONKEYPOST_UNSTARTED_TTL_S", _positive(float),
                                      default.retention.unstarted_ttl_s),
@@ -402,6 +408,14 @@ def _on_off(raw: str) -> bool:
     if raw.lower() not in ("on", "off", "true", "false", "1", "0"):
         raise ValueError("on or off")
     return raw.lower() in ("on", "true", "1")
+
+
+def _milliseconds(raw: str) -> Budget:
+    """A searching bot's budget per move, given in milliseconds (at least 1)."""
+    ms = float(raw)
+    if not ms >= 1:
+        raise ValueError(f"at least 1 ms, not {raw}")
+    return Budget(seconds=ms / 1000.0)
 
 
 def _count(raw: str) -> int:

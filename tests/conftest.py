@@ -94,7 +94,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_configure(config: pytest.Config) -> None:
     """The suite's own game distributions (`tests/game_plugins/`), installed for the run
     before anything asks for the games (`tests.support.plugins`)."""
-    cache = config.cache.mkdir("game-plugins") if config.cache is not None else \
+    # (No `config.cache` under `-p no:cacheprovider`: then a folder of the system's.)
+    found = getattr(config, "cache", None)
+    cache = found.mkdir("game-plugins") if found is not None else \
         Path(tempfile.gettempdir()) / "donkeypost-test-game-plugins"
     plugins.install(Path(cache))
 

@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 
 from domain.bots import observe
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from domain.errors import GameRuleError
 from domain.events import Event
 from domain.game import Game, resolve_options

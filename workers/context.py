@@ -10,12 +10,13 @@ that does not provide a context (e.g. a plain `rq worker`) fails with an error s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from domain.bots.search_terms import Budget
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy
 from domain.store import WebhookStore
@@ -52,6 +53,9 @@ class JobContext:
     # Turns players' streams into e-mail and Web Push (`workers.notify`), in the workers
     # serving the notifications queue; None: not here.
     notifier: Notifier | None = None
+    # How long each searching bot level may think a move (`DONKEYPOST_STRONG_MS`, …); a
+    # level not named: the bots' default (`domain.bots.levels`).
+    bot_budgets: Mapping[str, Budget] = field(default_factory=dict)
 
 
 _current: ContextVar[JobContext] = ContextVar("donkeypost_job_context")

@@ -118,7 +118,8 @@ def archive_game(game_id: str) -> str:
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
-    service = context.current().service
+    current = context.current()
+    service = current.service
     try:
         table, _ = service.load(game_id)
     except UnknownGame:
@@ -132,7 +133,8 @@ def _act_for(game_id: str, version: int, seat: int, by: str) -> str:
     level = (table.seats[seat].bot_level or AUTOPLAY_LEVEL) if by == "bot" else AUTOPLAY_LEVEL
     observation = bots.observe(game, table.game, seat)
     try:
-        action = bots.choose_action(level, game, observation, random.Random())
+        action = bots.choose_action(level, game, observation, random.Random(),
+                                    current.bot_budgets.get(level))
         service.act(game_id, seat, msgspec.to_builtins(action), if_match=version, by=by)
     except EXPECTED_CONFLICTS as err:
         log.info("%s job %s v%s seat %s dropped: %s", by, game_id, version, seat, err)

@@ -13,7 +13,7 @@ from bench import jsonfile
 from bench.arena.games import run_arena
 from bench.arena.report import document, tables
 from domain.bots import LEVELS
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from domain.registry import installed
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.bots.kit import Budget
 from domain.bots.match import Match, play_match, play_matches
+from domain.bots.search_terms import Budget
 from domain.game import Game
 
 

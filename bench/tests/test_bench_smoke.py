@@ -7,6 +7,7 @@ import json
 
 from bench.cli import main
 from bench.config import SECTIONS
+from domain.bots import LEVELS
 
 
 def test_quick_run_writes_every_section_and_every_target(tmp_path):
@@ -29,7 +30,7 @@ def test_quick_run_writes_every_section_and_every_target(tmp_path):
     assert all(r.get("games", 0) >= 1 for r in engine.values()), engine
     bots = doc["sections"]["bots"]["rows"]
     assert {(r["game"], r["level"]) for r in bots} == {
-        (g, lv) for g in engine for lv in ("random", "basic", "strong")}
+        (g, lv) for g in engine for lv in LEVELS}
     assert all("error" in r or r["moves"] >= 1 for r in bots)
     assert doc["sections"]["timers"]["moves"] == 10
     soak = doc["sections"]["soak"]

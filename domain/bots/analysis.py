@@ -30,11 +30,11 @@ from typing import Any
 
 import msgspec
 
-from domain.bots.kit import Budget, Kit
 from domain.bots.levels import kit_for
 from domain.bots.observation import Observation, observe
 from domain.bots.rollouts import compare
 from domain.bots.sampler import Sampler
+from domain.bots.search_terms import Budget, Kit
 from domain.errors import GameRuleError
 from domain.events import Event
 from domain.game import Game, SearchableGame

@@ -4,35 +4,36 @@ search, `expert` with a larger budget: a play-by-post bot may think for seconds)
 A game, or family of games, may name a heuristic module in its `heuristics` attribute (the
 project's: `domain/bots/<name>_basic`) that exposes `basic(game, obs, rng)` (the heuristic
 on the seat's view) and `KIT` (the search's rollout policy, evaluation and horizon, see
-`domain.bots.kit`). A game without one still gets every level: `basic` plays uniformly
+`domain.bots.search_terms`). A game without one still gets every level: `basic` plays uniformly
 at random and the searching levels search with random rollouts and the game's outcome
 (they need the game's `determinize`).
 
-The searching levels' budgets per move are set per deployment, read at each move: the
-environment variables `DONKEYPOST_STRONG_MS` (default 750 ms) and `DONKEYPOST_EXPERT_MS`
-(default 5,000 ms). `make_bot(level, budget)` builds a bot with another budget (the arena
+The searching levels' budgets per move are set per deployment (`DONKEYPOST_STRONG_MS`,
+`DONKEYPOST_EXPERT_MS`, read by `donkeypost.settings` and handed to the jobs): a job gives
+its level's budget to `choose_action`; without one, the defaults here (`DEFAULT_BUDGETS`:
+750 ms and 5,000 ms). `make_bot(level, budget)` builds a bot with another budget (the arena
 gives iteration budgets, the same work whatever the machine's load).
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 import random
 from types import ModuleType
 from typing import Any
 
-from domain.bots.kit import Budget, Kit
 from domain.bots.observation import Bot, Observation
 from domain.bots.search import search
+from domain.bots.search_terms import Budget, Kit
 from domain.game import Game, SearchableGame
 
 LEVELS = ("random", "basic", "strong", "expert")
 SEARCHING = ("strong", "expert")  # the levels that search, each within its budget
 # Each searching level's budget per move: its environment variable and default (ms).
-BUDGET_SETTINGS: dict[str, tuple[str, float]] = {
-    "strong": ("DONKEYPOST_STRONG_MS", 750.0),
-    "expert": ("DONKEYPOST_EXPERT_MS", 5000.0),
+# Each searching level's budget per move when none is given.
+DEFAULT_BUDGETS: dict[str, Budget] = {
+    "strong": Budget(seconds=0.75),
+    "expert": Budget(seconds=5.0),
 }
 
 GENERIC_KIT = Kit()
@@ -46,20 +47,8 @@ class UnknownLevel(ValueError):
         self.level = level
 
 
-def default_budget(level: str) -> Budget:
-    """The deployment's budget per move for a searching `level` (its environment variable,
-    else its default; a malformed value is the default)."""
-    name, default_ms = BUDGET_SETTINGS[level]
-    raw = os.environ.get(name)
-    try:
-        ms = float(raw) if raw else default_ms
-    except ValueError:
-        ms = default_ms
-    return Budget(seconds=max(ms, 1.0) / 1000.0)
-
-
-DEFAULT_BUDGET = default_budget("strong")
-EXPERT_BUDGET = default_budget("expert")
+DEFAULT_BUDGET = DEFAULT_BUDGETS["strong"]
+EXPERT_BUDGET = DEFAULT_BUDGETS["expert"]
 
 _modules: dict[str, ModuleType | None] = {}
 
@@ -133,9 +122,10 @@ def make_bot(level: str, budget: Budget | None = None) -> Bot:
 
 
 def choose_action(level: str, game: Game[Any, Any], obs: Observation,
-                  rng: random.Random) -> Any:
-    """The action the bot of `level` plays; an unknown level raises `UnknownLevel`."""
-    bot = make_bot(level)
+                  rng: random.Random, budget: Budget | None = None) -> Any:
+    """The action the bot of `level` plays (a searching level within `budget`, else its
+    default); an unknown level raises `UnknownLevel`."""
+    bot = make_bot(level, budget)
     if not obs.legal_actions:
         raise ValueError("a bot was asked to act with no legal action")
     return bot(game, obs, rng)

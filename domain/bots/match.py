@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
 from domain.bots.observation import Bot, observe
+from domain.bots.search_terms import Budget
 from domain.game import Game
 from domain.play import begin, play_on
 from domain.rng import rng_for

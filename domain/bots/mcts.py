@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.sampler import Sampler
+from domain.bots.search_terms import Budget, Kit, SearchStats
 from domain.errors import GameRuleError
 from domain.game import Game
 from domain.play import Pick, play_on

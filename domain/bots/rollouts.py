@@ -23,8 +23,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.sampler import Sampler
+from domain.bots.search_terms import Budget, Kit, SearchStats
 from domain.errors import GameRuleError
 from domain.game import Game
 from domain.play import Chooser, advance, play_on

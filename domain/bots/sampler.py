@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.bots.kit import Kit
+from domain.bots.search_terms import Kit
 
 
 class Sampler:

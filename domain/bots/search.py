@@ -12,10 +12,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.mcts import ismcts
 from domain.bots.rollouts import improve
 from domain.bots.sampler import Sampler
+from domain.bots.search_terms import Budget, Kit, SearchStats
 from domain.game import Game
 
 

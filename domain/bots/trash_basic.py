@@ -23,8 +23,8 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from domain.bots.kit import Kit
 from domain.bots.observation import Observation
+from domain.bots.search_terms import Kit
 from domain.games.trash.cards import CARD, RANK
 from domain.games.trash.state import (
     TrashDisplace,

@@ -26,8 +26,8 @@ from typing import Any
 
 import msgspec
 
-from domain.bots.kit import Kit
 from domain.bots.observation import Observation
+from domain.bots.search_terms import Kit
 from domain.errors import GameRuleError
 from domain.games.trick_engine import (
     CARD_IDS,

@@ -13,7 +13,7 @@ import pytest
 from api.rate_limits import RateLimits
 from domain import bots
 from domain.bots import Observation, levels
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
@@ -57,7 +57,7 @@ def test_one_human_and_three_bots_play_to_the_end_over_http(live_app, components
     asked: Counter[tuple[int, str]] = Counter()
     choose = bots.choose_action
 
-    def only_its_own_view(level, game, obs, rng):
+    def only_its_own_view(level, game, obs, rng, budget=None):
         # The truth at the version the bot plays at: the job appends only after this returns.
         table, _ = service.load(game_id)
         assert table.seats[obs.seat].kind == "bot" and table.seats[obs.seat].level == level
@@ -65,7 +65,7 @@ def test_one_human_and_three_bots_play_to_the_end_over_http(live_app, components
         assert "hands" not in obs.view
         assert list(obs.legal_actions) == game.legal_actions(table.game, obs.seat)
         asked[obs.seat, level] += 1
-        return choose(level, game, obs, rng)
+        return choose(level, game, obs, rng, budget)
 
     monkeypatch.setattr(bots, "choose_action", only_its_own_view)
     seat, token = api.join(game_id, "ann")

@@ -17,7 +17,7 @@ from domain.connection import MAX_CONNECTIONS
 from donkeypost.bootstrap import QUEUE_CLIENT, STORE_CLIENT
 from tests.support.gunicorn import Gunicorn
 from tests.support.http_connection import HttpConnection
-from tests.support.redis_server import own_redis
+from tests.support.redis_process import RedisProcess
 
 GAMES = 100
 POLLS_PER_GAME = 20  # 2,000 long-polls
@@ -114,7 +114,7 @@ async def _run(base: str, admin: redis.Redis) -> dict:
 
 
 def test_two_thousand_long_polls_hold_a_handful_of_redis_connections(tmp_path: Path):
-    with own_redis(tmp_path / "redis") as server, \
+    with RedisProcess(tmp_path / "redis") as server, \
             Gunicorn(server.url, workers=1, log_dir=tmp_path, app="donkeypost.wsgi:app",
                      env={"RATE_LIMITS": "off"},
                      connections=GAMES * POLLS_PER_GAME + 200) as web:

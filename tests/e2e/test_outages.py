@@ -11,7 +11,7 @@ import redis
 
 from api.outage import describe, is_unavailable
 from tests.support.gunicorn import Gunicorn
-from tests.support.redis_server import own_redis
+from tests.support.redis_process import RedisProcess
 from tests.support.workers import wait_until
 
 SEATS = [{"kind": "human"}] * 3
@@ -28,7 +28,7 @@ def _playing(client: httpx.Client) -> tuple[str, str]:
 def test_requests_during_a_redis_outage_get_503_with_retry_after_then_200(tmp_path: Path):
     # `always`: under `everysec` a busy disk makes Redis hold back writes it has answered
     # (README), and the kill lost the game this test plays (seen: its AOF held no game).
-    with own_redis(tmp_path / "redis", "--appendfsync", "always") as server, \
+    with RedisProcess(tmp_path / "redis", "always") as server, \
             Gunicorn(server.url, workers=1, log_dir=tmp_path, app="donkeypost.wsgi:app") as web, \
             httpx.Client(base_url=web.url, timeout=15) as client:
         game_id, token = _playing(client)

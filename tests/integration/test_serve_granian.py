@@ -15,7 +15,7 @@ import httpx
 
 from tests.support.live import SseMessage, open_stream
 from tests.support.processes import alive, children_of, cmdline, free_port
-from tests.support.redis_server import own_redis
+from tests.support.redis_process import RedisProcess
 from tests.support.serve import ServeProcess
 from tests.support.workers import wait_until
 
@@ -132,7 +132,7 @@ def test_serve_with_granian_plays_streams_replaces_a_killed_worker_and_stops(tmp
 
 def test_donkeypost_web_becomes_the_server_the_setting_names(tmp_path):
     port = free_port()
-    with own_redis(tmp_path / "redis") as redis_server:
+    with RedisProcess(tmp_path / "redis") as redis_server:
         env = {**os.environ, "REDIS_URL": redis_server.url, "WEB_SERVER": "granian",
                "PORT": str(port), "DONKEYPOST_HEALTH_WORKERS": "none"}
         with open(tmp_path / "web.log", "wb") as log:

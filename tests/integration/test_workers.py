@@ -101,10 +101,10 @@ def test_a_deadline_job_beaten_by_the_player_is_dropped(service, clock, monkeypa
     clock.advance(61)
     real_choose = bots.choose_action
 
-    def player_acts_meanwhile(level, game, obs, rng):
+    def player_acts_meanwhile(level, game, obs, rng, budget=None):
         # The player posts a move while the autoplay bot is still thinking.
         service.act(table.id, 0, _first_legal(service, table, 0))
-        return real_choose(level, game, obs, rng)
+        return real_choose(level, game, obs, rng, budget)
 
     monkeypatch.setattr(bots, "choose_action", player_acts_meanwhile)
     assert jobs.deadline_passed(table.id, table.version, 0) == "conflict"

@@ -27,6 +27,10 @@ class RedisProcess:
         return self.server.url
 
     @property
+    def socket(self) -> Path:
+        return self.server.socket_path
+
+    @property
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid

@@ -164,3 +164,18 @@ def test_the_benchmarks_are_not_installed_and_no_test_imports_them():
         if found:
             importing[name] = sorted(found)
     assert importing == {}
+
+
+def test_route_factories_stay_short():
+    """Routes read like flask-smorest's own examples: a module per resource, its views in a
+    short function (no factory grows into a closure holding a dozen operations)."""
+    longest = 120
+    found = {}
+    for path in sorted((ROOT / "api" / "routes").rglob("*.py")):
+        for node in _nodes(path):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(inner, ast.ClassDef) for inner in ast.walk(node)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > longest:
+                    found[f"{_module_name(path)}.{node.name}"] = lines
+    assert found == {}, f"route factories over {longest} lines: split them by resource"

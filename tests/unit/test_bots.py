@@ -8,8 +8,8 @@ import random
 import pytest
 
 from domain.bots import LEVELS, UnknownLevel, choose_action, levels, observe
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from tests.gamekit import start
 from tests.support.games import installed_games
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.bots import canyon_basic, observe
-from domain.bots.kit import Budget
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions
 from domain.events import Event
 from domain.game import resolve_options

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from domain.bots import observe
-from domain.bots.kit import Budget, Kit, SearchStats
 from domain.bots.levels import kit_for, searching_with
 from domain.bots.search import search
+from domain.bots.search_terms import Budget, Kit, SearchStats
 from domain.events import Event, event
 from tests.gamekit import start
 from tests.support.games import games_under_test

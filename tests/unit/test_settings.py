@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import re
+from pathlib import Path
 
 import pytest
 
 from api.rate_limits import RateLimits
+from domain.bots.search_terms import Budget
 from domain.connection import cluster_nodes
 from domain.webhooks.deliveries import RetryPolicy
 from donkeypost.settings import Settings, SettingsError, usable_cores
@@ -75,6 +78,7 @@ def test_rate_limits_proxies_and_origins_from_the_environment():
     ("WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33"), ("WEBHOOK_MAX_ATTEMPTS", "many"),
     ("WEBHOOK_ALLOWED_PORTS", "0"), ("WEBHOOK_ALLOWED_PORTS", "9100-9000"),
     ("DONKEYPOST_APPENDFSYNC", "no"), ("DONKEYPOST_BOT_WORKERS", "0"),
+    ("DONKEYPOST_STRONG_MS", "fast"), ("DONKEYPOST_EXPERT_MS", "0"),
 ])
 def test_a_malformed_value_is_refused_by_name(name, value):
     with pytest.raises(SettingsError, match=name):
@@ -116,3 +120,13 @@ def test_the_log_format_and_the_request_lines():
     for name, value in (("LOG_FORMAT", "xml"), ("LOG_REQUESTS", "maybe")):
         with pytest.raises(SettingsError, match=name):
             Settings.from_env({name: value})
+
+
+def test_the_searching_bots_budgets_are_read_here_and_nowhere_in_the_domain():
+    budgets = Settings.from_env({"DONKEYPOST_STRONG_MS": "120"}).bot_budgets
+    assert budgets == {"strong": Budget(seconds=0.12)}  # expert: the bots' default
+    assert Settings.from_env({}).bot_budgets == {}
+    domain = Path(__file__).resolve().parents[2] / "domain"
+    readers = [str(p.relative_to(domain)) for p in domain.rglob("*.py")
+               if re.search(r"os\.environ|getenv", p.read_text())]
+    assert readers == [], "the domain reads no environment variable"

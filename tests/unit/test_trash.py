@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.bots import observe, trash_basic
-from domain.bots.kit import Budget
 from domain.bots.levels import make_bot
+from domain.bots.search_terms import Budget
 from domain.errors import BadOptions, GameRuleError
 from domain.events import Event, decode, encode
 from domain.game import resolve_options

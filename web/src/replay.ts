@@ -36,7 +36,7 @@ interface Replayable {
 export async function showReplay(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
   const [now, events, types] = await Promise.all([api.GET("/games/{game_id}", {
-    params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) }).then(unwrap),
+    params: { path: { game_id: gameId }, query: { words: true }, header: {} }, headers: bearer(token) }).then(unwrap),
     readLog(gameId, token), gameTypes(), ready]);
   const views = new Map<number, GameView>();
   const exported = async () => (await api.GET("/games/{game_id}/log", {
@@ -46,7 +46,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
     events,
     async drawAt(seq) {
       const state = views.get(seq) ?? unwrap(await api.GET("/games/{game_id}/states/{seq}", {
-        params: { path: { game_id: gameId, seq } }, headers: bearer(token) })) as GameView;
+        params: { path: { game_id: gameId, seq }, query: { words: true } }, headers: bearer(token) })) as GameView;
       views.set(seq, state);
       return state.game === null ? h("p", {}, t("The cards are dealt when every seat is taken."))
         : boardFor(state.type).draw(state, { names: seatNames(state), pick: null, log: events.slice(0, seq) });

@@ -11,8 +11,8 @@ from domain.bots.canyon_basic.bluff import weigh
 from domain.bots.canyon_basic.decision import decide
 from domain.bots.canyon_basic.outlook import ALPHA, ROLLOUT_SAMPLES, future
 from domain.bots.canyon_basic.spot import spot_from_state, spot_from_view
-from domain.bots.kit import Kit
 from domain.bots.observation import Observation
+from domain.bots.search_terms import Kit
 from domain.games.canyon_donkeys import donkeys as dk
 from domain.games.canyon_donkeys.state import LOAD, CanyonState
 

@@ -1,5 +1,6 @@
 """The JSON shapes of Trash's view and events, declared for publication (`domain.shapes`);
-the code that builds them is in `view` and `turn`. A card is its code, rank then suit."""
+the code that builds them is in `view` (the view), `rules` and `automatic` (the events).
+A card is its code, rank then suit."""
 
 from __future__ import annotations
 

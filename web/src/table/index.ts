@@ -14,10 +14,12 @@ import { TableState } from "./state";
 import { offerNotifications } from "../notifications";
 import { openStream } from "./stream";
 import { ready, t } from "../i18n";
+import { sentenceOf } from "../layout";
 
 export async function showTable(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
-  const read = { params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) };
+  // (words: the game's own labels, layout and sentences, in the page's language)
+  const read = { params: { path: { game_id: gameId }, query: { words: true }, header: {} }, headers: bearer(token) };
   // Everything the first drawing needs, asked at once: one round trip.
   const [first, log, types, said, _ready] = await Promise.all([
     api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes(),
@@ -63,8 +65,9 @@ export async function showTable(gameId: string): Promise<() => void> {
     const taken = state.takeView(next);
     if (!taken) return;
     if (next.version >= state.lastSeq) window.clearTimeout(refreshing);
-    // Events of a type this page did not listen for: the view says they happened.
-    if (next.version > state.lastSeq) catchUp();
+    // Events of a type this page did not listen for: the view says they happened (a
+    // moment is left for the stream's own, which may be on their way).
+    if (next.version > state.lastSeq) window.setTimeout(() => { if (state.view.version > state.lastSeq) catchUp(); }, 300);
     render();
     if (taken.turnBegan) {
       tell(t("Your turn."));
@@ -87,7 +90,11 @@ export async function showTable(gameId: string): Promise<() => void> {
       catchUp();
       return;
     }
-    if (taken === "old") return;
+    if (taken === "old") {
+      // Known already (from the answer to a move, which has no sentences): now in words.
+      if (sentenceOf(ev)) table.reword(ev, state.view);
+      return;
+    }
     table.appendLog([ev], state.view);
     if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view)));
     document.body.dataset.lastSeq = String(state.lastSeq);
@@ -97,17 +104,21 @@ export async function showTable(gameId: string): Promise<() => void> {
   const act = async (action: Action) => {
     if (state.busy) return;
     state.busy = true;
+    let moved = false;
     table.showError("");
     render();
     try {
       const answer = await api.POST("/games/{game_id}/actions", {
-        params: { path: { game_id: gameId }, header: {
+        params: { path: { game_id: gameId }, query: { words: true }, header: {
           "If-Match": `"${state.view.version}"`,
           "Idempotency-Key": crypto.getRandomValues(new Uint32Array(4)).join("-") } },
         headers: bearer(token), body: action });
       if (answer.error) table.showError(failure(answer.error, answer.response).message);
       else {
         answer.data.events.forEach(addEvent);
+        // (its events carry no sentences: the stream's, or the log read for a gap, do)
+        applyView(answer.data.view);
+        moved = true;
         // After a player's first move here: would they be told when it is their turn?
         const offer = offerNotifications();
         if (offer && !document.querySelector(".push-offer")) table.actions.after(offer);
@@ -116,7 +127,9 @@ export async function showTable(gameId: string): Promise<() => void> {
       table.showError(t("The server could not be reached: try again in a moment."));
     } finally {
       state.busy = false;
-      await refresh();
+      // The answer held the view after the move; else it is read again.
+      if (moved) render();
+      else await refresh();
     }
   };
 

@@ -8,6 +8,7 @@ import { actionLabels, sentenceOf } from "../layout";
 import type { TableState } from "./state";
 import type { Liveness } from "./stream";
 import { listed, t, tn } from "../i18n";
+import { plainBoard, setPlainBoard } from "../games";
 
 export interface TableHandlers {
   act(action: Action): void;
@@ -74,6 +75,7 @@ export class TableView {
       h("p", { class: "links" }, h("a", { href: `#/replay/${this.gameId}` }, t("Replay")), " ",
         this.tableActions),
       this.note,
+      plainChoice(),
       linkBox("watch-link", t("Anyone may watch with this link (no seat, no hidden card)"),
         `${location.origin}${location.pathname}#/games/${this.gameId}`)];
   }
@@ -140,6 +142,11 @@ export class TableView {
     this.logBox.scrollTop = this.logBox.scrollHeight;
   }
 
+  /** An event already in the log, written again (now with the game's sentence). */
+  reword(ev: GameEvent, view: GameView): void {
+    this.logList.querySelector(`li[data-seq="${ev.seq}"]`)?.replaceWith(logItem(ev, seatNames(view)));
+  }
+
   showLiveness(state: Liveness, why?: string): void {
     this.live.textContent = why ? `${LIVENESS[state]()}: ${why}` : LIVENESS[state]();
     this.live.className = `live ${state === "live" ? "on" : state === "over" || state === "connecting" ? "" : "off"}`;
@@ -197,6 +204,17 @@ export function statusLine(view: GameView, names: Names): string {
   }
   if (view.you !== null && view.to_act.includes(view.you)) return t("Your turn.");
   return t("Waiting for {names}.", { names: listed(view.to_act.map(names)) });
+}
+
+/** The choice of the plain board (kept in this browser; the table is drawn again). */
+function plainChoice(): HTMLElement {
+  const box = h("input", { id: "plain-board", type: "checkbox", checked: plainBoard() }) as HTMLInputElement;
+  box.addEventListener("change", () => {
+    setPlainBoard(box.checked);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  });
+  return h("div", { class: "check" }, box, h("label", { for: "plain-board" },
+    t("Plain board: the game laid out as text, as the server describes it")));
 }
 
 /** A link to copy and send. */
