@@ -157,7 +157,10 @@ REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203
                                       "email": "ann@example.org"},
                     "NewPushSubscription": {
                         "endpoint": "https://push.example.net/send/abc123",
-                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+                        # P-256's base point: a key of the curve, as a browser gives one
+                        "keys": {"p256dh": "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-"
+                                           "NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU",
+                                 "auth": "BTBZMqHH6r4Tts7J_aSIgg"}},
                     "NewPlayerWebhook": {"url": "https://203.0.113.7/donkeypost",
                                          "kinds": ["my_turn", "invited"]},
                     "ForcedMoves": {"auto": True}, "ClockSettingsChange": {"auto_forced": True},

@@ -103,6 +103,13 @@ def test_subscriptions_are_checked_bounded_and_private(stack):
         r = api.http.post("/players/me/push-subscriptions", json=private,
                           headers=api.auth(bob["key"]))
         assert r.status_code == 422 and r.get_json()["code"] == "url_not_allowed"
+        # Keys of the documented form that are no point of the curve: no payload could
+        # ever be encrypted for them, so they are refused now rather than fail each push.
+        off_curve = {**pusher.subscribe("y").as_json(), "keys": {"p256dh": "B" + "A" * 86,
+                                                                  "auth": "A" * 22}}
+        r = api.http.post("/players/me/push-subscriptions", json=off_curve,
+                          headers=api.auth(bob["key"]))
+        assert r.status_code == 422 and r.get_json()["code"] == "bad_push_keys"
         for i in range(10):
             r = api.http.post("/players/me/push-subscriptions",
                               json=pusher.subscribe(f"b{i}").as_json(),
