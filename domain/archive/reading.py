@@ -241,12 +241,12 @@ class ArchivedGames:
     # --- the log -------------------------------------------------------------------------
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[Event]:
-        found = self.store.read(game_id, after, until, count)
-        if found:
+        found = self.store.read_logged(game_id, after, until, count)
+        if found is not None:
             return found
         archived = self.archived_game(game_id)
         if archived is None:
-            return found
+            return []
         end = archived.version if until is None else min(until, archived.version)
         events = archived.expansion.events[max(after, 0):end]
         return events[:count] if count is not None else events

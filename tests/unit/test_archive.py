@@ -129,6 +129,43 @@ def test_aborted_cancelled_and_rematched_games_round_trip():
     assert archives.stored_game(cancelled.id).creator is not None
 
 
+class CountedArchives(MemoryArchiveStore):
+    """Counts the reads of archive records."""
+
+    def __init__(self, store: MemoryEventStore) -> None:
+        super().__init__(store)
+        self.reads = 0
+
+    def archived(self, game_id: str) -> bytes | None:
+        self.reads += 1
+        return super().archived(game_id)
+
+    def archives_of(self, game_ids):
+        self.reads += len(game_ids)
+        return super().archives_of(game_ids)
+
+
+def test_reading_a_live_game_never_looks_for_its_archive():
+    store = MemoryEventStore()
+    archives = CountedArchives(store)
+    reading = ArchivedGames(store, archives, games_under_test())
+    service = GameService(reading, games_under_test(), clock=Clock())
+    table = service.create("ochs-und-esel", {"rounds": 1}, [{"kind": "human"}] * 3,
+                           deadline_s=None)
+    version = table.version
+    # Nothing new after the last event (the event hub's read after a notice), the view,
+    # the log, the version: all from the live keys alone.
+    assert reading.read(table.id, after=version) == []
+    assert reading.wait(table.id, after=version, timeout_s=0.01) == []
+    assert len(reading.read(table.id)) == version
+    service.load(table.id)
+    assert reading.version(table.id) == version
+    assert archives.reads == 0
+    # A game that is not here at all is looked for among the archives.
+    assert reading.read("nope", after=2) == []
+    assert archives.reads == 1
+
+
 def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again():
     service, store, archives = service_pair()
     finished, _ = play(service, "ochs-und-esel", 3, {"rounds": 1}, 5, people=0)
