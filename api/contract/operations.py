@@ -86,6 +86,14 @@ BUSY = Failure(409, ("contention", "version_conflict"),
 STORE_UNAVAILABLE = Failure(503, ("store_unavailable",),
                             "the game store is unavailable for a moment: try again after "
                             "`Retry-After` seconds")
+# The request line and headers every web server reads (api.observe's limits, gunicorn's):
+# any operation answers beyond them, in the error shape.
+SERVER_LIMITS = (
+    Failure(414, ("uri_too_long",), "the path and query are longer than the server reads "
+                                    "(about 4 KB)"),
+    Failure(431, ("header_fields_too_large",), "a header longer than 8 KB, or more than "
+                                               "100 headers"),
+)
 RATE_LIMITED = Failure(429, ("too_many_requests",),
                        "too many requests from this address or with this token")
 BAD_IDEMPOTENCY_KEY = Failure(400, ("bad_idempotency_key",),
@@ -290,7 +298,8 @@ class ContractBlueprint(PagedBlueprint):
         an answer leads to (OpenAPI links: what a client, or a stateful test, does next);
         `rules` are the rules across fields that a schema cannot say (`x-rules`: each with
         the `code` that refuses it, its `status` and a `rule` in words)."""
-        failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
+        failures = tuple(failures) + (BODY_FAILURES if body is not None else ()) + \
+            SERVER_LIMITS
         # Rate limits (api.rate_limits) cover every request with a token (refused tokens
         # are counted) and the operations that take a body.
         if security != PUBLIC or body is not None:

@@ -101,8 +101,27 @@ def check_in_play(table: Table, seat: int) -> None:
 
 
 def parse_action(game: Game[Any, Any], action: Any) -> Any:
-    """Turn an action body (JSON-like) into the game's action type, or raise BadAction."""
+    """Turn an action body (JSON-like) into the game's action type, or raise BadAction.
+    A field the action does not have is refused too (the document says each action's
+    fields exactly: a misspelt one would otherwise be dropped without a word)."""
     try:
-        return msgspec.convert(action, game.action_type)
+        parsed = msgspec.convert(action, game.action_type)
     except msgspec.ValidationError as err:
         raise BadAction(f"not an action of {game.title}: {err}") from None
+    unknown = action.keys() - _fields(type(parsed)) if isinstance(action, dict) else ()
+    if unknown:
+        raise BadAction(f"a {action.get('type')!r} action of {game.title} has no field "
+                        + ", ".join(repr(f) for f in sorted(unknown)))
+    return parsed
+
+
+def _fields(cls: type[msgspec.Struct]) -> frozenset[str]:
+    """The names an action of type `cls` may carry: its fields and its tag's."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        tag = cls.__struct_config__.tag_field
+        known = _FIELDS[cls] = frozenset((*cls.__struct_fields__, *([tag] if tag else [])))
+    return known
+
+
+_FIELDS: dict[type, frozenset[str]] = {}  # per action type (a game's few), once

@@ -15,7 +15,7 @@ from domain.service.deps import Deps
 from domain.service.loading import load
 from domain.service.views import table_view
 from domain.store.port import GameLog
-from domain.table import Table, decode_table, evolve_table
+from domain.table import DELETED_NAME, Table, decode_table, evolve_table
 from domain.texts import Translate
 
 
@@ -52,10 +52,21 @@ def table_at(deps: Deps, game_id: str, version: int, recent: Sequence[Event] = (
     table = tables.get((game_id, version))
     if table is None:
         table = _fold_recent(deps, game_id, version, recent)
-    if table is None:
+    if table is None or _names_erased_since(deps, table):
         table = rebuild(deps.store, deps.games, game_id, until=version)
     tables.put((game_id, version), table)
     return table
+
+
+def _names_erased_since(deps: Deps, table: Table) -> bool:
+    """Was a seat's player erased since this process remembered `table` (the newest table
+    it knows of the game says so)? The erasure rewrote the log and the checkpoints, so a
+    table folded again from them shows the seat as a deleted player, as every other
+    process does."""
+    newest = deps.remembered.newest_table(table.id)
+    return newest is not None and any(
+        now.name == DELETED_NAME and then.name not in (None, DELETED_NAME)
+        for now, then in zip(newest.seats, table.seats, strict=True))
 
 
 def _fold_recent(deps: Deps, game_id: str, version: int,

@@ -74,6 +74,15 @@ def link(text: str, path: str) -> str:
     return found.group(0)[len(BASE):]
 
 
+def _counted(channel: str) -> dict[str, float]:
+    """The metrics' notifications of `channel` by outcome, as this process counted them."""
+    from api.metrics import OWN
+
+    return {o: OWN.get_sample_value("donkeypost_notifications_total",
+                                    {"channel": channel, "outcome": o}) or 0.0
+            for o in ("sent", "failed")}
+
+
 def confirmed(api: ApiClient, notifier, box, player: dict[str, Any], address: str) -> None:
     set_prefs(api, player["key"], channels=["email"], email=address,
               kinds=["my_turn", "invitations", "results", "chat", "deadline_soon"])
@@ -91,9 +100,11 @@ def test_an_address_is_confirmed_first_then_gets_digests_that_unsubscribe_in_one
     ann, bob = register(api, "Ann"), register(api, "Bob")
     set_prefs(api, bob["key"], channels=["email"], email="bob@example.org")
     invite(api, ann, "Bob")  # before his address is confirmed: not sent to it
+    counted = _counted("confirm")
     notifier.run_once()
     mails = box.to("bob@example.org")
     assert [m["Subject"] for m in mails] == ["Confirm your address for donkeypost"]
+    assert _counted("confirm") == {"sent": counted["sent"] + 1, "failed": counted["failed"]}
     confirm = link(text_of(mails[0]), "/players/email/confirm")
     prefs = api.http.get("/players/me/notifications", headers=api.auth(bob["key"])).get_json()
     assert prefs["email"] is None and prefs["email_pending"] == "bob@example.org"

@@ -39,6 +39,15 @@ def register(api: ApiClient, name: str) -> dict[str, Any]:
     return api.http.post("/players", json={"name": name}).get_json()
 
 
+def _pushes_counted() -> dict[str, float]:
+    """The metrics' pushes by outcome, as this process counted them."""
+    from api.metrics import OWN
+
+    return {o: OWN.get_sample_value("donkeypost_notifications_total",
+                                    {"channel": "push", "outcome": o}) or 0.0
+            for o in ("sent", "failed")}
+
+
 def test_pushes_are_signed_encrypted_and_marked_and_a_gone_subscription_is_dropped(stack):
     api, notifier, components = stack
     ann, bob = register(api, "Ann"), register(api, "Bob")
@@ -58,8 +67,12 @@ def test_pushes_are_signed_encrypted_and_marked_and_a_gone_subscription_is_dropp
             "seats": [{"kind": "human", "me": True}, {"kind": "human", "invite": "Bob"}]})
         game = r.get_json()["id"]
         pusher.gone.add("/push/bob-laptop")
+        counted = _pushes_counted()
         notifier.run_once()
         pushes = pusher.wait_for(2)
+        # The metrics count one push sent and one failed (the laptop's 410).
+        assert _pushes_counted() == {"sent": counted["sent"] + 1,
+                                     "failed": counted["failed"] + 1}
         assert sorted(p.path for p in pushes) == ["/push/bob-laptop", "/push/bob-phone"]
         push = next(p for p in pushes if p.path == "/push/bob-phone")
         assert push.claims is not None, "the VAPID JWT did not check out"
