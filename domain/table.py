@@ -52,6 +52,7 @@ DELETED_NAME = "deleted player"
 # open -> active -> finished (a result) or aborted (by agreement, no result);
 # open -> cancelled (by its creator, before the start)
 STATUSES = ("open", "active", "finished", "cancelled", "aborted")
+OVER = ("finished", "cancelled", "aborted")  # nothing more is played
 # After this many deadlines missed in a row a seat is marked away and auto-played at once.
 AWAY_AFTER_TIMEOUTS = 2
 

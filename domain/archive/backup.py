@@ -40,10 +40,9 @@ from domain.archive.record import decode as decode_record
 from domain.archive.replay import Games
 from domain.events import Event
 from domain.store.port import ArchiveStore, StoredGame
-from domain.table import STATUSES, Table, decode_envelope, evolve_envelope
+from domain.table import OVER, STATUSES, Table, decode_envelope, evolve_envelope
 
 FORMAT, VERSION = "donkeypost-backup", 1
-OVER = ("finished", "aborted", "cancelled")
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
 

@@ -69,7 +69,10 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)
 
-            `has_free_seat=true` is the lobby: open games with a seat anyone may take."""
+            `has_free_seat=true` is the lobby: open games with a seat anyone may take. A
+            game that is over (finished, aborted, cancelled) is listed with its seats,
+            result and times but without its final board (`game` is null): GET
+            /games/{id} shows it."""
             tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
