@@ -52,6 +52,7 @@ from domain.store.port import StoredGame
 from domain.table import (
     TABLE_EVENTS,
     Table,
+    UndoNotKept,
     decode_table,
     encode_table,
     evolve_table,
@@ -132,8 +133,14 @@ def latest_table(stored: StoredGame, games: Games) -> bytes | None:
     table = decode_table(stored.snapshot, games)
     newer = [e for e in stored.events if e.seq > table.version]
     game = games[table.type]
-    for ev in newer:
-        table = evolve_table(table, ev, game)
+    try:
+        for ev in newer:
+            table = evolve_table(table, ev, game)
+    except UndoNotKept:  # a take-back after the snapshot: the log has the table before it
+        table = None
+        for ev in stored.events:
+            table = evolve_table(table, ev, game)
+    assert table is not None
     return encode_table(table)
 
 
