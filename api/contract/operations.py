@@ -90,7 +90,7 @@ STORE_UNAVAILABLE = Failure(503, ("store_unavailable",),
 # any operation answers beyond them, in the error shape.
 SERVER_LIMITS = (
     Failure(414, ("uri_too_long",), "the path and query are longer than the server reads "
-                                    "(about 4 KB)"),
+                                    "(about 8 KB)"),
     Failure(431, ("header_fields_too_large",), "a header longer than 8 KB, or more than "
                                                "100 headers"),
 )
