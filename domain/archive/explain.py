@@ -294,8 +294,7 @@ def _move_as(table: Table, game: Game[Any, Any], events: Sequence[Event],
     for index, action in enumerate(legal):
         if not _decides_like(game, table, seat, action, by, wanted, rng_seed):
             continue
-        body = msgspec.to_builtins(action)
-        found = _run(_acting(game, table, seed, seat, body, by), events, encoded, pos)
+        found = _run(_acting(game, table, seed, seat, action, by), events, encoded, pos)
         if found is None:
             continue
         after, n, readings = found

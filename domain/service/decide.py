@@ -4,7 +4,7 @@ the action's shape), then the game's own `decide`, folded into a batch. No store
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -103,7 +103,11 @@ def check_in_play(table: Table, seat: int) -> None:
 def parse_action(game: Game[Any, Any], action: Any) -> Any:
     """Turn an action body (JSON-like) into the game's action type, or raise BadAction.
     A field the action does not have is refused too (the document says each action's
-    fields exactly: a misspelt one would otherwise be dropped without a word)."""
+    fields exactly: a misspelt one would otherwise be dropped without a word). An action
+    of the game's own type (one of its legal actions, as a replay passes them) is taken
+    as it is."""
+    if type(action) in _action_classes(game.action_type):
+        return action
     try:
         parsed = msgspec.convert(action, game.action_type)
     except msgspec.ValidationError as err:
@@ -125,3 +129,14 @@ def _fields(cls: type[msgspec.Struct]) -> frozenset[str]:
 
 
 _FIELDS: dict[type, frozenset[str]] = {}  # per action type (a game's few), once
+
+
+def _action_classes(action_type: Any) -> frozenset[Any]:
+    """The classes of a game's actions (its `action_type`: a Union of them, or one)."""
+    known = _CLASSES.get(action_type)
+    if known is None:
+        known = _CLASSES[action_type] = frozenset(get_args(action_type) or (action_type,))
+    return known
+
+
+_CLASSES: dict[Any, frozenset[Any]] = {}  # per game's action type, once
