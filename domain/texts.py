@@ -140,10 +140,10 @@ def english(msgid: str, plural: str | None, n: int | None) -> str:
 def render(value: Text, names: Names, translate: Translate = english) -> dict[str, Any]:
     """A text as the API serves it: `{"text", "msgid", "plural", "params"}`, params in
     words (`plural`: the English plural's message id, chosen when `params["n"]` is not 1)."""
-    params = {key: _param(v, names, translate) for key, v in value.params.items()}
-    template = translate(value.msgid, value.plural, value.n)
-    return {"text": template.format(**params), "msgid": value.msgid, "plural": value.plural,
-            "params": params}
+    params = {key: _param(v, names, translate) for key, v in value.params.items()} \
+        if value.params else {}
+    return {"text": _filled(value, params, translate), "msgid": value.msgid,
+            "plural": value.plural, "params": params}
 
 
 def words(value: Text | Seat | str, names: Names, translate: Translate = english) -> str:
@@ -151,32 +151,52 @@ def words(value: Text | Seat | str, names: Names, translate: Translate = english
     return str(_param(value, names, translate))
 
 
+def _filled(value: Text, params: dict[str, Any], translate: Translate) -> str:
+    template = translate(value.msgid, value.plural, value.n)
+    return template.format(**params) if params or "{" in template else template
+
+
 def _param(value: Any, names: Names, translate: Translate) -> Any:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Text):
+        params = {key: _param(v, names, translate) for key, v in value.params.items()} \
+            if value.params else {}
+        return _filled(value, params, translate)
     if isinstance(value, Seat):
         return names(value.seat)
-    if isinstance(value, Text):
-        return render(value, names, translate)["text"]
     return value
 
 
 def render_layout(layout: Layout, names: Names,
                   translate: Translate = english) -> dict[str, Any]:
-    """The layout as the API serves it: every text in words, every field present."""
+    """The layout as the API serves it: every text in words, every field present. (A text
+    object met again — a game's cached card name — is put in words once.)"""
+    said: dict[int, str] = {}
+
+    def word(value: Text | Seat | str) -> str:
+        if isinstance(value, str):
+            return value
+        found = said.get(id(value))
+        if found is None:
+            found = said[id(value)] = str(_param(value, names, translate))
+        return found
+
     def card(c: Card) -> dict[str, Any]:
         return {"id": c.id, "text": c.text,
-                "name": None if c.name is None else words(c.name, names, translate),
+                "name": None if c.name is None else word(c.name),
                 "tone": c.tone,
-                "caption": None if c.caption is None else words(c.caption, names, translate)}
+                "caption": None if c.caption is None else word(c.caption)}
 
     def zone(z: Zone) -> dict[str, Any]:
         return {"id": z.id, "kind": z.kind,
-                "title": None if z.title is None else words(z.title, names, translate),
+                "title": None if z.title is None else word(z.title),
                 "seat": z.seat, "active": z.active,
-                "counters": [{"id": c.id, "label": words(c.label, names, translate),
+                "counters": [{"id": c.id, "label": word(c.label),
                               "value": c.value if not isinstance(c.value, Text)
-                              else words(c.value, names, translate)} for c in z.counters],
+                              else word(c.value)} for c in z.counters],
                 "cards": [card(c) for c in z.cards],
-                "notes": [words(n, names, translate) for n in z.notes],
+                "notes": [word(n) for n in z.notes],
                 "zones": [zone(inner) for inner in z.zones]}
 
     return {"zones": [zone(z) for z in layout.zones]}

@@ -36,15 +36,19 @@ def _browser_missing() -> str | None:
     return None
 
 
-# Module-scoped: while playwright runs, its event loop runs in this thread (greenlets), and
-# a later test's asyncio.run() would find it running.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def _need_a_browser() -> None:
     missing = _browser_missing()
     if missing is not None:
         if os.environ.get("DONKEYPOST_REQUIRE_BROWSER"):
             pytest.fail(f"{missing} (DONKEYPOST_REQUIRE_BROWSER is set): {INSTALL}")
         pytest.skip(f"{missing}: {INSTALL}")
+
+
+# Module-scoped: while playwright runs, its event loop runs in this thread (greenlets), and
+# a later test's asyncio.run() would find it running.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    _need_a_browser()
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -56,11 +60,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture(scope="module")
-def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    """One service for every browser test: one web worker (so that killing it drops every
-    stream), one bot worker; no rate limits (the tests also set tables up over the API at
-    full speed)."""
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    """One service for every browser test of the run (starting one costs ~10-20 s): one
+    web worker (so that killing it drops every stream), one bot worker; no rate limits (the
+    tests also set tables up over the API at full speed). Each test makes its own tables."""
+    _need_a_browser()
     serve = ServeProcess(tmp_path_factory.mktemp("serve"), "--web-workers", "1",
                          "--bot-workers", "1", RATE_LIMITS="off")
     try:
@@ -71,6 +76,12 @@ def server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
         yield serve
     finally:
         serve.close()
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any, served: ServeProcess) -> ServeProcess:
+    """The run's service, for a module with its browser."""
+    return served
 
 
 def _answers(url: str) -> bool:

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.timeout(240)
 SIZES = {"phone": (390, 844), "small-phone": (360, 740), "desktop": (1280, 900)}
 LANGUAGES = {"en": "en-GB", "fr": "fr-FR", "de": "de-DE"}
 YOUR_TURN = {"en": "Your turn.", "fr": "À vous de jouer.", "de": "Du bist am Zug."}
+SAT_DOWN = {"en": "P0 sat down.", "fr": "P0 s'est assis.", "de": "P0 hat Platz genommen."}
 TABLES = {
     "ochs-und-esel": ("ochs-und-esel", {"rounds": 1}, 3),
     "ox-variant": ("ochs-und-esel", {"rounds": 1, "ox_variant": True}, 3),
@@ -78,6 +79,7 @@ def test_each_table_on_phones_and_desktop_in_each_language(browser, server, http
             # the browser's language, for the page and for what the server says
             assert page.get_attribute("html", "lang") == lang
             assert page.inner_text("#status") == YOUR_TURN[lang]
+            assert SAT_DOWN[lang] in page.inner_text("#log"), "the game's sentences, in it"
             for size, (width, height) in SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
                 assert not scrolls_sideways(page), f"{name} scrolls sideways at {width} px"

@@ -77,7 +77,7 @@ def test_a_person_plays_ochs_und_esel_against_two_bots_to_the_end(page, server, 
     assert page.locator("#status").inner_text().startswith("Finished.")
     seqs = page.locator("#log li").evaluate_all("els => els.map(e => +e.dataset.seq)")
     assert seqs == list(range(1, view["version"] + 1)), "every move, once, in order"
-    assert "its seed is revealed" in page.locator("#log").inner_text()  # the last event
+    assert "its seed is revealed" in page.locator("#log").inner_text()  # the game's own words
     page.screenshot(path=ARTIFACTS / "ochs-und-esel-finished.png", full_page=True)
     # the view offers a rematch: the seat is kept, the bots too
     page.locator("[data-table-action='rematch']").click()

@@ -80,8 +80,12 @@ def test_every_game_labels_lays_out_and_tells_its_log_to_every_viewer(api, game_
 
 
 def test_a_seat_reads_its_own_hidden_cards_and_nobody_else_does(api):
-    # The Grand Canyon: a load is played face down; its values are its loader's part.
-    game_id, tokens = api.new_game("canyon-donkeys", 3, {"first_player": 0})
+    # The Grand Canyon: a load is played face down (no difficult donkey in the deck: it has
+    # the loads played face up); its values are its loader's part.
+    deck = {"normal": 4, "giant": 2, "puny": 2, "precision": 2, "holed": 2, "attacked": 2,
+            "hurried": 1, "lost": 1, "double": 1, "stubborn": 1, "picky": 1}
+    game_id, tokens = api.new_game("canyon-donkeys", 3,
+                                   {"first_player": 0, "donkey_deck": deck})
     while True:
         view = api.view(game_id, tokens[0])
         labels = api.http.get(f"/games/{game_id}?words=true",
@@ -98,7 +102,9 @@ def test_a_seat_reads_its_own_hidden_cards_and_nobody_else_does(api):
                               headers=api.auth(token)).get_json()["events"]
         said[who] = [e["sentence"]["text"] for e in events if e["type"] == "load_played"][-1]
     assert said["loader"] == f"player0 loaded {cards}."
-    assert said["other"] == said["spectator"] == "player0 loaded 1 card face down."
+    count = len(load["cards"])  # two on the double donkey
+    face_down = f"player0 loaded {count} card{'s' if count > 1 else ''} face down."
+    assert said["other"] == said["spectator"] == face_down
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ its winnings, the viewer's hand). All from the view and the events a seat alread
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from domain.games.canyon_donkeys.actions import (
@@ -37,10 +38,12 @@ PHASES = {"setup": text("setting up"), "load": text("loading"), "favours": text(
 
 
 # --- cards ----------------------------------------------------------------------------------
+@cache
 def card_name(owner: int, value: int) -> Text:
     return text("{value} of colour {colour}", value=value, colour=owner + 1)
 
 
+@cache  # cards are frozen: one object per card, its name put in words once per layout
 def card(owner: int, value: int | None, key: str | None = None) -> Card:
     """A card of `owner`'s colour, face up (`value`) or face down (None)."""
     if value is None:

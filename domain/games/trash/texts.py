@@ -5,6 +5,7 @@ All from the view and the events a seat already sees (`domain.texts`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from domain.games.trash.actions import TrashDiscard, TrashDisplace, TrashDraw, TrashPlaceWild
@@ -14,21 +15,26 @@ _SUITS = {"C": ("♣", "black"), "D": ("♦", "red"), "H": ("♥", "red"), "S": 
 
 
 # --- cards ----------------------------------------------------------------------------------
+_RANK_NAMES = {"A": text("ace"), "J": text("jack"), "Q": text("queen"), "K": text("king")}
+_SUIT_NAMES = {"C": text("clubs"), "D": text("diamonds"), "H": text("hearts"),
+               "S": text("spades")}
+
+
 def _rank_name(rank: str) -> Text | str:
-    return {"A": text("ace"), "J": text("jack"), "Q": text("queen"),
-            "K": text("king")}.get(rank, rank)
+    return _RANK_NAMES.get(rank, rank)
 
 
 def _suit_name(suit: str) -> Text:
-    return {"C": text("clubs"), "D": text("diamonds"), "H": text("hearts"),
-            "S": text("spades")}[suit]
+    return _SUIT_NAMES[suit]
 
 
+@cache  # texts are frozen: one per card, its words rendered once per layout
 def card_name(code: str) -> Text:
     """`"JS"` → "jack of spades"."""
     return text("{rank} of {suit}", rank=_rank_name(code[:-1]), suit=_suit_name(code[-1]))
 
 
+@cache
 def card(code: str | None, key: str | None = None, caption: str | None = None) -> Card:
     """A card face up (its code), or face down (None)."""
     if code is None:

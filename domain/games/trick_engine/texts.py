@@ -6,6 +6,7 @@ events a seat already sees (`domain.texts`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from domain.games.trick_engine.actions import (
@@ -21,17 +22,15 @@ _SPECIAL_ORDER = {"joker": 14, "ox": 15, "donkey": 16}
 
 
 # --- cards ----------------------------------------------------------------------------------
+_NAMED = {"joker": text("the joker"), "donkey": text("the donkey"), "ox": text("the ox")}
+
+
 def card_name(card: int | str) -> Text | str:
     """A card in words: `7`, `the joker`, `the donkey`, `the ox`."""
-    if card == "joker":
-        return text("the joker")
-    if card == "donkey":
-        return text("the donkey")
-    if card == "ox":
-        return text("the ox")
-    return str(card)
+    return _NAMED.get(card, str(card)) if isinstance(card, str) else str(card)
 
 
+@cache  # cards are frozen: one object per card, its name put in words once per layout
 def card(card: int | str, key: str | None = None,
          caption: Text | Seat | str | None = None) -> Card:
     printed = {"joker": "Joker ★", "donkey": "Donkey", "ox": "Ox"}.get(str(card), str(card))

@@ -2,7 +2,7 @@
 // cards and notes, in order), with nothing known of the game: the cards and zones that a
 // legal action uses (its label's `uses`) become things to click.
 import type { GameView } from "../client";
-import type { Names } from "../describe";
+import type { Names } from "../words";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { actionLabels, layoutOf, type LayoutCard, type Zone } from "../layout";
@@ -12,7 +12,8 @@ import { clickable, type BoardContext, type GameBoard, type Pick } from "./board
 export function layoutCard(card: LayoutCard, extra = ""): HTMLElement {
   if (card.text === null) return h("span", { class: `card back ${extra}`, role: "img", "aria-label": card.name ?? t("face down") });
   const tone = card.tone ? `tone-${card.tone.replace(/[^a-z0-9-]/gi, "")}` : "";
-  return h("span", { class: `card face ${tone} ${extra}`, role: "img", "aria-label": card.name ?? card.text },
+  const long = card.text.length > 3 ? " long" : ""; // a word rather than a figure: smaller
+  return h("span", { class: `card face ${tone}${long} ${extra}`, role: "img", "aria-label": card.name ?? card.text },
     h("span", { class: "corner", "data-text": card.text, "aria-hidden": "true" }),
     h("span", { class: "pip", "data-text": card.text, "aria-hidden": "true" }));
 }

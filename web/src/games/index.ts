@@ -14,7 +14,26 @@ const BOARDS: Record<string, GameBoard> = {
   "canyon-donkeys": canyonDonkeys,
 };
 
-/** The board drawing this game type: its own if it has one, else the generic one. */
+const PLAIN = "donkeypost.plain.v1";
+
+/** Whether this browser asked for the plain board (the game's layout as text and lists,
+ *  for a screen reader or a small screen) in place of the games' own. */
+export function plainBoard(): boolean {
+  try {
+    return localStorage.getItem(PLAIN) === "1";
+  } catch {
+    return false;
+  }
+}
+
+export function setPlainBoard(on: boolean): void {
+  try {
+    localStorage.setItem(PLAIN, on ? "1" : "0");
+  } catch { /* for this page only */ }
+}
+
+/** The board drawing this game type: its own if it has one (unless the plain board is
+ *  asked for), else the generic one. */
 export function boardFor(type: string): GameBoard {
-  return BOARDS[type] ?? genericBoard;
+  return (plainBoard() ? undefined : BOARDS[type]) ?? genericBoard;
 }

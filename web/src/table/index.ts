@@ -2,7 +2,6 @@
 // the log in words, and live updates from the event stream, resumed after a drop. The
 // state (state.ts), the stream (stream.ts) and the drawing (render.ts) are wired here.
 import { api, bearer, failure, unwrap, type Action, type GameView, type Schemas } from "../client";
-import { EVENT_TYPES } from "../describe";
 import { announce, mount } from "../dom";
 import { boardFor } from "../games";
 import { creatorToken, credentialFor, keepSeat, player, seatIn } from "../store";
@@ -14,10 +13,12 @@ import { TableState } from "./state";
 import { offerNotifications } from "../notifications";
 import { openStream } from "./stream";
 import { ready, t } from "../i18n";
+import { sentenceOf } from "../layout";
 
 export async function showTable(gameId: string): Promise<() => void> {
   const token = credentialFor(gameId);
-  const read = { params: { path: { game_id: gameId }, header: {} }, headers: bearer(token) };
+  // (words: the game's own labels, layout and sentences, in the page's language)
+  const read = { params: { path: { game_id: gameId }, query: { words: true }, header: {} }, headers: bearer(token) };
   // Everything the first drawing needs, asked at once: one round trip.
   const [first, log, types, said, _ready] = await Promise.all([
     api.GET("/games/{game_id}", read).then(unwrap), readLog(gameId, token), gameTypes(),
@@ -63,8 +64,9 @@ export async function showTable(gameId: string): Promise<() => void> {
     const taken = state.takeView(next);
     if (!taken) return;
     if (next.version >= state.lastSeq) window.clearTimeout(refreshing);
-    // Events of a type this page did not listen for: the view says they happened.
-    if (next.version > state.lastSeq) catchUp();
+    // Events of a type this page did not listen for: the view says they happened (a
+    // moment is left for the stream's own, which may be on their way).
+    if (next.version > state.lastSeq) window.setTimeout(() => { if (state.view.version > state.lastSeq) catchUp(); }, 300);
     render();
     if (taken.turnBegan) {
       tell(t("Your turn."));
@@ -87,9 +89,13 @@ export async function showTable(gameId: string): Promise<() => void> {
       catchUp();
       return;
     }
-    if (taken === "old") return;
-    table.appendLog([ev], state.view);
-    if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view)));
+    if (taken === "old") {
+      // Known already (from the answer to a move, which has no sentences): now in words.
+      if (sentenceOf(ev)) table.reword(ev, state);
+      return;
+    }
+    table.appendLog([ev], state);
+    if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view), state.board));
     document.body.dataset.lastSeq = String(state.lastSeq);
     refreshSoon();
   };
@@ -97,17 +103,21 @@ export async function showTable(gameId: string): Promise<() => void> {
   const act = async (action: Action) => {
     if (state.busy) return;
     state.busy = true;
+    let moved = false;
     table.showError("");
     render();
     try {
       const answer = await api.POST("/games/{game_id}/actions", {
-        params: { path: { game_id: gameId }, header: {
+        params: { path: { game_id: gameId }, query: { words: true }, header: {
           "If-Match": `"${state.view.version}"`,
           "Idempotency-Key": crypto.getRandomValues(new Uint32Array(4)).join("-") } },
         headers: bearer(token), body: action });
       if (answer.error) table.showError(failure(answer.error, answer.response).message);
       else {
         answer.data.events.forEach(addEvent);
+        // (its events carry no sentences: the stream's, or the log read for a gap, do)
+        applyView(answer.data.view);
+        moved = true;
         // After a player's first move here: would they be told when it is their turn?
         const offer = offerNotifications();
         if (offer && !document.querySelector(".push-offer")) table.actions.after(offer);
@@ -116,7 +126,9 @@ export async function showTable(gameId: string): Promise<() => void> {
       table.showError(t("The server could not be reached: try again in a moment."));
     } finally {
       state.busy = false;
-      await refresh();
+      // The answer held the view after the move; else it is read again.
+      if (moved) render();
+      else await refresh();
     }
   };
 
@@ -177,16 +189,17 @@ export async function showTable(gameId: string): Promise<() => void> {
     },
   });
   mount(...table.parts(chat.element));
-  table.appendLog(state.log, state.view);
+  table.appendLog(state.log, state);
   document.body.dataset.lastSeq = String(state.lastSeq);
   render();
   chat.take(said, true);
   const ticker = window.setInterval(() => table.tick(), 1000);
 
   if (!state.over) {
-    const listed = (types.find((t) => t.id === state.view.type) as { events?: string[] } | undefined)?.events ?? [];
-    closeStream = openStream(gameId, state.view.you !== null ? token : undefined,
-                             [...new Set([...EVENT_TYPES, ...listed])], {
+    // The stream names each event by its type: the game's own types, as its description lists
+    // them (an event of another type is read from the log when the view says it happened).
+    const listed = types.find((type) => type.id === state.view.type)?.events ?? [];
+    closeStream = openStream(gameId, state.view.you !== null ? token : undefined, listed, {
       after: () => state.lastSeq,
       chatAfter: () => chat.last,
       over: () => state.over,

@@ -6,7 +6,7 @@ export async function readLog(gameId: string, token: string | undefined, after =
   const out: GameEvent[] = [];
   for (;;) {
     const page = unwrap(await api.GET("/games/{game_id}/events", {
-      params: { path: { game_id: gameId }, query: { after, limit: 1000 }, header: {} },
+      params: { path: { game_id: gameId }, query: { after, limit: 1000, words: true }, header: {} },
       headers: bearer(token) }));
     out.push(...page.events);
     if (!page.events.length || page.events[page.events.length - 1].seq >= page.version) return out;
