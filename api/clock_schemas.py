@@ -20,6 +20,17 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class StrictInteger(fields.Integer):
+    """A JSON integer, as the document says: a whole number (2.0 is one), never a string,
+    a fraction or a boolean (marshmallow's takes "2" and cuts 2.5 to 2)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float) or \
+                (isinstance(value, float) and not value.is_integer()):
+            raise self.make_error("invalid", input=value)
+        return int(value)
+
+
 class ForcedMovesSchema(ma.Schema):
     auto = StrictBoolean(required=True, metadata={
         "description": "true: when your only legal action is forced (each game's rules say "
@@ -34,7 +45,7 @@ class ClockSettingsChangeSchema(ma.Schema):
 
 
 class NewVacationSchema(ma.Schema):
-    days = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_VACATION_DAYS),
+    days = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_VACATION_DAYS),
                           metadata={"description": "whole days from now: at least 1, at "
                                                    "most `max_days`, within `days_left`"})
 

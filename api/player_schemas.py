@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from api.clock_schemas import StrictInteger
 from domain.notify.links import TOKEN_PATTERN
 from domain.notify.prefs import CLOCK_PATTERN
 from domain.notify.push import AUTH_PATTERN, MAX_ENDPOINT, P256DH_PATTERN
@@ -210,7 +211,7 @@ class NotificationsSchema(ma.Schema):
         validate=validate.Length(max=5), metadata={"description": (
             "what is worth it: `my_turn` (also a bot played for you), `deadline_soon`, "
             "`invitations` (and a game's start), `results`, `chat`")})
-    digest_hours = fields.Integer(load_default=0, validate=validate.Range(min=0, max=168),
+    digest_hours = StrictInteger(load_default=0, validate=validate.Range(min=0, max=168),
                                   metadata={"description": "0: each e-mail at once; N: at "
                                                            "most one e-mail per N hours"})
     quiet_hours = fields.Nested(QuietHoursSchema, allow_none=True, load_default=None,

@@ -145,8 +145,10 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
         @blp.alt_response(204, description="the game is finished and everything was sent")
         @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
                        failures=[BAD_TOKEN, BAD_TICKET, UNKNOWN_GAME, BAD_QUERY, Failure(
-                           400, ("bad_last_event_id", "after_past_the_end"),
-                           "Last-Event-ID is not a seq, or the seq is past the log's end")])
+                           400, ("bad_last_event_id",), "Last-Event-ID is not a seq"),
+                                 Failure(409, ("after_past_the_end",), "the seq (or chat "
+                                         "entry) to resume after is past the log's end: "
+                                         "one of another log")])
         def get(self, args: dict[str, Any], game_id: str) -> Response:
             """The log as Server-Sent Events, resumable with Last-Event-ID
 
@@ -171,11 +173,11 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             if after > table.version:
                 # Seqs only grow: a client past the end holds a seq of another log (or made
                 # one up). Said now, not after an hour of keep-alives on an empty stream.
-                raise ApiError(400, "after_past_the_end",
+                raise ApiError(409, "after_past_the_end",
                                f"the log ends at {table.version}: resume from a seq you "
                                "received")
             if chat_after > service.store.chat_version(game_id):
-                raise ApiError(400, "after_past_the_end", "the chat has no entry that far: "
+                raise ApiError(409, "after_past_the_end", "the chat has no entry that far: "
                                "resume from an entry you received")
             words = game_words(args["words"], table.type)
             views = _Views(service, game_id, seat, words) if args["views"] else None

@@ -91,7 +91,8 @@ class MemoryNotifyStore:
             self._present.setdefault(player_id, {})[what] = until
 
     def moved(self, player_id: str, game_id: str, at: float) -> None:
-        """(What the Redis player store writes with a move, for a test to write here.)"""
+        """A player's move (the memory player store writes it here, as the Redis one
+        writes it into the same database)."""
         with self._lock:
             self._moved.setdefault(player_id, {})[game_id] = at
 

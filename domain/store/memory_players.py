@@ -9,11 +9,18 @@ from domain.players.inbox import InboxMove
 from domain.players.notes import PlayerEntry, PlayerNote, encode_note
 from domain.players.notes import entry_order as _order
 from domain.players.records import Player
+from domain.store.memory_notify import MemoryNotifyStore
 from domain.store.port import PLAYER_EVENTS_KEPT, InboxPage
 
 
 class MemoryPlayerStore:
-    def __init__(self) -> None:
+    """`notify`: the memory notification store this one writes what a Redis player store
+    writes into the same database in its pipeline (the moves a player made, the players
+    due a look by the notifier), so that the two behave as one Redis (None: nobody reads
+    them)."""
+
+    def __init__(self, notify: MemoryNotifyStore | None = None) -> None:
+        self.notify = notify
         self._lock = threading.Lock()
         self._players: dict[str, Player] = {}
         self._keys: dict[str, str] = {}
@@ -73,6 +80,14 @@ class MemoryPlayerStore:
                 if move.position is not None:
                     self._inboxes.setdefault((move.player_id, move.position.bucket), {})[
                         move.game_id] = move.position.score
+        if self.notify is not None:
+            for player_id, game_id, at in moved:
+                self.notify.moved(player_id, game_id, at)
+            due: dict[str, float] = {}
+            for note in notes:
+                due.setdefault(note.player, note.at)
+            for player_id, at in due.items():  # (an earlier look wins, as Redis's ZADD LT)
+                self.notify.due_now(player_id, at)
 
     def inbox_ids(self, player_id: str, bucket: str, offset: int, limit: int,
                   low: float = float("-inf"), high: float = float("inf"),

@@ -232,7 +232,8 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
     settings = Settings(redis_url=redis_url, sse_max_s=0.5, sse_keepalive_s=0.2,
                         webhook_targets=TargetPolicy.allowing("203.0.113.0/24"),
                         rate_limits=RateLimits.off(),  # generated bursts from one address
-                        health_workers=())  # no worker runs beside it
+                        health_workers=(),  # no worker runs beside it: its queues
+                        health_queue_wait_s=24 * 3600.0)  # only fill, and are not late
     components = bootstrap(settings, hooks=NoHooks())
     app = web_app(components, {"TESTING": True})
     playing = games_being_played(app, PREPARED)

@@ -52,12 +52,8 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                            **game_link("joinGame", "$response.body#/game/id"),
                            **game_link("listEvents", "$response.body#/game/id"),
                            **game_link("listWebhooks", "$response.body#/game/id"),
-                           "PostAction": link("postAction", "play your first legal action "
-                                              "(with your token)",
-                                              body="$response.body#/game/legal_actions/0",
-                                              headers={"If-Match":
-                                                       "$response.body#/game/version"},
-                                              game_id="$response.body#/game/id"),
+                           # (No link to postAction: the seat just taken seldom acts first,
+                           # and a link must resolve; read the game, then act.)
                            "GetGame": link("getGame", "read the game",
                                            game_id="$response.body#/game/id")}})
         def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
