@@ -23,7 +23,10 @@ What is measured where:
   `donkeypost_appends_total{game_type}` (a move, a join, a bot's move, a timeout) and
   `donkeypost_events_total{game_type,event_type}` (`game_finished`: the games that ended);
 - per webhook attempt (the notifications worker): `donkeypost_webhook_deliveries_total
-  {outcome}`;
+  {outcome}`; per notification the notifier sends (the notifications worker):
+  `donkeypost_notifications_total{channel,outcome}` (`email`, `confirm`, `push`, `webhook`
+  for a player's webhook; `sent` or `failed`: a failure is tried again as the notifier
+  says, each attempt counted);
 - at each scrape, read from Redis (`StateCollector`: one pipeline, a fixed number of keys
   whatever the number of games): games by type and status (the listing indexes' sizes),
   each queue's depth and the age of its oldest job, the timers due and not yet released
@@ -80,6 +83,9 @@ EVENTS = Counter("donkeypost_events", "events appended, by type (`game_finished`
 WEBHOOKS = Counter("donkeypost_webhook_deliveries",
                    "webhook delivery attempts by outcome (delivered, failed)", ["outcome"],
                    registry=OWN)
+NOTIFICATIONS = Counter("donkeypost_notifications",
+                        "notifications sent by the notifier, by channel and outcome (sent, "
+                        "failed)", ["channel", "outcome"], registry=OWN)
 
 
 class RequestMetrics:
@@ -113,6 +119,10 @@ def count_appended(game_type: str, event_types: Iterable[str]) -> None:
 
 def count_webhook(delivered: bool) -> None:
     WEBHOOKS.labels("delivered" if delivered else "failed").inc()
+
+
+def count_notifications(channel: str, sent: bool, n: int = 1) -> None:
+    NOTIFICATIONS.labels(channel, "sent" if sent else "failed").inc(n)
 
 
 class StateCollector:

@@ -168,7 +168,10 @@ class Observed:
 # The request line and headers the application reads, the limits gunicorn has (its
 # `--limit-request-line`, `--limit-request-field_size`, `--limit-request-fields`): the same
 # on every web server (granian reads much longer ones), and answered in the error shape.
-MAX_TARGET = 4094 - len("DELETE  HTTP/1.1")  # the path and query, as sent
+# The request line's is gunicorn's largest (its default, 4094, is too short for a query a
+# client may build from the document's arrays).
+REQUEST_LINE = 8190  # gunicorn's `--limit-request-line` (`donkeypost.web_servers`)
+MAX_TARGET = REQUEST_LINE - len("DELETE  HTTP/1.1")  # the path and query, as sent
 MAX_HEADER = 8190  # a header's name, colon, space and value
 MAX_HEADERS = 100
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from domain.notify.links import TOKEN_PATTERN
+from domain.notify.prefs import CLOCK_PATTERN
+from domain.notify.push import AUTH_PATTERN, MAX_ENDPOINT, P256DH_PATTERN
 from domain.players.inbox import BUCKETS
 from domain.players.names import MAX_LENGTH, MIN_LENGTH, name_pattern
+from domain.webhooks.targets import URL_PATTERN
 
 
 class NewPlayerSchema(ma.Schema):
@@ -118,7 +122,7 @@ class LeaderboardEntrySchema(ma.Schema):
     provisional = fields.Boolean(required=True)
 
 
-PLAYER_EVENT_ID = r"^[0-9]{1,15}-[0-9]{1,15}$"
+PLAYER_EVENT_ID = r"^[0-9]{1,15}(-[0-9]{1,15})?$"  # `<ms>` alone is `<ms>-0`, as in Redis
 PLAYER_EVENT_TYPES = ("my_turn", "deadline_soon", "invited", "game_started", "game_finished",
                       "message", "seat_taken_over")
 
@@ -190,9 +194,10 @@ class PlayerStreamTicketSchema(ma.Schema):
 
 
 class QuietHoursSchema(ma.Schema):
-    start = fields.String(required=True, validate=validate.Regexp(r"^[0-2][0-9]:[0-5][0-9]$"),
+    start = fields.String(required=True, validate=validate.Regexp(CLOCK_PATTERN),
                           metadata={"description": "HH:MM, in `time_zone`"})
-    end = fields.String(required=True, validate=validate.Regexp(r"^[0-2][0-9]:[0-5][0-9]$"))
+    end = fields.String(required=True, validate=validate.Regexp(CLOCK_PATTERN), metadata={
+        "description": "HH:MM, in `time_zone`; not `start` (no quiet hours: send null)"})
 
 
 class NotificationsSchema(ma.Schema):
@@ -213,7 +218,10 @@ class NotificationsSchema(ma.Schema):
                                                          "and end (what waited goes then)"})
     time_zone = fields.String(load_default="UTC", validate=validate.Length(min=1, max=64),
                               metadata={"description": "an IANA time zone, e.g. "
-                                                       "Europe/Berlin"})
+                                                       "Europe/Berlin (one the server's "
+                                                       "time zone database knows)",
+                                        "pattern": "^[A-Za-z][A-Za-z0-9_+-]*"
+                                                   "(/[A-Za-z0-9_+-]+){0,2}$"})
     email = fields.Email(allow_none=True, validate=validate.Length(max=254), metadata={
         "description": "your address: a new one is sent a confirmation link first; null "
                        "removes it"})
@@ -227,19 +235,23 @@ class NotificationsSchema(ma.Schema):
 
 
 class EmailLinkArgsSchema(ma.Schema):
-    token = fields.String(required=True, validate=validate.Length(min=1, max=300))
+    token = fields.String(required=True, validate=validate.Regexp(TOKEN_PATTERN), metadata={
+        "description": "the link's token as the e-mail gave it (signed by this server)"})
 
 
 class PushKeysSchema(ma.Schema):
-    p256dh = fields.String(required=True, validate=validate.Length(min=80, max=100),
-                           metadata={"description": "the browser's P-256 key, base64url"})
-    auth = fields.String(required=True, validate=validate.Length(min=16, max=32),
-                         metadata={"description": "its auth secret, base64url"})
+    p256dh = fields.String(required=True, validate=validate.Regexp(P256DH_PATTERN), metadata={
+        "description": "the browser's P-256 public key, uncompressed, base64url (it must "
+                       "be a point of the curve)"})
+    auth = fields.String(required=True, validate=validate.Regexp(AUTH_PATTERN), metadata={
+        "description": "its 16-byte auth secret, base64url"})
 
 
 class NewPushSubscriptionSchema(ma.Schema):
-    endpoint = fields.Url(required=True, schemes={"http", "https"}, require_tld=False,
-                          validate=validate.Length(max=2000))
+    endpoint = fields.String(required=True, validate=validate.Length(min=1, max=MAX_ENDPOINT),
+                             metadata={"description": "the push service's URL for this "
+                                                      "browser (a public address)",
+                                       "format": "uri", "pattern": URL_PATTERN})
     keys = fields.Nested(PushKeysSchema, required=True)
     expirationTime = fields.Float(allow_none=True, load_default=None)
 
@@ -253,7 +265,7 @@ class PushSubscriptionSchema(ma.Schema):
 class NewPlayerWebhookSchema(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=1, max=2000), metadata={
         "description": "an http(s) URL of a public address", "format": "uri",
-        "pattern": "^https?://[^/?#@\\s]+", "example": "https://203.0.113.7/donkeypost"})
+        "pattern": URL_PATTERN, "example": "https://203.0.113.7/donkeypost"})
     kinds = fields.List(fields.String(validate=validate.OneOf(PLAYER_EVENT_TYPES)),
                         load_default=lambda: list(PLAYER_EVENT_TYPES),
                         validate=validate.Length(min=1, max=len(PLAYER_EVENT_TYPES)),

@@ -20,7 +20,7 @@ from domain.table import STATUSES
 from domain.table_actions import TABLE_ACTIONS
 from domain.webhooks.deliveries import DELIVERED, FAILED, PENDING
 from domain.webhooks.registration import DEFAULT_NOTIFY, NOTIFY_KINDS
-from domain.webhooks.targets import MAX_URL_LENGTH
+from domain.webhooks.targets import MAX_URL_LENGTH, URL_PATTERN
 
 
 class SeatSpecSchema(ma.Schema):
@@ -400,7 +400,7 @@ class StreamTicketSchema(ma.Schema):
 class WebhookArgsSchema(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=1, max=MAX_URL_LENGTH),
                         metadata={"description": "an http(s) URL of a public address",
-                                  "format": "uri", "pattern": "^https?://[^/?#@\\s]+",
+                                  "format": "uri", "pattern": URL_PATTERN,
                                   "example": "https://203.0.113.7/donkeypost"})
     notify = fields.List(fields.String(validate=validate.OneOf(NOTIFY_KINDS)),
                          load_default=lambda: list(DEFAULT_NOTIFY),

@@ -30,6 +30,7 @@ from domain import bots
 from domain.archive.archiving import archive_game
 from domain.archive.explain import explain
 from domain.archive.reading import expand_record
+from domain.archive.record import decode as decode_record
 from domain.service import NoHooks
 from domain.store import keys
 from domain.table import to_act
@@ -94,8 +95,8 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
     rows = []
     for game_type, players, options in TYPES:
         found: dict[str, list[float]] = {k: [] for k in (
-            "events", "moves", "before", "after", "record", "choices", "bits", "entropy",
-            "archive_ms", "expand_ms")}
+            "events", "moves", "before", "after", "record", "summary", "choices", "bits",
+            "entropy", "archive_ms", "expand_ms")}
         for n in range(games):
             game_id, moves = play(components, game_type, players, options, seed + n)
             stored = components.archives.stored_game(game_id)
@@ -114,6 +115,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             data = components.archives.archived(game_id)
             assert data is not None
             found["record"].append(len(data))
+            found["summary"].append(len(decode_record(data).summary or b""))
             found["after"].append(components.store_redis.memory_usage(keys.archive(game_id)))
             started = time.perf_counter()
             expand_record(data, components.service.games)
@@ -169,6 +171,38 @@ def first_read(redis_url: str, clock: Any) -> dict[str, float]:
             "state_ms": statistics.median(states), "first_read_ms": statistics.median(firsts)}
 
 
+def listing(redis_url: str, clock: Any, count: int = 20) -> dict[str, float]:
+    """A page of `count` finished games (GET /games?status=finished), live, then archived
+    and read by a new process (its first page, then again)."""
+    components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
+    components.store_redis.flushdb()
+    ids = [play(components, "trash", 3, {}, 2000 + n)[0] for n in range(count)]
+    path = f"/games?status=finished&page_size={count}"
+    client = web_app(components, {"TESTING": True}).test_client()
+    live = []
+    for _ in range(20):
+        started = time.perf_counter()
+        assert len(client.get(path).get_json()) == count
+        live.append(1000 * (time.perf_counter() - started))
+    for game_id in ids:
+        archive_game(components.archives, components.service.games, game_id)
+    firsts, again = [], []
+    for _ in range(5):
+        fresh = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
+        client = web_app(fresh, {"TESTING": True}).test_client()
+        client.get("/games/types")  # (the app's own first request: not the listing's)
+        started = time.perf_counter()
+        assert len(client.get(path).get_json()) == count
+        firsts.append(1000 * (time.perf_counter() - started))
+        assert len(fresh.service.store.cache) == 0  # nothing expanded
+        for _ in range(4):
+            started = time.perf_counter()
+            client.get(path)
+            again.append(1000 * (time.perf_counter() - started))
+    return {"count": count, "live_ms": statistics.median(live),
+            "first_ms": statistics.median(firsts), "again_ms": statistics.median(again)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per type")
@@ -184,9 +218,9 @@ def main() -> None:
         rows = per_type(components, args.games, args.seed)
         print(f"\n{args.games} bot games per row, clock {args.clock}\n")
         print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
-              "(record) | B/event p50 | bits/choice p50 (entropy) | archive ms p50 | "
-              "expand ms p50 |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+              "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
+              "archive ms p50 | expand ms p50 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
             per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
@@ -199,7 +233,8 @@ def main() -> None:
                   f"{med['events']:.0f} | {med['moves']:.0f} | "
                   f"{med['before']:,.0f} / {pct(r['before'], .95):,.0f} | "
                   f"{med['after']:,.0f} / {pct(r['after'], .95):,.0f} "
-                  f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | {per_event:.2f} | "
+                  f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
+                  f"{med['summary']:.0f} | {per_event:.2f} | "
                   f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
                   f"{med['expand_ms']:.1f} |")
         held = memory(url, args.memory_games, args.seed, clock)
@@ -210,6 +245,10 @@ def main() -> None:
               f"{held['archived']:,} B after; per game {full:,.0f} B -> {archived:,.0f} B; "
               f"100,000 games (extrapolated): {full * 1e5 / 2**20:,.0f} MiB -> "
               f"{archived * 1e5 / 2**20:,.0f} MiB")
+        page = listing(url, clock)
+        print(f"\na page of {page['count']} finished Trash games (GET /games?status=finished):"
+              f" live {page['live_ms']:.1f} ms; archived, a new process's first page "
+              f"{page['first_ms']:.1f} ms, then {page['again_ms']:.1f} ms (medians)")
         read = first_read(url, clock)
         print(f"\nfirst read of an archived game of {read['events']} events "
               f"({read['moves']} moves) by a new process: {read['first_read_ms']:.1f} ms; "

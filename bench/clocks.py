@@ -25,9 +25,11 @@ differs is the clock's): this process's CPU per move, Redis's CPU per move (`INF
 round trips to Redis per move (counted on the connections), and the bytes a move adds to
 the append-only file (parsed back: by command and kind of key, the timers' share apart).
 
-`undo` — what keeping the table before a move that may still be taken back costs: a
-snapshot's size after each move of one game of each kind, with `Table.undo` and without,
-and how many moves leave one (snapshots are written every `SNAPSHOT_EVERY` events).
+`undo` — what a move that may still be taken back costs a snapshot: its size after each
+move of one game of each kind as written (the take-back's marks only), as it would be with
+the table before the move in it (as snapshots were written before they left that to the
+log), and with no take-back at all; and how many moves leave one (snapshots are written
+every `SNAPSHOT_EVERY` events).
 """
 
 from __future__ import annotations
@@ -397,8 +399,9 @@ UNDO_GAMES = (("ochs-und-esel", 3, {"rounds": 1}), ("canyon-donkeys", 4, None), 
 
 
 def measure_undo(components: Components, seed: int) -> dict[str, Any]:
-    """Per game: a snapshot's size after each move with the table kept for a take-back
-    (`Table.undo`) and without it, and how often a move leaves one to keep."""
+    """Per game: a snapshot's size after each move as written, with the table before a
+    move that may be taken back in it, and without any take-back; and how often a move
+    leaves one."""
     service = components.service
     out: dict[str, Any] = {}
     for game_type, players, options in UNDO_GAMES:
@@ -408,15 +411,17 @@ def measure_undo(components: Components, seed: int) -> dict[str, Any]:
         for n in range(players):
             *_, table = service.join(table.id, f"p{n}")
         rng = random.Random(seed)
-        sizes, bare, kept = [], [], 0
+        sizes, whole, bare, kept = [], [], [], 0
         while table.status == "active" and len(sizes) < 400:
             seat = min(to_act(table, game))
             action = msgspec.to_builtins(rng.choice(game.legal_actions(table.game, seat)))
             table = service.act(table.id, seat, action).table
             sizes.append(len(encode_table(table)))
+            whole.append(len(msgspec.json.encode(table)))  # (the table before it included)
             bare.append(len(encode_table(msgspec.structs.replace(table, undo=None))))
             kept += table.undo is not None
         out[game_type] = {"moves": len(sizes), "snapshot_bytes": sum(sizes) / len(sizes),
+                          "with_the_table_before": sum(whole) / len(whole),
                           "without_undo": sum(bare) / len(bare),
                           "moves_leaving_an_undo": kept / len(sizes)}
     return out

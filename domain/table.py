@@ -9,7 +9,9 @@ setting for their forced moves (`forced_moves_set`: `domain.service.forced`). A 
 last action may be taken back (`move_taken_back`) while nothing has happened since and its
 game rules it may (`domain.rulings`): the action's first event says how many events it
 made (`undoable`), the fold keeps the table before them (`Undo`) until any later event,
-and `move_taken_back` puts that table back. The log itself is never edited. So is the
+and `move_taken_back` puts that table back. A snapshot keeps only which events may be
+taken back, not the table before them (the log has it: a reader that meets the take-back
+folds it again, `UndoNotKept`). The log itself is never edited. So is the
 table's life while a game is played: `seat_resigned` (the seat concedes; the basic bot
 plays it on), `seat_left` (its player hands it to a bot of a level they chose),
 `abort_voted` and `abort_vote_withdrawn` (the people playing agree to call the game off
@@ -50,6 +52,7 @@ DELETED_NAME = "deleted player"
 # open -> active -> finished (a result) or aborted (by agreement, no result);
 # open -> cancelled (by its creator, before the start)
 STATUSES = ("open", "active", "finished", "cancelled", "aborted")
+OVER = ("finished", "cancelled", "aborted")  # nothing more is played
 # After this many deadlines missed in a row a seat is marked away and auto-played at once.
 AWAY_AFTER_TIMEOUTS = 2
 
@@ -84,17 +87,42 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
                 and self.rematch_seat is None)
 
 
-class Undo(msgspec.Struct, frozen=True, kw_only=True):
+class Before(msgspec.Struct, frozen=True):
+    """What an action changed of the table, as it was before it: the game's state, who
+    waited since when, the clocks."""
+
+    game: Any
+    waiting_since: dict[int, float]
+    clocks: tuple[SeatClock, ...]
+
+
+class Undo(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """A seat's last action while it may be taken back: its events (`first`..`last`) and
-    what they changed of the table (the game's state, who waited since when, the
-    clocks) as it was before them. Never shown to anyone: views read the table."""
+    the table as it was before them (`before`; None in a table read from a snapshot, which
+    does not keep it: `UndoNotKept`). Never shown to anyone: views read the table."""
 
     seat: int
     first: int
     last: int
-    game: Any = None
-    waiting_since: dict[int, float] = {}
-    clocks: tuple[SeatClock, ...] = ()
+    before: Before | None = None
+
+
+class UndoNotKept(Exception):
+    """A take-back met a table read from a snapshot, which keeps which events may be taken
+    back but not the table before them: fold the log up to `first - 1` for it
+    (`with_before`) and fold the take-back again."""
+
+    def __init__(self, first: int) -> None:
+        super().__init__(f"the table before event {first} is not kept here")
+        self.first = first
+
+
+def with_before(table: Table, before: Table) -> Table:
+    """`table` whose take-back keeps `before`, the table right before the action."""
+    undo = table.undo
+    assert undo is not None and before.version == undo.first - 1
+    return msgspec.structs.replace(table, undo=msgspec.structs.replace(
+        undo, before=Before(before.game, before.waiting_since, before.clocks)))
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
@@ -230,8 +258,8 @@ def evolve_table(table: Table | None, ev: Event, game: Game[Any, Any]) -> Table:
             made = ev.data.get("undoable")
             if made and ev.actor is not None:
                 table = msgspec.structs.replace(table, undo=Undo(
-                    seat=ev.actor, first=ev.seq, last=ev.seq + made - 1, game=before.game,
-                    waiting_since=before.waiting_since, clocks=before.clocks))
+                    seat=ev.actor, first=ev.seq, last=ev.seq + made - 1,
+                    before=Before(before.game, before.waiting_since, before.clocks)))
     return _track_waiting(table, ev, game)
 
 
@@ -239,8 +267,11 @@ def taken_back(table: Table) -> Table:
     """The table as it was before the seat's last action (`table.undo`)."""
     undo = table.undo
     assert undo is not None, "a take-back follows an action that may be taken back"
-    return msgspec.structs.replace(table, game=undo.game, waiting_since=undo.waiting_since,
-                                   clocks=undo.clocks, undo=None)
+    if undo.before is None:
+        raise UndoNotKept(undo.first)
+    kept = undo.before
+    return msgspec.structs.replace(table, game=kept.game, waiting_since=kept.waiting_since,
+                                   clocks=kept.clocks, undo=None)
 
 
 def may_take_back(table: Table, seat: int) -> bool:
@@ -376,14 +407,10 @@ def to_act(table: Table, game: Game[Any, Any]) -> frozenset[int]:
 
 
 # Snapshots: the table with its game state, decoded in two steps because the game state's
-# type depends on the game.
-class _RawUndo(Undo, frozen=True, kw_only=True):
-    game: msgspec.Raw = msgspec.Raw(b"null")
-
-
+# type depends on the game. A take-back's table before the action is not written (see
+# `Undo`): its marks only (seat, first, last), some 30 bytes.
 class _RawTable(Table, frozen=True, kw_only=True):
     game: msgspec.Raw = msgspec.Raw(b"null")  # type: ignore[assignment]
-    undo: _RawUndo | None = None  # type: ignore[assignment]
 
 
 _encoder = msgspec.json.Encoder()
@@ -391,6 +418,9 @@ _raw_decoder = msgspec.json.Decoder(_RawTable)
 
 
 def encode_table(table: Table) -> bytes:
+    undo = table.undo
+    if undo is not None and undo.before is not None:
+        table = msgspec.structs.replace(table, undo=msgspec.structs.replace(undo, before=None))
     return _encoder.encode(table)
 
 
@@ -408,10 +438,4 @@ def decode_table(raw: bytes, games: Any) -> Table:
     if bytes(partial.game) != b"null":
         state = msgspec.json.decode(partial.game, type=games[partial.type].state_type)
     fields["game"] = state
-    if partial.undo is not None:
-        raw = partial.undo
-        fields["undo"] = Undo(seat=raw.seat, first=raw.first, last=raw.last,
-                              game=msgspec.json.decode(raw.game,
-                                                       type=games[partial.type].state_type),
-                              waiting_since=raw.waiting_since, clocks=raw.clocks)
     return Table(**fields)

@@ -126,7 +126,8 @@ class Notifications:
                         link_secret=lambda: self.link_secret, mail=mail, push=push,
                         clock=clock, lease_s=settings.notify_lease_s,
                         hook_targets=settings.webhook_targets,
-                        hook_timeout_s=settings.webhook_timeout_s)
+                        hook_timeout_s=settings.webhook_timeout_s,
+                        on_sent=_notification_metrics(settings))
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,14 @@ def _webhook_metrics(settings: Settings) -> Callable[[bool], None] | None:
     from api.metrics import count_webhook
 
     return count_webhook
+
+
+def _notification_metrics(settings: Settings) -> Callable[[str, bool, int], None] | None:
+    if not settings.metrics:
+        return None
+    from api.metrics import count_notifications
+
+    return count_notifications
 
 
 def rq_worker(components: Components, queues: Sequence[str] = QUEUES,

@@ -94,17 +94,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="sweep again until nothing is left (default: one bounded sweep)")
     commands["gc"] = cmd_gc
 
-    export = sub.add_parser("export", help="write every game (archived or not) to a backup "
+    export = sub.add_parser("export", help="write everything the service needs to go on "
+                                           "(games, players, the service's keys) to a backup "
                                            "file (docs/archive.md); progress on stderr")
     export.add_argument("--output", "-o", default="-",
                         help="the file to write (default: stdout)")
     export.add_argument("--since", type=_when,
                         help="only the games changed since then (a Unix time, or an ISO "
-                             "date/time in UTC: 2026-11-27 or 2026-11-27T12:00)")
+                             "date/time in UTC: 2026-11-27 or 2026-11-27T12:00); players "
+                             "and the service's keys are always written whole")
     commands["export"] = cmd_export
 
-    load = sub.add_parser("import", help="load a backup file's games into the store (those "
-                                         "it does not hold: nothing is duplicated)")
+    load = sub.add_parser("import", help="load a backup file into the store: the games and "
+                                         "players it does not hold, the service's keys it "
+                                         "lacks (nothing is duplicated or overwritten)")
     load.add_argument("input", help="the backup file (- for stdin)")
     commands["import"] = cmd_import
 
@@ -292,41 +295,52 @@ def _archived_games(settings: Settings) -> tuple[ArchivedGames, Components]:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from domain.archive.backup import export
+    from domain.store.redis_backup import RedisBackup
 
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
-    reading, _components = _archived_games(settings)
+    reading, components = _archived_games(settings)
+    keyed = RedisBackup(components.store_redis)
     progress = _Progress("exported")
     if args.output == "-":
-        written = export(reading, sys.stdout.buffer, args.since, progress)
+        written = export(reading, sys.stdout.buffer, args.since, progress, keyed)
         sys.stdout.buffer.flush()
     else:
         with open(args.output, "wb") as out:
-            written = export(reading, out, args.since, progress)
-    print(f"{written} games written", file=sys.stderr)
+            written = export(reading, out, args.since, progress, keyed)
+    print(f"{written.games} games written, {written.players} players, {written.service} of "
+          "the service's keys", file=sys.stderr)
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
     from domain.archive.backup import BackupError, load
+    from domain.store.redis_backup import RedisBackup
 
     settings = _settings(needs_redis=True)
     if settings is None:
         return 2
     reading, components = _archived_games(settings)
     games = components.service.games
+    keyed = RedisBackup(components.store_redis)
     try:
         if args.input == "-":
-            loaded = load(reading, sys.stdin.buffer, games, _Progress("read"))
+            loaded = load(reading, sys.stdin.buffer, games, _Progress("read"), keyed)
         else:
             with open(args.input, "rb") as lines:
-                loaded = load(reading, lines, games, _Progress("read"))
+                loaded = load(reading, lines, games, _Progress("read"), keyed)
     except (BackupError, OSError) as err:
         print(f"donkeypost import: {err}", file=sys.stderr)
         return 1
     print(f"{loaded.games} games loaded, {loaded.present} already in the store (left as "
-          "they were)", file=sys.stderr)
+          f"they were); {loaded.players} players loaded, {loaded.players_present} already "
+          f"there; {loaded.service_added} entries added to the service's keys",
+          file=sys.stderr)
+    if loaded.names_taken:
+        print(f"{loaded.names_taken} players' names are held by another player here: "
+              "they sign in with their keys, but are not found by their names",
+              file=sys.stderr)
     return 0
 
 

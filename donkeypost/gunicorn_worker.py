@@ -2,9 +2,10 @@
 
 gunicorn reads the request line and the headers before the application sees a request,
 and refuses on its own what is beyond its limits or malformed: a request line over
-`--limit-request-line` (4094 bytes) with 414, a header over `--limit-request-field_size`
-(8190 bytes) or more than `--limit-request-fields` (100) headers with 431, malformed framing
-(a bad request line, header or chunk) with 400. Its answer is an HTML page; this worker
+`--limit-request-line` (8190 bytes: `api.observe.REQUEST_LINE`) with 414, a header over
+`--limit-request-field_size` (8190 bytes) or more than `--limit-request-fields` (100)
+headers with 431, malformed framing (a bad request line, header or chunk) with 400. Its
+answer is an HTML page; this worker
 answers the same status with the shared JSON body (`{code, status, message,
 request_id}`), an `X-Request-ID`, and `Connection: close` (the connection cannot be read
 further). The log line stays gunicorn's own warning.
@@ -36,7 +37,7 @@ _REFUSALS: tuple[tuple[type[BaseException], int, str, str], ...] = (
 _NOT_CLIENTS = (http_errors.InvalidResponseHeader, http_errors.InvalidResponseHeaderName,
                 http_errors.ConfigurationProblem)
 _MESSAGES = {
-    "uri_too_long": "the request line is longer than the server reads (4094 bytes with "
+    "uri_too_long": "the request line is longer than the server reads (8190 bytes with "
                     "the path and query)",
     "header_fields_too_large": "a header is longer than the server reads (8190 bytes), or "
                                "there are more than 100 headers",

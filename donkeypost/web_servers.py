@@ -21,6 +21,8 @@ import importlib.util
 import sys
 from typing import Literal
 
+from api.observe import REQUEST_LINE
+
 WebServer = Literal["gunicorn", "granian"]
 WEB_SERVERS: tuple[WebServer, ...] = ("gunicorn", "granian")
 APP = "donkeypost.wsgi:app"
@@ -46,7 +48,7 @@ def web_command(server: WebServer, host: str, port: int, workers: int, connectio
                 "--workers-kill-timeout", str(GRACE_S), "--log-level", log_level, app]
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     return [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG,
-            "--worker-class", GUNICORN_WORKER,
+            "--worker-class", GUNICORN_WORKER, "--limit-request-line", str(REQUEST_LINE),
             "--workers", str(workers), "--worker-connections", str(connections),
             "--bind", bind, "--reuse-port", "--graceful-timeout", str(GRACE_S),
             "--no-control-socket", "--log-level", log_level, app]

@@ -198,8 +198,9 @@ class Notifier:
     _hook_client: httpx.Client = field(default_factory=webhook_sender.new_client)
     _pool: ThreadPoolExecutor | None = None
     _pool_lock: threading.Lock = field(default_factory=threading.Lock)
-    sent: dict[str, int] = field(default_factory=lambda: {"email": 0, "push": 0,
-                                                          "confirm": 0, "hook": 0})
+    # Told of each message by channel (`email`, `confirm`, `push`, `webhook`) and whether
+    # it went (the metrics' counters, when they are on).
+    on_sent: Callable[[str, bool, int], None] | None = None
 
     def run_once(self, limit: int = BATCH) -> int:
         """One batch of due players, `threads` at a time; how many were looked at."""
@@ -215,9 +216,9 @@ class Notifier:
                 self._one(player_id, lease)
         return len(players)
 
-    def _count(self, what: str, n: int = 1) -> None:
-        with self._pool_lock:
-            self.sent[what] += n
+    def _count(self, channel: str, sent: bool, n: int = 1) -> None:
+        if self.on_sent is not None and n:
+            self.on_sent(channel, sent, n)
 
     def _one(self, player_id: str, lease: float) -> None:
         next_look: float | None = None
@@ -274,7 +275,9 @@ class Notifier:
         if planned.push:
             assert self.push is not None
             for entry in planned.push:  # each push's place saved once it is sent
-                self._count("push", self.push.send_to_player(player_id, entry))
+                took, failed = self.push.send_to_player(player_id, entry)
+                self._count("push", True, took)
+                self._count("push", False, failed)
                 if entry is not planned.push[-1]:
                     state = msgspec.structs.replace(state, push_after=entry["id"])
                     self.store.save_state(player_id, state)
@@ -344,13 +347,13 @@ class Notifier:
             target = self.hook_targets.check(hook.url)
         except TargetRefused as err:
             log.info("player webhook %s refused: %s", hook.id, err.message)
+            self._count("webhook", False)
             return False
         answer = webhook_sender.post(target, body, delivery_headers(
             hook.secret, delivery_id, entry["type"], body, now), self.hook_timeout_s,
             client=self._hook_client)
         ok = answer.status_code is not None and 200 <= answer.status_code < 300
-        if ok:
-            self._count("hook")
+        self._count("webhook", ok)
         return ok
 
     def _email(self, player_id: str, address: str, planned: Round, now: float,
@@ -368,6 +371,7 @@ class Notifier:
         try:
             self.mail.send(message, commit)
         except (OSError, smtplib.SMTPException, TargetRefused) as err:
+            self._count("email", False)
             failures = self.store.record(player_id).state.email_failures + 1
             if failures >= MAIL_ATTEMPTS:
                 log.warning("e-mail to player %s given up after %s attempts: %s",
@@ -376,7 +380,7 @@ class Notifier:
             wait = min(MAIL_RETRY_FIRST_S * 4 ** (failures - 1), MAIL_RETRY_MAX_S)
             log.info("e-mail to player %s failed (%s): again in %.0f s", player_id, err, wait)
             return False, now + wait
-        self._count("email")
+        self._count("email", True)
         return True, None
 
     def _confirm(self, player_id: str, address: str, now: float) -> bool:
@@ -390,9 +394,10 @@ class Notifier:
             self.mail.send(message)
         except (OSError, smtplib.SMTPException, TargetRefused) as err:
             log.info("the confirmation e-mail to player %s failed (%s)", player_id, err)
+            self._count("confirm", False)
             return False
         self.store.confirmation_sent(player_id)
-        self._count("confirm")
+        self._count("confirm", True)
         return True
 
     def _turns(self, player_id: str) -> list[mail.TurnLine]:

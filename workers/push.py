@@ -90,16 +90,19 @@ class PushSender:
             raise RuntimeError("Web Push is off: no VAPID key")
         return key
 
-    def send_to_player(self, player_id: str, entry: dict[str, Any]) -> int:
-        """Push `entry` to every subscription of the player; how many took it."""
-        took = 0
+    def send_to_player(self, player_id: str, entry: dict[str, Any]) -> tuple[int, int]:
+        """Push `entry` to every subscription of the player; how many took it, and how
+        many did not (a push service's refusal, no answer, or a subscription gone)."""
+        took = failed = 0
         for sub in self.store.subscriptions(player_id):
             status = self.send(sub, entry)
             if status in GONE:
                 self.store.unsubscribe_push(player_id, sub.id)
-            elif status is not None and 200 <= status < 300:
+            if status is not None and 200 <= status < 300:
                 took += 1
-        return took
+            else:
+                failed += 1
+        return took, failed
 
     def send(self, sub: PushSubscription, entry: dict[str, Any]) -> int | None:
         """One push; the push service's status (None: not sent)."""

@@ -45,7 +45,7 @@ def pascal(name: str) -> str:
 def register(api: Api, games: Games) -> None:
     """Add every game's components to the document of `api`."""
     components: dict[str, dict[str, Any]] = {}
-    _add(components, schemas_of([g.action_type for g in games.values()])[1])
+    _add(components, schemas_of([g.action_type for g in games.values()], closed=True)[1])
     domain_types = [Outcome, *(g.shapes.view for g in games.values()),
                     *(t for g in games.values() for t in g.shapes.option_types.values()),
                     *(t for shape in _event_shapes(games).values() for s in shape

@@ -86,6 +86,14 @@ BUSY = Failure(409, ("contention", "version_conflict"),
 STORE_UNAVAILABLE = Failure(503, ("store_unavailable",),
                             "the game store is unavailable for a moment: try again after "
                             "`Retry-After` seconds")
+# The request line and headers every web server reads (api.observe's limits, gunicorn's):
+# any operation answers beyond them, in the error shape.
+SERVER_LIMITS = (
+    Failure(414, ("uri_too_long",), "the path and query are longer than the server reads "
+                                    "(about 8 KB)"),
+    Failure(431, ("header_fields_too_large",), "a header longer than 8 KB, or more than "
+                                               "100 headers"),
+)
 RATE_LIMITED = Failure(429, ("too_many_requests",),
                        "too many requests from this address or with this token")
 BAD_IDEMPOTENCY_KEY = Failure(400, ("bad_idempotency_key",),
@@ -157,7 +165,10 @@ REQUEST_EXAMPLES = {"Join": {"name": "ann"}, "WebhookArgs": {"url": "https://203
                                       "email": "ann@example.org"},
                     "NewPushSubscription": {
                         "endpoint": "https://push.example.net/send/abc123",
-                        "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+                        # P-256's base point: a key of the curve, as a browser gives one
+                        "keys": {"p256dh": "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-"
+                                           "NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU",
+                                 "auth": "BTBZMqHH6r4Tts7J_aSIgg"}},
                     "NewPlayerWebhook": {"url": "https://203.0.113.7/donkeypost",
                                          "kinds": ["my_turn", "invited"]},
                     "ForcedMoves": {"auto": True}, "ClockSettingsChange": {"auto_forced": True},
@@ -287,7 +298,8 @@ class ContractBlueprint(PagedBlueprint):
         an answer leads to (OpenAPI links: what a client, or a stateful test, does next);
         `rules` are the rules across fields that a schema cannot say (`x-rules`: each with
         the `code` that refuses it, its `status` and a `rule` in words)."""
-        failures = tuple(failures) + (BODY_FAILURES if body is not None else ())
+        failures = tuple(failures) + (BODY_FAILURES if body is not None else ()) + \
+            SERVER_LIMITS
         # Rate limits (api.rate_limits) cover every request with a token (refused tokens
         # are counted) and the operations that take a body.
         if security != PUBLIC or body is not None:

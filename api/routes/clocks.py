@@ -29,17 +29,14 @@ from api.contract.operations import (
     game_link,
 )
 from api.encoding import encode_game_view
+from api.routes.table_life import NOT_PLAYED, NOT_PLAYED_CODES
 from api.schemas import GameViewSchema
 from domain.service import GameService
 
-OVER = Failure(409, ("game_over", "seat_resigned", "seat_left"),
-               "the game is over, or the seat was given up to a bot")
 VACATION_REFUSED = Failure(409, ("on_vacation", "vacation_allowance"),
                            "a vacation runs already, or not enough days are left this year")
 BAD_VACATION = Failure(422, ("bad_vacation",), "more days than a vacation may last")
-TAKE_BACK_REFUSED = Failure(409, ("take_back_closed", "game_over", "game_not_started",
-                                  "game_cancelled", "game_aborted", "seat_resigned",
-                                  "seat_left"),
+TAKE_BACK_REFUSED = Failure(409, ("take_back_closed", *NOT_PLAYED_CODES),
                             "not your last action, someone acted since, your game does not "
                             "allow taking it back, or the game is not being played")
 
@@ -79,7 +76,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
         @blp.response(200, GameViewSchema)
         @blp.operation("setForcedMoves", security=SEAT, body="ForcedMoves",
                        responses={200: "GameView"}, headers={200: ["ETAG"]},
-                       failures=[NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, OVER],
+                       failures=[NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, NOT_PLAYED],
                        links={200: game_link("getGame", "$request.path.game_id")})
         def put(self, body: dict[str, Any], game_id: str) -> Response:
             """Let this seat's forced moves play themselves (or not)

@@ -103,7 +103,8 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
         @blp.operation("streamMyEvents", security=[{}, *PLAYER], parameters=[{
             "in": "header", "name": "Last-Event-ID", "required": False,
             "schema": {"type": "string", "pattern": _ID_PATTERN.pattern},
-            "description": "resume after this entry (wins over `after`)"}],
+            "description": "resume after this entry (wins over `after`; `<ms>` alone "
+                           "stands for `<ms>-0`)"}],
             failures=[BAD_TICKET, BAD_QUERY, Failure(400, ("bad_last_event_id",),
                                                      "Last-Event-ID is not an entry's id")])
         def get(self, args: dict[str, Any]) -> Response:
@@ -146,7 +147,7 @@ def _last_event_id(after: str | None) -> str | None:
         return after
     if not _ID_PATTERN.match(header.strip()):
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must be an entry's id "
-                       "(<ms>-<n>)")
+                       "(<ms>-<n>, or <ms>)")
     return header.strip()
 
 

@@ -20,11 +20,10 @@ from typing import Literal
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.replay import Games
 from domain.store.port import ArchiveStore
-from domain.table import decode_envelope, evolve_envelope
+from domain.table import OVER, decode_envelope, evolve_envelope
 
 log = logging.getLogger(__name__)
 
-OVER = ("finished", "aborted", "cancelled")
 Outcome = Literal["archived", "already", "unknown", "not_over", "moved", "refused"]
 
 

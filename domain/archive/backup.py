@@ -1,28 +1,46 @@
-"""Backups: every game of a store written to one file, and loaded back into any store.
+"""Backups: everything a store holds that the service needs to go on, in one file, and
+loaded back into any store.
 
-The file (format `donkeypost-backup` version 1, `docs/archive.md`) is NDJSON, one JSON
+The file (format `donkeypost-backup` version 2, `docs/archive.md`) is NDJSON, one JSON
 object a line:
 
-    {"format": "donkeypost-backup", "version": 1, "written_at": <time>, "since": <time|null>}
-    {"id": …, "record": "<base64>"}
+    {"format": "donkeypost-backup", "version": 2, "written_at": <time>, "since": <time|null>}
+    {"id": …, "record": "<base64>", "others": {<key>: <typed value>, …}}
     {"id": …, "type": …, "status": …, "created_at": …, "free_seat": …, "game": {
         "events": [<event>, …], "snapshot": "<base64>", "checkpoints": {"<seq>": "<base64>"},
-        "tokens": {"<sha256>": <seat>}, "seed": …, "creator": …}}
+        "tokens": {"<sha256>": <seat>}, "seed": …, "creator": …}, "others": {…}}
     …
-    {"end": true, "games": <count>}
+    {"player": <player id>, "keys": {<key>: <typed value>, …}}
+    …
+    {"service": <key>, "value": <typed value>}
+    …
+    {"end": true, "games": <count>, "players": <count>, "service": <count>}
 
 An archived game is its archive record as stored; any other game is everything the
-store keeps of it (`StoredGame`). A game is written whole or not at all (its keys are
-read in one round trip), and the last line says the file is complete: a file cut short
-is refused. Loading writes each game in one atomic step, only if the store does not hold
-it (`put_game`, `put_archived`): loading a file twice, or into a store that has moved on,
-duplicates nothing and overwrites nothing. Each game is listed again (`index`) and a
-game over but not archived is noted as due for its archive.
+store keeps of it (`StoredGame`); each with its other keys (`others`: its chat, webhook
+registrations, analysis). A player is their keys: their record (name, key hash), inboxes,
+ratings and rating changes, stream, notification settings and subscriptions, webhooks,
+clock settings. The service's keys: the players' names, the leaderboards and the bots'
+standings, the games awaiting their rating, the e-mail links' secret and the Web Push key
+pair, the audit stream (`domain.store.redis_backup`: the typed values, and what is left
+out). `--since` keeps the games changed since then; players and the service's keys are
+always written whole.
 
-What a backup does not hold: what happened after it was written (moves, joins, chat), the
-players, their ratings and inboxes, the games' chat, webhook registrations and
-deliveries, idempotency records (a day's), the queues and timers (the workers rebuild
-those from the games when they start).
+A game is written whole or not at all (its keys are read in one round trip), and the last
+line says the file is complete: a file cut short is refused. Loading writes each game,
+with its other keys, in one atomic step, only if the store does not hold it (`put_game`,
+`put_archived`); each player likewise, only if the store has no such player; the
+service's keys are merged (what the store lacks is added, nothing is changed). Loading a
+file twice, or into a store that has moved on, duplicates nothing and overwrites nothing.
+Each game is listed again (`index`) and a game over but not archived is noted as due for
+its archive. Version 1 files (games only) are read as well.
+
+What a backup does not hold: what happened after it was written (moves, joins, chat,
+ratings, new players), idempotency records (a day's), stream tickets, webhook deliveries,
+the queues and timers (the workers rebuild those from the games when they start). A
+player erased after the backup comes back with a restore: erase them again (the audit
+stream in the restored store lists the erasures up to the backup; those after it are in
+the store that was lost, or in the operators' own records).
 """
 
 from __future__ import annotations
@@ -39,11 +57,11 @@ from domain.archive.reading import ArchivedGames, expand_record
 from domain.archive.record import decode as decode_record
 from domain.archive.replay import Games
 from domain.events import Event
-from domain.store.port import ArchiveStore, StoredGame
-from domain.table import STATUSES, Table, decode_envelope, evolve_envelope
+from domain.store.port import ArchiveStore, Inventory, KeyBackup, StoredGame
+from domain.table import OVER, STATUSES, Table, decode_envelope, evolve_envelope
 
-FORMAT, VERSION = "donkeypost-backup", 1
-OVER = ("finished", "aborted", "cancelled")
+FORMAT, VERSION = "donkeypost-backup", 2
+READ_VERSIONS = (1, 2)
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
 
@@ -52,9 +70,20 @@ class BackupError(ValueError):
 
 
 @dataclass
+class Written:
+    games: int = 0
+    players: int = 0
+    service: int = 0  # the service's keys
+
+
+@dataclass
 class Loaded:
     games: int = 0  # written into the store
     present: int = 0  # held by the store already: left as they were
+    players: int = 0
+    players_present: int = 0
+    service_added: int = 0  # the service's fields, members, entries added
+    names_taken: int = 0  # players whose name another player holds in this store
 
 
 def _b64(raw: bytes) -> str:
@@ -75,38 +104,55 @@ def game_ids(reading: ArchivedGames) -> list[str]:
 
 
 def export(reading: ArchivedGames, out: IO[bytes], since: float | None = None,
-           progress: Progress | None = None) -> int:
-    """Write every game (changed at or after `since`, if given) to `out`; how many."""
+           progress: Progress | None = None, keyed: KeyBackup | None = None) -> Written:
+    """Write every game (changed at or after `since`, if given), then (with `keyed`) every
+    player and the service's keys, to `out`; how many of each."""
     ids = game_ids(reading)
+    found = keyed.inventory() if keyed is not None else Inventory()
     out.write(msgspec.json.encode({"format": FORMAT, "version": VERSION,
                                    "written_at": time.time(), "since": since}) + b"\n")
-    written = 0
+    written = Written()
     for n, game_id in enumerate(ids, 1):
         line = _game_line(reading, game_id, since)
         if line is not None:
-            out.write(line + b"\n")
-            written += 1
+            others = found.games.get(game_id)
+            if others and keyed is not None:
+                line["others"] = keyed.dump(others)
+            out.write(msgspec.json.encode(line) + b"\n")
+            written.games += 1
         if progress is not None:
             progress(n, len(ids))
-    out.write(msgspec.json.encode({"end": True, "games": written}) + b"\n")
+    for player_id, names in sorted(found.players.items()):
+        assert keyed is not None
+        values = keyed.dump(names)
+        if values:
+            out.write(msgspec.json.encode({"player": player_id, "keys": values}) + b"\n")
+            written.players += 1
+    if keyed is not None:
+        for name, value in keyed.dump(found.service).items():
+            out.write(msgspec.json.encode({"service": name, "value": value}) + b"\n")
+            written.service += 1
+    out.write(msgspec.json.encode({"end": True, "games": written.games,
+                                   "players": written.players,
+                                   "service": written.service}) + b"\n")
     return written
 
 
-def _game_line(reading: ArchivedGames, game_id: str, since: float | None) -> bytes | None:
+def _game_line(reading: ArchivedGames, game_id: str,
+               since: float | None) -> dict[str, Any] | None:
     record = reading.archives.archived(game_id)
     if record is not None:
         decoded = decode_record(record)
         if since is not None and (max(decoded.times, default=0.0) < since):
             return None
-        return msgspec.json.encode({"id": game_id, "record": _b64(record)})
+        return {"id": game_id, "record": _b64(record)}
     stored = reading.archives.stored_game(game_id)
     if stored is None or stored.snapshot is None:
         return None  # deleted meanwhile
     table = latest_envelope(stored)
     if since is not None and table.updated_at < since:
         return None
-    return msgspec.json.encode({**_listing(table), "free_seat": table.has_free_seat(),
-                                "game": _game(stored)})
+    return {**_listing(table), "free_seat": table.has_free_seat(), "game": _game(stored)}
 
 
 def latest_envelope(stored: StoredGame) -> Table:
@@ -132,9 +178,10 @@ _events = msgspec.json.Decoder(list[Event])
 
 
 def read_lines(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    """The games of a backup, checked to be complete (BackupError otherwise)."""
+    """The lines of a backup (games, players, the service's keys), checked to be complete
+    (BackupError otherwise)."""
     header_seen = end_seen = False
-    count = 0
+    counts = {"games": 0, "players": 0, "service": 0}
     for raw in lines:
         if not raw.strip():
             continue
@@ -145,20 +192,23 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         if not header_seen:
             if line.get("format") != FORMAT:
                 raise BackupError("not a donkeypost backup (its first line says so)")
-            if line.get("version") != VERSION:
+            if line.get("version") not in READ_VERSIONS:
                 raise BackupError(f"backup format version {line.get('version')} is not "
-                                  f"known here (this code reads {VERSION})")
+                                  f"known here (this code reads "
+                                  f"{', '.join(map(str, READ_VERSIONS))})")
             header_seen = True
             continue
         if end_seen:
             raise BackupError("lines after the backup's end")
         if line.get("end"):
-            if line.get("games") != count:
-                raise BackupError(f"the backup says {line.get('games')} games, it holds "
-                                  f"{count}")
+            for kind, count in counts.items():
+                if line.get(kind, 0) != count:
+                    raise BackupError(f"the backup says {line.get(kind)} {kind}, it holds "
+                                      f"{count}")
             end_seen = True
             continue
-        count += 1
+        counts["players" if "player" in line else "service" if "service" in line
+               else "games"] += 1
         yield line
     if not end_seen:
         raise BackupError("the backup ends early (its last line is missing): not loaded "
@@ -166,21 +216,27 @@ def read_lines(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
 
 
 def load(reading: ArchivedGames, lines: Iterable[bytes], games: Games,
-         progress: Progress | None = None) -> Loaded:
-    """Write the games of a backup the store does not hold (see the module)."""
+         progress: Progress | None = None, keyed: KeyBackup | None = None) -> Loaded:
+    """Write what the store does not hold of a backup (see the module). Without `keyed`
+    (a store that keeps no keys of its own) players and the service's keys are skipped."""
     archives: ArchiveStore = reading.archives
     done = Loaded()
     for n, line in enumerate(read_lines(lines), 1):
+        if "player" in line or "service" in line:
+            if keyed is not None:
+                _load_keys(keyed, line, done)
+            continue
         game_id = line["id"]
+        others = line.get("others") or None
         if "record" in line:
             record = _unb64(line["record"])
             archived = expand_record(record, games)  # (a record that does not expand is
             table = archived.expansion.table         # refused here, before it is kept)
-            written = archives.put_archived(game_id, record)
+            written = archives.put_archived(game_id, record, others)
         else:
             stored = _stored(line["game"])
             table = latest_envelope(stored)
-            written = archives.put_game(game_id, stored)
+            written = archives.put_game(game_id, stored, others)
         if written:
             done.games += 1
             reading.index(game_id, table.type, table.status, table.created_at,
@@ -192,6 +248,18 @@ def load(reading: ArchivedGames, lines: Iterable[bytes], games: Games,
         if progress is not None:
             progress(n, 0)
     return done
+
+
+def _load_keys(keyed: KeyBackup, line: dict[str, Any], done: Loaded) -> None:
+    if "player" in line:
+        if keyed.put_player(line["player"], line["keys"]):
+            done.players += 1
+        else:
+            done.players_present += 1
+    else:
+        merged = keyed.merge_service({line["service"]: line["value"]})
+        done.service_added += merged.added
+        done.names_taken += merged.names_taken
 
 
 def _stored(game: dict[str, Any]) -> StoredGame:

@@ -9,10 +9,12 @@ type-preserving encoding of JSON-like values (an event's data, an action's body)
   `ceil(sum(log2 n))` bits: the entropy of choosing uniformly, which no fixed code beats
   without a model of the players.
 - A value is a tag byte and its payload (see `_T_*`): None, booleans, integers (zigzag
-  varint), floats (8 bytes, exact), strings (a varint index into `VOCABULARY` when they
-  are one of its words, else their UTF-8 bytes), lists, maps, and the two placeholders of
-  `game_created` (`DERIVED`, `Defaults`). Decoding gives back the same Python types in the
-  same order, so an event re-encoded to JSON is byte for byte the one stored.
+  varint), floats (8 bytes, exact; from format version 2, a float that is a whole number
+  as its zigzag varint: a score of 24.0 in two bytes), strings (a varint index into
+  `VOCABULARY` when they are one of its words, else their UTF-8 bytes), lists, maps, and
+  the two placeholders of `game_created` (`DERIVED`, `Defaults`). Decoding gives back the
+  same Python types in the same order, so an event re-encoded to JSON is byte for byte
+  the one stored.
 """
 
 from __future__ import annotations
@@ -27,9 +29,15 @@ _DOUBLE = struct.Struct("<d")
 
 # Value tags (the format's: never renumber; add new ones at the end).
 _T_NONE, _T_FALSE, _T_TRUE, _T_INT, _T_FLOAT, _T_STR, _T_WORD, _T_LIST, _T_MAP = range(9)
-_T_DERIVED, _T_DEFAULTS, _T_SMALL = 9, 10, 11
-# Integers 0..SMALL_INTS-1 are one byte: the tag _T_SMALL + the integer.
+_T_DERIVED, _T_DEFAULTS = 9, 10
+# Integers 0..SMALL_INTS-1 are one byte: the tag `small` + the integer. Format version 1:
+# small = 11; version 2: small = 16, with tag 11 a float that is a whole number (its
+# zigzag varint) and 12-15 free for later.
+_T_WHOLE = 11
+_SMALL = {1: 11, 2: 16}
+_T_SMALL = _SMALL[2]
 SMALL_INTS = 256 - _T_SMALL
+_WHOLE_LIMIT = 2**53
 
 
 class FormatError(ValueError):
@@ -95,8 +103,13 @@ class Writer:
                 out.append(_T_INT)
                 self.signed(value)
         elif type(value) is float:
-            out.append(_T_FLOAT)
-            out += _DOUBLE.pack(value)
+            if value.is_integer() and abs(value) < _WHOLE_LIMIT and \
+                    (value != 0.0 or _DOUBLE.pack(value)[-1] == 0):  # (not -0.0)
+                out.append(_T_WHOLE)
+                self.signed(int(value))
+            else:
+                out.append(_T_FLOAT)
+                out += _DOUBLE.pack(value)
         elif type(value) is str:
             index = _WORD_INDEX.get(value)
             if index is not None:
@@ -134,14 +147,23 @@ class Writer:
 
 
 class Reader:
-    def __init__(self, data: bytes, at: int = 0) -> None:
+    """Reads what `Writer` wrote; values as format version `version` wrote them (the
+    record's first byte says which: `use_version`)."""
+
+    def __init__(self, data: bytes, at: int = 0, version: int = 2) -> None:
         self.data = data
         self.at = at
+        self.use_version(version)
+
+    def use_version(self, version: int) -> None:
+        self.small = _SMALL[version]
+        self.whole = version >= 2
 
     def byte(self) -> int:
-        if self.at >= len(self.data):
-            raise FormatError("the archive ends early")
-        value = self.data[self.at]
+        try:
+            value = self.data[self.at]
+        except IndexError:
+            raise FormatError("the archive ends early") from None
         self.at += 1
         return value
 
@@ -153,15 +175,21 @@ class Reader:
         return found
 
     def varint(self) -> int:
+        data, at = self.data, self.at
         value = shift = 0
-        while True:
-            b = self.byte()
-            value |= (b & 0x7F) << shift
-            if b < 0x80:
-                return value
-            shift += 7
-            if shift > 70:
-                raise FormatError("a varint runs on")
+        try:
+            while True:
+                b = data[at]
+                at += 1
+                value |= (b & 0x7F) << shift
+                if b < 0x80:
+                    self.at = at
+                    return value
+                shift += 7
+                if shift > 70:
+                    raise FormatError("a varint runs on")
+        except IndexError:
+            raise FormatError("the archive ends early") from None
 
     def signed(self) -> int:
         n = self.varint()
@@ -175,8 +203,10 @@ class Reader:
 
     def value(self) -> Any:
         tag = self.byte()
-        if tag >= _T_SMALL:
-            return tag - _T_SMALL
+        if tag >= self.small:
+            return tag - self.small
+        if tag == _T_WHOLE and self.whole:
+            return float(self.signed())
         if tag == _T_NONE:
             return None
         if tag == _T_TRUE:

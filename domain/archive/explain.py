@@ -40,6 +40,7 @@ from domain.archive.replay import (
     follow_up,
     restore_created,
 )
+from domain.archive.summary import listed, make_summary, record_summary
 from domain.errors import DomainError
 from domain.events import Event
 from domain.events import encode as encode_event
@@ -51,6 +52,7 @@ from domain.store.port import StoredGame
 from domain.table import (
     TABLE_EVENTS,
     Table,
+    UndoNotKept,
     decode_table,
     encode_table,
     evolve_table,
@@ -102,12 +104,25 @@ def check(data: bytes, stored: StoredGame, games: Games) -> Expansion:
     if {seq: as_read(raw, games) for seq, raw in stored.checkpoints.items()} != \
             {seq: as_read(raw, games) for seq, raw in expansion.checkpoints.items()}:
         raise NotArchivable("the replay checkpoints expand differently")
+    try:
+        summary = record_summary(data, games)
+    except Exception as err:  # a summary that does not read is a refusal too
+        raise NotArchivable(f"the summary does not read: {type(err).__name__}: {err}") \
+            from err
+    if summary is not None and as_listed(summary, games) != \
+            as_listed(encode_table(expansion.table), games):
+        raise NotArchivable("the summary differs from the final table")
     return expansion
 
 
 def as_read(raw: bytes, games: Games) -> bytes:
     """A stored table's bytes as a reader decodes them, encoded again."""
     return encode_table(decode_table(raw, games))
+
+
+def as_listed(raw: bytes, games: Games) -> bytes:
+    """A stored table's bytes as a listing reads them (`summary.listed`)."""
+    return encode_table(listed(decode_table(raw, games)))
 
 
 def latest_table(stored: StoredGame, games: Games) -> bytes | None:
@@ -118,8 +133,14 @@ def latest_table(stored: StoredGame, games: Games) -> bytes | None:
     table = decode_table(stored.snapshot, games)
     newer = [e for e in stored.events if e.seq > table.version]
     game = games[table.type]
-    for ev in newer:
-        table = evolve_table(table, ev, game)
+    try:
+        for ev in newer:
+            table = evolve_table(table, ev, game)
+    except UndoNotKept:  # a take-back after the snapshot: the log has the table before it
+        table = None
+        for ev in stored.events:
+            table = evolve_table(table, ev, game)
+    assert table is not None
     return encode_table(table)
 
 
@@ -153,10 +174,16 @@ def explain(stored: StoredGame, games: Games) -> Record:
         times.extend(found.readings)
         pos += found.count
         steps += 1
-    return Record(seed=seed, version=len(events), steps=steps, special=special,
-                  choices=digits.number(), times=times, tokens=dict(stored.tokens),
-                  creator=stored.creator, chosen=len(digits.pairs),
-                  entropy_bits=sum(math.log2(radix) for _digit, radix in digits.pairs))
+    record = Record(seed=seed, version=len(events), steps=steps, special=special,
+                    choices=digits.number(), times=times, tokens=dict(stored.tokens),
+                    creator=stored.creator, chosen=len(digits.pairs),
+                    entropy_bits=sum(math.log2(radix) for _digit, radix in digits.pairs))
+    if table is not None:
+        try:
+            record.summary = make_summary(record, table, games)
+        except (ValueError, TypeError):  # a table no summary stands for: listed by expanding
+            record.summary = None
+    return record
 
 
 @dataclass
@@ -267,8 +294,7 @@ def _move_as(table: Table, game: Game[Any, Any], events: Sequence[Event],
     for index, action in enumerate(legal):
         if not _decides_like(game, table, seat, action, by, wanted, rng_seed):
             continue
-        body = msgspec.to_builtins(action)
-        found = _run(_acting(game, table, seed, seat, body, by), events, encoded, pos)
+        found = _run(_acting(game, table, seed, seat, action, by), events, encoded, pos)
         if found is None:
             continue
         after, n, readings = found
@@ -290,8 +316,11 @@ def _decides_like(game: Game[Any, Any], table: Table, seat: int, action: Any, by
     if len(decided) > len(wanted):
         return False
     marked = "auto" in (wanted[0].data if wanted else {}) and by not in ("player", "bot")
-    for got, want in zip(decided, wanted, strict=False):
+    for n, (got, want) in enumerate(zip(decided, wanted, strict=False)):
         data = {**got.data, "auto": by} if marked and got.actor == seat else got.data
+        if n == 0 and "undoable" in want.data and by == "player":
+            # (the service marks a move that may be taken back: `decide_action`)
+            data = {**data, "undoable": want.data["undoable"]}
         if got.type != want.type or got.actor != want.actor or data != want.data or \
                 got.private != want.private:
             return False

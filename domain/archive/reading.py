@@ -28,9 +28,11 @@ from domain.archive.explain import as_read
 from domain.archive.record import Record
 from domain.archive.record import decode as decode_record
 from domain.archive.replay import Expansion, Games, expand
+from domain.archive.summary import listed, record_summary
 from domain.chat import ChatEntry
 from domain.errors import VersionConflict
 from domain.events import Event
+from domain.lru import Lru
 from domain.store.port import (
     CHAT_PAGE,
     CHECKPOINT_EVERY,
@@ -47,6 +49,7 @@ from domain.store.port import (
 from domain.table import encode_table
 
 DEFAULT_CACHE_EVENTS = 100_000
+SUMMARIES_KEPT = 10_000  # (a summary as a table's bytes: about 1 KB)
 # The events that end a game: after them it waits for its archive.
 GAME_OVER = ("game_finished", "game_aborted", "game_cancelled")
 
@@ -127,15 +130,19 @@ class ArchivedGames:
         self.archives = archives
         self.games = games
         self.cache = ExpansionCache(cache_events)
+        # game id -> (its record, its summary): what listings read of archived games
+        self.summaries: Lru[str, tuple[bytes, bytes]] = Lru(SUMMARIES_KEPT)
 
     def archived_game(self, game_id: str) -> Archived | None:
-        """The game's expansion, if it is archived (kept in this process's cache)."""
-        found = self.cache.get(game_id)
-        if found is not None:
-            return found
+        """The game's expansion, if it is archived: this process's, when it expanded the
+        record there is now (a game written back for a rematch's link, by any process, is
+        archived again later with one more event)."""
         data = self.archives.archived(game_id)
         if data is None:
             return None
+        found = self.cache.get(game_id)
+        if found is not None and found.data == data:
+            return found
         return self._expanded(game_id, data)
 
     def _expanded(self, game_id: str, data: bytes) -> Archived:
@@ -241,12 +248,12 @@ class ArchivedGames:
     # --- the log -------------------------------------------------------------------------
     def read(self, game_id: str, after: int = 0, until: int | None = None,
              count: int | None = None) -> list[Event]:
-        found = self.store.read(game_id, after, until, count)
-        if found:
+        found = self.store.read_logged(game_id, after, until, count)
+        if found is not None:
             return found
         archived = self.archived_game(game_id)
         if archived is None:
-            return found
+            return []
         end = archived.version if until is None else min(until, archived.version)
         events = archived.expansion.events[max(after, 0):end]
         return events[:count] if count is not None else events
@@ -277,6 +284,9 @@ class ArchivedGames:
 
     # --- many games ----------------------------------------------------------------------
     def snapshots(self, game_ids: Sequence[str]) -> list[Stored | None]:
+        """The stored tables of live games; of archived ones, their summaries (the final
+        table without its game state, `domain.archive.summary`): what listings and
+        inboxes read, without expanding any game."""
         found = self.store.snapshots(game_ids)
         missing = [i for i, stored in zip(game_ids, found, strict=True) if stored is None]
         if not missing:
@@ -286,10 +296,24 @@ class ArchivedGames:
         for game_id, stored in zip(game_ids, found, strict=True):
             data = records.get(game_id)
             if stored is None and data is not None:
-                archived = self.cache.get(game_id) or self._expanded(game_id, data)
-                stored = archived.stored()
+                stored = Stored(self._summary(game_id, data), [])
             out.append(stored)
         return out
+
+    def _summary(self, game_id: str, data: bytes) -> bytes:
+        """An archived game's summary as a snapshot's bytes (this process's, when it read
+        this record before); a record without one (format 1) is expanded for it."""
+        kept = self.summaries.get(game_id)
+        if kept is not None and kept[0] == data:
+            return kept[1]
+        summary = record_summary(data, self.games)
+        if summary is None:
+            archived = self.cache.get(game_id)
+            if archived is None or archived.data != data:
+                archived = self._expanded(game_id, data)
+            summary = encode_table(listed(archived.expansion.table))
+        self.summaries.put(game_id, (data, summary))
+        return summary
 
     def index(self, game_id: str, game_type: str, status: str, created_at: float,
               free_seat: bool = False) -> None:

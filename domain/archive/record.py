@@ -21,26 +21,36 @@ And with them what the game's later life needs: the seed (the deal of every roun
 commitments' key), every clock reading the steps took (the events' times), the seat
 tokens' hashes, the creator token's hash.
 
-The bytes (format version 1, `docs/archive.md`):
+And, from format version 2, the game's summary: its final table as listings read it
+(`domain.archive.summary`), so that listing an archived game expands nothing.
 
-    byte     format version (1)
+The bytes (format version 2, `docs/archive.md`):
+
+    byte     format version (2)
     byte     flags: the times' encoding (0: whole milliseconds, 1: float bits, both as
              varints; 2: whole milliseconds, packed)
     varint   events in the log (its version)
     varint   steps
     seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
+    varint   clock readings; the first (if any) as a signed varint (ms, or float bits)
+    blob     the summary (`summary.py`; empty: none)
     varint   special steps; each: varint steps since the previous one, byte kind, fields
     blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
-    varint   clock readings; the first, then each as a signed delta from the one before
-             (flags 2: the first as a varint, the others packed in a blob: `codec.write_delta`)
+    ...      the other readings, each as a signed delta from the one before: varints
+             (flags 0, 1), or a blob of them packed (flags 2: `codec.write_delta`)
     varint   seat tokens; each: 32 bytes (a sha256) + varint seat
     byte     0: no creator token; 1: its sha256, 32 bytes
+
+Format version 1 (still read): no summary; values with small integers from tag 11 and no
+whole-number floats (`codec`); the special steps right after the seed, then the choices,
+then the readings' count, the first and the others' deltas (as above).
 """
 
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from domain.archive.codec import (
@@ -56,7 +66,8 @@ from domain.archive.codec import (
 )
 from domain.events import Event
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
 _KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM, _KIND_CREATED = 1, 3, 4, 5  # (2: reserved)
 # `game_created`'s fields as the service writes them, in order: kind 5 writes their values
@@ -98,6 +109,7 @@ class Record:
     times: list[float]  # every reading of the clock, in order
     tokens: dict[str, int] = field(default_factory=dict)  # sha256 of a seat token -> seat
     creator: str | None = None  # sha256 of the creator's token
+    summary: bytes | None = None  # the final table as listings read it (`summary.py`)
     # (not kept: what the encoder measured) the choices made and the information in them,
     # sum(log2 n) over each choice among n
     chosen: int = 0
@@ -105,17 +117,22 @@ class Record:
 
 
 def encode(record: Record) -> bytes:
+    """The record's bytes, in the current format (2)."""
     w = Writer()
     ms = all(_whole_ms(t) for t in record.times)
     stamps = [round(t * 1000) if ms else _INT64.unpack(_DOUBLE.pack(t))[0]
               for t in record.times]
-    deltas = [b - a for a, b in zip([0, *stamps], stamps, strict=False)]
+    deltas = [b - a for a, b in pairwise(stamps)]
     mode, times = _times(deltas, ms)
     w.byte(FORMAT_VERSION)
     w.byte(mode)
     w.varint(record.version)
     w.varint(record.steps)
     _write_hash(w, record.seed, prefixed=True)
+    w.varint(len(stamps))
+    if stamps:
+        w.signed(stamps[0])
+    w.blob(record.summary or b"")
     w.varint(len(record.special))
     previous = -1
     for step in sorted(record.special):
@@ -123,7 +140,6 @@ def encode(record: Record) -> bytes:
         previous = step
         _write_special(w, record.special[step])
     w.blob(int_bytes(record.choices))
-    w.varint(len(record.times))
     w.raw(times)
     w.varint(len(record.tokens))
     for digest, seat in record.tokens.items():
@@ -139,32 +155,25 @@ def encode(record: Record) -> bytes:
 
 def decode(data: bytes) -> Record:
     r = Reader(data)
-    version = r.byte()
-    if version != FORMAT_VERSION:
-        raise FormatError(f"archive format {version} is not known here (this code reads "
-                          f"{FORMAT_VERSION})")
-    mode = r.byte()
-    if mode not in (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED):
-        raise FormatError(f"unknown flags {mode}")
-    events = r.varint()
-    steps = r.varint()
-    seed = _read_hash(r, prefixed=True)
-    special: dict[int, Special] = {}
-    step = -1
-    for _ in range(r.varint()):
-        step += r.varint() + 1
-        special[step] = _read_special(r)
+    head = _read_head(r)
+    mode, count = head.mode, head.readings
+    special = _read_specials(r)
     choices = bytes_int(r.blob())
-    times: list[float] = []
-    count = r.varint()
-    if mode == TIMES_MS_PACKED:
+    if head.format == 1:  # every reading after the choices
+        count = r.varint()
         first = r.signed() if count else 0
-        bits = BitReader(r.blob())
-        deltas = [first, *(read_delta(bits) for _ in range(count - 1))] if count else []
     else:
-        deltas = [r.signed() for _ in range(count)]
+        first = head.first_stamp
+    if not count:
+        others: list[int] = []
+    elif mode == TIMES_MS_PACKED:
+        bits = BitReader(r.blob())
+        others = [read_delta(bits) for _ in range(count - 1)]
+    else:
+        others = [r.signed() for _ in range(count - 1)]
+    times: list[float] = []
     last = 0
-    for delta in deltas:
+    for delta in [first, *others] if count else []:
         last += delta
         times.append(last / 1000 if mode != TIMES_BITS else
                      _DOUBLE.unpack(_INT64.pack(last))[0])
@@ -175,13 +184,79 @@ def decode(data: bytes) -> Record:
     creator = _read_hash(r) if r.byte() else None
     if not r.done():
         raise FormatError("bytes after the archive's end")
-    return Record(seed=seed, version=events, steps=steps, special=special, choices=choices,
-                  times=times, tokens=tokens, creator=creator)
+    return Record(seed=head.seed, version=head.version, steps=head.steps, special=special,
+                  choices=choices, times=times, tokens=tokens, creator=creator,
+                  summary=head.summary)
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a record says before its special steps (format 2: before the second one):
+    all its summary needs, read without the rest."""
+
+    format: int
+    mode: int
+    version: int
+    steps: int
+    seed: str
+    readings: int  # (format 1: not known here, 0)
+    first_stamp: int  # the first reading, in its stamp's units (ms, or float bits)
+    summary: bytes | None
+    special: dict[int, Special]  # (`peek`) the first step, when it is a special one
+
+    @property
+    def first_time(self) -> float | None:
+        if not self.readings:
+            return None
+        if self.mode == TIMES_BITS:
+            return float(_DOUBLE.unpack(_INT64.pack(self.first_stamp))[0])
+        return self.first_stamp / 1000
+
+
+def peek(data: bytes) -> Head:
+    """The head of a record and its first special step when it is the first step (the
+    creation): cheap whatever the game's length. (Format 1 has no summary: its head
+    alone.)"""
+    r = Reader(data)
+    head = _read_head(r)
+    if head.format == 1 or not r.varint() or r.varint() != 0:
+        return head
+    return replace(head, special={0: _read_special(r)})
+
+
+def _read_head(r: Reader) -> Head:
+    version = r.byte()
+    if version not in READ_VERSIONS:
+        raise FormatError(f"archive format {version} is not known here (this code reads "
+                          f"{', '.join(map(str, READ_VERSIONS))})")
+    r.use_version(version)
+    mode = r.byte()
+    if mode not in (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED):
+        raise FormatError(f"unknown flags {mode}")
+    events = r.varint()
+    steps = r.varint()
+    seed = _read_hash(r, prefixed=True)
+    if version == 1:
+        return Head(version, mode, events, steps, seed, 0, 0, None, {})
+    readings = r.varint()
+    first = r.signed() if readings else 0
+    summary = r.blob() or None
+    return Head(version, mode, events, steps, seed, readings, first, summary, {})
+
+
+def _read_specials(r: Reader) -> dict[int, Special]:
+    special: dict[int, Special] = {}
+    step = -1
+    for _ in range(r.varint()):
+        step += r.varint() + 1
+        special[step] = _read_special(r)
+    return special
 
 
 def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
-    """The clock readings' encoding and bytes: whole milliseconds as varints or packed
-    (whichever is shorter), else the floats' bits as varints."""
+    """The encoding and bytes of the clock readings after the first (their deltas):
+    whole milliseconds as varints or packed (whichever is shorter), else the floats'
+    bits as varints."""
     varints = Writer()
     for delta in deltas:
         varints.signed(delta)
@@ -190,9 +265,8 @@ def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
     if not deltas:
         return TIMES_MS, b""
     packed = Writer()
-    packed.signed(deltas[0])
     bits = BitWriter()
-    for delta in deltas[1:]:
+    for delta in deltas:
         write_delta(bits, delta)
     packed.blob(bits.bytes())
     if len(packed.out) < len(varints.out):

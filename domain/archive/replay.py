@@ -125,9 +125,9 @@ def expand(record: Record, games: Games) -> Expansion:
             legal = game.legal_actions(table.game, seat)
             if not legal:
                 raise FormatError(f"step {step}: seat {seat} has no legal action")
-            body = msgspec.to_builtins(legal[digits.take(len(legal))])
+            action = legal[digits.take(len(legal))]  # (the game's own: parsed as it is)
             by = special.by if isinstance(special, ActAs) else default_by(table, seat)
-            table, batch = decide_action(game, table, seed, seat, body, None, by, clock)
+            table, batch = decide_action(game, table, seed, seat, action, None, by, clock)
         events.extend(batch.events)
         if batch.checkpoint is not None:
             checkpoints[batch.checkpoint[0]] = batch.checkpoint[1]

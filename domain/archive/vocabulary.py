@@ -28,4 +28,11 @@ VOCABULARY: tuple[str, ...] = (
     "time_control", "correspondence", "per_move", "bank_s", "increment_s", "vacation",
     "vacation_started", "vacation_ended", "move_taken_back", "forced_moves_set", "until",
     "first", "last", "forced", "undoable",
+    # a summary's table (`summary.py`): its fields, statuses and outcomes
+    "status", "version", "updated_at", "ended_at", "waiting_since", "timeouts_in_row",
+    "abort_votes", "clock", "clocks", "vacation_until", "auto_forced", "created_at",
+    "taken", "resigned", "left", "played_by", "bot_account", "bank", "since",
+    "open", "active", "finished", "cancelled", "aborted",
+    "places", "scores", "score_name", "lower_is_better", "conceded", "penalty", "points",
+    "slots", "player_erased",
 )

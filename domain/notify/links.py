@@ -16,6 +16,11 @@ import hmac
 from typing import NamedTuple
 
 CONFIRM, UNSUBSCRIBE = "confirm", "unsubscribe"
+# What a token made here looks like (a player id, an expiry in epoch seconds, 12 bytes of
+# the address' digest and 24 of the signature, base64url): the API's schema states it, so
+# only a token of this shape reaches `read_token`.
+TOKEN_PATTERN = (r"^(confirm|unsubscribe)\.[A-Za-z0-9_-]{1,64}\.[0-9]{1,12}\."
+                 r"[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{32}$")
 CONFIRM_TTL_S = 3 * 24 * 3600
 UNSUBSCRIBE_TTL_S = 365 * 24 * 3600
 

@@ -28,7 +28,8 @@ ENTRY_KINDS = {"my_turn": "my_turn", "seat_taken_over": "my_turn",
                "deadline_soon": "deadline_soon", "invited": "invitations",
                "game_started": "invitations", "game_finished": "results", "message": "chat"}
 MAX_DIGEST_HOURS = 168
-_CLOCK = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
+CLOCK_PATTERN = r"^([01][0-9]|2[0-3]):([0-5][0-9])$"  # HH:MM, a time of day
+_CLOCK = re.compile(CLOCK_PATTERN)
 
 
 class BadPreferences(ValueError):

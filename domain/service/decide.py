@@ -4,7 +4,7 @@ the action's shape), then the game's own `decide`, folded into a batch. No store
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -101,8 +101,42 @@ def check_in_play(table: Table, seat: int) -> None:
 
 
 def parse_action(game: Game[Any, Any], action: Any) -> Any:
-    """Turn an action body (JSON-like) into the game's action type, or raise BadAction."""
+    """Turn an action body (JSON-like) into the game's action type, or raise BadAction.
+    A field the action does not have is refused too (the document says each action's
+    fields exactly: a misspelt one would otherwise be dropped without a word). An action
+    of the game's own type (one of its legal actions, as a replay passes them) is taken
+    as it is."""
+    if type(action) in _action_classes(game.action_type):
+        return action
     try:
-        return msgspec.convert(action, game.action_type)
+        parsed = msgspec.convert(action, game.action_type)
     except msgspec.ValidationError as err:
         raise BadAction(f"not an action of {game.title}: {err}") from None
+    unknown = action.keys() - _fields(type(parsed)) if isinstance(action, dict) else ()
+    if unknown:
+        raise BadAction(f"a {action.get('type')!r} action of {game.title} has no field "
+                        + ", ".join(repr(f) for f in sorted(unknown)))
+    return parsed
+
+
+def _fields(cls: type[msgspec.Struct]) -> frozenset[str]:
+    """The names an action of type `cls` may carry: its fields and its tag's."""
+    known = _FIELDS.get(cls)
+    if known is None:
+        tag = cls.__struct_config__.tag_field
+        known = _FIELDS[cls] = frozenset((*cls.__struct_fields__, *([tag] if tag else [])))
+    return known
+
+
+_FIELDS: dict[type, frozenset[str]] = {}  # per action type (a game's few), once
+
+
+def _action_classes(action_type: Any) -> frozenset[Any]:
+    """The classes of a game's actions (its `action_type`: a Union of them, or one)."""
+    known = _CLASSES.get(action_type)
+    if known is None:
+        known = _CLASSES[action_type] = frozenset(get_args(action_type) or (action_type,))
+    return known
+
+
+_CLASSES: dict[Any, frozenset[Any]] = {}  # per game's action type, once

@@ -10,6 +10,7 @@ one the table says the player holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.errors import UnknownGame
@@ -19,8 +20,16 @@ from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.players import authenticate
 from domain.service.tokens import hash_token
-from domain.store.port import EventLog, Stored
-from domain.table import Table, decode_envelope, decode_table, evolve_envelope, evolve_table
+from domain.store.port import EventLog, GameLog, Stored
+from domain.table import (
+    Table,
+    UndoNotKept,
+    decode_envelope,
+    decode_table,
+    evolve_envelope,
+    evolve_table,
+    with_before,
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,7 @@ def read_latest(deps: Deps, game_id: str, token_hash: str | None,
         newer, read_seat, read_seed = deps.store.read_after(game_id, base.version, ask_token,
                                                             ask_seed)
         if newer is not None:
-            table = fold_events(deps.games, base, newer)
+            table = fold_events(deps.store, deps.games, base, newer)
     if table is None:
         stored, read_seat, read_seed = deps.store.read_table(game_id, ask_token, ask_seed)
         if stored is None:
@@ -113,21 +122,57 @@ def stored_envelope(log: EventLog, game_id: str, stored: Stored) -> Table:
     return table
 
 
-def stored_table(log: EventLog, games: GameRegistry, game_id: str,
+def stored_table(log: GameLog, games: GameRegistry, game_id: str,
                  stored: Stored) -> Table:
     """The table a stored snapshot and tail make: the snapshot with the tail's events after
     it folded in."""
     table = decode_table(stored.snapshot, games)
-    return fold_events(games, table, _newer(log, game_id, stored, table.version))
+    return fold_events(log, games, table, _newer(log, game_id, stored, table.version))
 
 
-def fold_events(games: GameRegistry, table: Table, events: list[Event]) -> Table:
-    """`table` with `events` (those right after its version, in order) folded in."""
-    if events:
-        game = games.game(table.type)
-        for ev in events:
+def fold_events(log: GameLog, games: GameRegistry, table: Table | None,
+                events: Sequence[Event]) -> Table:
+    """`table` with `events` (those right after its version, in order; None: from the
+    log's first) folded in. A take-back met on a table read from a snapshot, which does
+    not keep the table before the action, has it folded again from `log` first."""
+    game = games.game(table.type) if table is not None else None
+    for ev in events:
+        if game is None:
+            game = games.game(ev.data["type"])
+        try:
             table = evolve_table(table, ev, game)
+        except UndoNotKept:
+            assert table is not None
+            table = evolve_table(kept_undo(log, games, table), ev, game)
+    assert table is not None
     return table
+
+
+def kept_undo(log: GameLog, games: GameRegistry, table: Table) -> Table:
+    """`table` with its take-back's table before the action (`Table.undo`), folded again
+    from the log when it was read from a snapshot (which does not keep it)."""
+    undo = table.undo
+    if undo is None or undo.before is not None:
+        return table
+    return with_before(table, fold_log(log, games, table.id, until=undo.first - 1))
+
+
+def fold_log(log: GameLog, games: GameRegistry, game_id: str,
+             until: int | None = None) -> Table:
+    """The table folded from the log: from its first event, or with `until` from the
+    replay checkpoint at or before it (its take-back, if any, as a snapshot keeps it:
+    `kept_undo`)."""
+    start: Table | None = None
+    after = 0
+    if until is not None:
+        ckpt = log.checkpoint_at_or_before(game_id, until)
+        if ckpt is not None:
+            after, raw = ckpt
+            start = decode_table(raw, games)
+    events = log.read(game_id, after=after, until=until)
+    if start is None and not events:
+        raise UnknownGame(f"no game {game_id!r}")
+    return fold_events(log, games, start, events)
 
 
 def _newer(log: EventLog, game_id: str, stored: Stored, version: int) -> list[Event]:

@@ -6,13 +6,15 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
+import msgspec
+
 from domain.redaction import redact
 from domain.registry import GameRegistry
 from domain.service.deps import Deps
 from domain.service.loading import load, stored_table
 from domain.service.words import with_sentences
 from domain.store.port import EventStore
-from domain.table import Table
+from domain.table import OVER, Table
 from domain.texts import Translate
 
 
@@ -35,12 +37,15 @@ def list_games(store: EventStore, games: GameRegistry, status: str | None,
                game_type: str | None, offset: int, limit: int,
                free_seat: bool = False) -> tuple[list[Table], int]:
     """One page of games, newest first, and how many match: two reads of the store.
-    `free_seat`: only those with a seat anyone may take (the lobby)."""
+    `free_seat`: only those with a seat anyone may take (the lobby). A game that is over
+    is listed by its table alone, without its game state (its final board is in its own
+    view): as an archived game's summary keeps it (`domain.archive.summary`)."""
     ids, total = store.list_ids(status, game_type, offset=offset, limit=limit,
                                 free_seat=free_seat)
-    return [stored_table(store, games, i, stored) for i, stored in zip(ids, store.snapshots(ids),
-                                                                strict=True)
-            if stored is not None], total
+    tables = [stored_table(store, games, i, stored)
+              for i, stored in zip(ids, store.snapshots(ids), strict=True) if stored is not None]
+    return [msgspec.structs.replace(t, game=None) if t.status in OVER else t
+            for t in tables], total
 
 
 def active_games(store: EventStore, games: GameRegistry, batch: int = 500) -> Iterator[Table]:

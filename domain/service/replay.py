@@ -9,38 +9,21 @@ from typing import Any
 
 from domain.errors import UnknownGame
 from domain.events import Event
-from domain.game import Game
 from domain.registry import GameRegistry
 from domain.service.deps import Deps
-from domain.service.loading import load
+from domain.service.loading import fold_events, fold_log, kept_undo, load
 from domain.service.views import table_view
 from domain.store.port import GameLog
-from domain.table import Table, decode_table, evolve_table
+from domain.table import DELETED_NAME, Table
 from domain.texts import Translate
 
 
 def rebuild(store: GameLog, games: GameRegistry, game_id: str,
             until: int | None = None) -> Table:
     """Fold the log from its first event (replay, verification, lost snapshots); with
-    `until`, from the checkpoint at or before it."""
-    start: Table | None = None
-    after = 0
-    if until is not None:
-        ckpt = store.checkpoint_at_or_before(game_id, until)
-        if ckpt is not None:
-            after, raw = ckpt
-            start = decode_table(raw, games)
-    events = store.read(game_id, after=after, until=until)
-    if start is None and not events:
-        raise UnknownGame(f"no game {game_id!r}")
-    table = start
-    game: Game[Any, Any] | None = games.game(start.type) if start else None
-    for ev in events:
-        if game is None:
-            game = games.game(ev.data["type"])
-        table = evolve_table(table, ev, game)
-    assert table is not None
-    return table
+    `until`, from the checkpoint at or before it. The table is as a fold from the first
+    event makes it: its take-back keeps the table before the action."""
+    return kept_undo(store, games, fold_log(store, games, game_id, until))
 
 
 def table_at(deps: Deps, game_id: str, version: int, recent: Sequence[Event] = ()) -> Table:
@@ -52,10 +35,21 @@ def table_at(deps: Deps, game_id: str, version: int, recent: Sequence[Event] = (
     table = tables.get((game_id, version))
     if table is None:
         table = _fold_recent(deps, game_id, version, recent)
-    if table is None:
+    if table is None or _names_erased_since(deps, table):
         table = rebuild(deps.store, deps.games, game_id, until=version)
     tables.put((game_id, version), table)
     return table
+
+
+def _names_erased_since(deps: Deps, table: Table) -> bool:
+    """Was a seat's player erased since this process remembered `table` (the newest table
+    it knows of the game says so)? The erasure rewrote the log and the checkpoints, so a
+    table folded again from them shows the seat as a deleted player, as every other
+    process does."""
+    newest = deps.remembered.newest_table(table.id)
+    return newest is not None and any(
+        now.name == DELETED_NAME and then.name not in (None, DELETED_NAME)
+        for now, then in zip(newest.seats, table.seats, strict=True))
 
 
 def _fold_recent(deps: Deps, game_id: str, version: int,
@@ -66,10 +60,7 @@ def _fold_recent(deps: Deps, game_id: str, version: int,
     for start in range(len(events) - 1, -1, -1):  # the latest remembered table first
         table = deps.remembered.tables.get((game_id, events[start].seq - 1))
         if table is not None:
-            game = deps.games.game(table.type)
-            for ev in events[start:]:
-                table = evolve_table(table, ev, game)
-            return table
+            return fold_events(deps.store, deps.games, table, events[start:])
     return None
 
 

@@ -15,7 +15,7 @@ from domain.service.appending import append
 from domain.service.deps import Deps
 from domain.service.folding import Batch, fold, settle
 from domain.service.forced import play_forced
-from domain.service.loading import load_to_act
+from domain.service.loading import kept_undo, load_to_act
 from domain.service.retry import with_retries
 from domain.table import Table
 
@@ -25,13 +25,17 @@ CHANGE_ATTEMPTS = 5  # a bot's move may land between the read and the append
 Decision = Callable[[Table, Game[Any, Any]], list[Event]]
 
 
-def change_table(deps: Deps, game_id: str, decide: Decision, what: str) -> Table:
+def change_table(deps: Deps, game_id: str, decide: Decision, what: str,
+                 taking_back: bool = False) -> Table:
     """The table after `decide`'s events and what they settle (or as it was, when there
-    was nothing to do). `decide` raises the domain's errors to refuse."""
+    was nothing to do). `decide` raises the domain's errors to refuse. `taking_back`: the
+    table read keeps the table before its last action (`kept_undo`: a snapshot does not)."""
 
     def attempt(_n: int) -> Table | None:
         loaded = load_to_act(deps, game_id)
         before = loaded.table
+        if taking_back:
+            before = kept_undo(deps.store, deps.games, before)
         game = deps.games.game(before.type)
         new = decide(before, game)
         if not new:

@@ -37,4 +37,4 @@ def take_back(deps: Deps, game_id: str, seat: int) -> Table:
         return [event("move_taken_back", actor=seat, seat=seat, first=undo.first,
                       last=undo.last)]
 
-    return change_table(deps, game_id, decide, "taking a move back")
+    return change_table(deps, game_id, decide, "taking a move back", taking_back=True)

@@ -48,6 +48,13 @@ class EventLog(Protocol):
         """The events with `after` < seq <= `until` (at most `count`), in order."""
         ...
 
+    def read_logged(self, game_id: str, after: int = 0, until: int | None = None,
+                    count: int | None = None) -> list[Event] | None:
+        """As `read`, in the same single read, but None when the log does not hold event
+        `after` (nor, for `after` 0, any event): no log here (an unknown game, a deleted
+        or an archived one) told apart from nothing new after `after`."""
+        ...
+
     def wait(self, game_id: str, after: int, timeout_s: float,
              count: int | None = None) -> list[Event]:
         """Events after `after`, waiting up to `timeout_s` for the first one (long-poll)."""

@@ -166,6 +166,16 @@ class MemoryGameLog(_MemoryGames):
             found = game.events[max(after, 0):end]
             return found[:count] if count is not None else found
 
+    def read_logged(self, game_id: str, after: int = 0, until: int | None = None,
+                    count: int | None = None) -> list[Event] | None:
+        with self._changed:
+            game = self._games.get(game_id)
+            if game is None or not game.events or len(game.events) < after:
+                return None
+            end = len(game.events) if until is None else min(until, len(game.events))
+            found = game.events[max(after, 0):end]
+            return found[:count] if count is not None else found
+
     def wait(self, game_id: str, after: int, timeout_s: float,
              count: int | None = None) -> list[Event]:
         with self._changed:

@@ -3,10 +3,10 @@ rules as in Redis, under the event store's lock."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from domain.store.memory import MemoryEventStore, _Game
-from domain.store.port import StoredGame
+from domain.store.port import StoredGame, Typed
 
 
 class MemoryArchiveStore:
@@ -51,14 +51,17 @@ class MemoryArchiveStore:
             del self.records[game_id]
             return True
 
-    def put_game(self, game_id: str, game: StoredGame) -> bool:
+    def put_game(self, game_id: str, game: StoredGame,
+                 others: Mapping[str, Typed] | None = None) -> bool:
+        # (`others`, keys of a Redis store's backup, have no place here)
         with self.games._changed:
             if self._has_log(game_id) or game_id in self.records:
                 return False
             self._write(game_id, game)
             return True
 
-    def put_archived(self, game_id: str, record: bytes) -> bool:
+    def put_archived(self, game_id: str, record: bytes,
+                     others: Mapping[str, Typed] | None = None) -> bool:
         with self.games._changed:
             if self._has_log(game_id) or game_id in self.records:
                 return False

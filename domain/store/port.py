@@ -51,9 +51,12 @@ from domain.store.records import (
     SNAPSHOT_EVERY,
     AppendResult,
     Idempotency,
+    Inventory,
+    Merged,
     Stored,
     StoredGame,
     TimerChanges,
+    Typed,
 )
 from domain.webhooks.deliveries import Delivery
 from domain.webhooks.receivers import ReceiverState
@@ -87,14 +90,17 @@ class ArchiveStore(Protocol):
         keys (`game`) and delete the record. False: it is not (restored meanwhile)."""
         ...
 
-    def put_archived(self, game_id: str, record: bytes) -> bool:
-        """Keep `record` as the archive of a game the store does not hold (an import);
-        False (nothing written) if it holds the game, archived or not."""
+    def put_archived(self, game_id: str, record: bytes,
+                     others: Mapping[str, Typed] | None = None) -> bool:
+        """Keep `record` as the archive of a game the store does not hold (an import),
+        with the game's `others` keys (its chat, webhooks…: `KeyBackup`) in the same
+        step; False (nothing written) if it holds the game, archived or not."""
         ...
 
-    def put_game(self, game_id: str, game: StoredGame) -> bool:
-        """Write a game's keys (an import) in one atomic step, unless the store holds the
-        game, archived or not (then False, nothing written)."""
+    def put_game(self, game_id: str, game: StoredGame,
+                 others: Mapping[str, Typed] | None = None) -> bool:
+        """Write a game's keys (an import), `others` with them, in one atomic step, unless
+        the store holds the game, archived or not (then False, nothing written)."""
         ...
 
     def archive_due(self, game_id: str, ended_at: float) -> None:
@@ -116,6 +122,27 @@ class ArchiveStore(Protocol):
 
     def used_memory(self) -> tuple[int, int | None]:
         """The store's memory in use and its configured maximum (None: none), in bytes."""
+        ...
+
+
+class KeyBackup(Protocol):
+    """What a backup holds besides the games' logs and records, key by key
+    (`domain.store.redis_backup`): the games' other keys, the players', the service's."""
+
+    def inventory(self) -> Inventory:
+        """The keys a backup holds, by owner."""
+        ...
+
+    def dump(self, names: list[str]) -> dict[str, Typed]:
+        """The keys' values, typed (a key gone meanwhile is left out)."""
+        ...
+
+    def put_player(self, player_id: str, values: Mapping[str, Typed]) -> bool:
+        """A player's keys in one step, unless the store has that player (False)."""
+        ...
+
+    def merge_service(self, values: Mapping[str, Typed]) -> Merged:
+        """The service's keys, adding only what the store lacks."""
         ...
 
 

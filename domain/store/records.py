@@ -1,9 +1,12 @@
 """What the stores keep and answer, shared by every port: the constants of what is kept
 (how often a checkpoint and a snapshot are written, how long an idempotency record lives,
 …) and the records an append takes and gives (`Stored`, `Idempotency`, `TimerChanges`,
-`AppendResult`, `StoredGame`)."""
+`AppendResult`, `StoredGame`; a backup's `Typed` values, `Inventory` and `Merged`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 
@@ -83,3 +86,26 @@ class AppendResult(msgspec.Struct, frozen=True):
     replicated: bool = True
     # True: the `timers` given to the append were applied with it (the hooks need not).
     timers_applied: bool = False
+
+
+# A key's value as a backup holds it (`domain.store.redis_backup`): {"string": v},
+# {"hash": {field: v}}, {"zset": [[member, score], …]}, {"stream": [[id, {field: v}], …]},
+# {"set": [v, …]} or {"list": [v, …]}; v is text, or {"b64": …} for other bytes.
+Typed = dict[str, Any]
+
+
+@dataclass
+class Inventory:
+    """The keys of a store a backup holds, by owner (key names in full)."""
+
+    games: dict[str, list[str]] = field(default_factory=dict)  # game id -> its other keys
+    players: dict[str, list[str]] = field(default_factory=dict)  # player id -> its keys
+    service: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Merged:
+    """What merging the service's keys into a store did."""
+
+    added: int = 0  # keys, fields, members and entries added
+    names_taken: int = 0  # players' names another player holds in this store

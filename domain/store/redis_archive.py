@@ -14,7 +14,7 @@ live outside any game's slot, like the other indexes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
@@ -23,6 +23,7 @@ from redis.cluster import RedisCluster
 import domain.store.keys as keys
 from domain import events as ev_codec
 from domain.store.port import StoredGame
+from domain.store.redis_backup import WRITE_COMMANDS_LUA, Typed, write_commands
 
 # KEYS: the stream, the archive, then the other keys an archive replaces.
 # ARGV: the version, the record.
@@ -37,11 +38,13 @@ return 1
 """
 
 # Write a game's keys. KEYS: the stream, the archive, snapshot, checkpoints, tokens, seed,
-# creator. ARGV: mode ('restore': only if the archive is ARGV[2], which is deleted;
-# 'import': only if neither the stream nor an archive exists), the record, the number
-# of events, the events, the snapshot, the number of checkpoints, (seq, table) pairs,
-# the number of tokens, (hash, seat) pairs, the seed, the creator ('' for none).
-_WRITE = """
+# creator, then the game's other keys an import writes. ARGV: mode ('restore': only if
+# the archive is ARGV[2], which is deleted; 'import': only if neither the stream nor an
+# archive exists), the record, the number of events, the events, the snapshot, the
+# number of checkpoints, (seq, table) pairs, the number of tokens, (hash, seat) pairs,
+# the seed, the creator ('' for none), then the writes of the game's other keys
+# (`redis_backup.write_commands`; none when restoring).
+_WRITE = WRITE_COMMANDS_LUA + """
 if ARGV[1] == 'restore' then
   if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
   if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -65,13 +68,16 @@ at = at + 2 * n + 1
 if ARGV[at] ~= '' then redis.call('SET', KEYS[6], ARGV[at]) end
 if ARGV[at + 1] ~= '' then redis.call('SET', KEYS[7], ARGV[at + 1]) end
 if ARGV[1] == 'restore' then redis.call('DEL', KEYS[2]) end
+if ARGV[at + 2] then run_writes(at + 2) end
 return 1
 """
 
-# Keep a record unless the game exists. KEYS: the stream, the archive. ARGV: the record.
-_PUT_ARCHIVED = """
+# Keep a record unless the game exists. KEYS: the stream, the archive, then the game's
+# other keys. ARGV: the record, then the writes of those keys.
+_PUT_ARCHIVED = WRITE_COMMANDS_LUA + """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
+if ARGV[2] then run_writes(2) end
 return 1
 """
 
@@ -124,16 +130,23 @@ class RedisArchiveStore:
     def restore_archived(self, game_id: str, record: bytes, game: StoredGame) -> bool:
         return self._write_game(game_id, game, "restore", record)
 
-    def put_game(self, game_id: str, game: StoredGame) -> bool:
-        return self._write_game(game_id, game, "import", b"")
+    def put_game(self, game_id: str, game: StoredGame,
+                 others: Mapping[str, Typed] | None = None) -> bool:
+        return self._write_game(game_id, game, "import", b"", others or {})
 
-    def put_archived(self, game_id: str, record: bytes) -> bool:
-        done = self._put_archived(keys=[keys.events(game_id), keys.archive(game_id)],
-                                  args=[record])
+    def put_archived(self, game_id: str, record: bytes,
+                     others: Mapping[str, Typed] | None = None) -> bool:
+        names = [keys.events(game_id), keys.archive(game_id), *_own(game_id, others or {})]
+        args: list[Any] = [record]
+        if others:
+            args.extend(write_commands(others, {k: n for n, k in enumerate(names, 1)}))
+        done = self._put_archived(keys=names, args=args)
         return int(done) == 1
 
-    def _write_game(self, game_id: str, game: StoredGame, mode: str, record: bytes) -> bool:
+    def _write_game(self, game_id: str, game: StoredGame, mode: str, record: bytes,
+                    others: Mapping[str, Typed] | None = None) -> bool:
         away = keys.archived_away(game_id)
+        names = [away[0], keys.archive(game_id), *away[1:], *_own(game_id, others or {})]
         args: list[Any] = [mode, record, len(game.events)]
         args.extend(ev_codec.encode(e) for e in game.events)
         args.append(game.snapshot or b"")
@@ -144,7 +157,9 @@ class RedisArchiveStore:
         for digest, seat in game.tokens.items():
             args.extend((digest, seat))
         args.extend((game.seed or "", game.creator or ""))
-        done = self._write(keys=[away[0], keys.archive(game_id), *away[1:]], args=args)
+        if others:
+            args.extend(write_commands(others, {k: n for n, k in enumerate(names, 1)}))
+        done = self._write(keys=names, args=args)
         return int(done) == 1
 
     def archive_due(self, game_id: str, ended_at: float) -> None:
@@ -178,3 +193,16 @@ class RedisArchiveStore:
         limits = [int(i.get("maxmemory", 0)) for i in infos]
         limit = sum(limits) if limits and all(limits) else None
         return used, limit
+
+
+def _own(game_id: str, others: Mapping[str, Typed]) -> list[str]:
+    """The keys of `others`, each one of this game's (an import writes nothing else)."""
+    tag = keys.events(game_id).removesuffix("events")
+    for name in others:
+        if not name.startswith(tag) or name.removeprefix(tag) in _OWN_KEYS:
+            raise ValueError(f"{name!r} is not one of game {game_id}'s other keys")
+    return list(others)
+
+
+_OWN_KEYS = {k.removeprefix(keys.events("x").removesuffix("events"))
+             for k in [*keys.archived_away("x"), keys.archive("x")]}

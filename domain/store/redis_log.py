@@ -237,6 +237,20 @@ class RedisGameLog:
         entries = self.redis.xrange(keys.events(game_id), f"(0-{after}", end, count=count)
         return _decode_entries(entries)
 
+    def read_logged(self, game_id: str, after: int = 0, until: int | None = None,
+                    count: int | None = None) -> list[Event] | None:
+        """See `GameLog.read_logged`: the range is read from event `after` itself, whose
+        presence says that the log is there (it is not decoded)."""
+        if after <= 0:
+            found = self.read(game_id, 0, until, count)
+            return found or None
+        end = f"0-{until}" if until is not None else "+"
+        entries = self.redis.xrange(keys.events(game_id), f"0-{after}", end,
+                                    count=count + 1 if count is not None else None)
+        if not entries or entries[0][0] != f"0-{after}".encode():
+            return None
+        return _decode_entries(entries[1:])
+
     def wait(self, game_id: str, after: int, timeout_s: float,
              count: int | None = None) -> list[Event]:
         """Events after `after`, waiting up to `timeout_s` for the first one (long-poll).

@@ -45,6 +45,11 @@ _REFUSED_KINDS = (
 )
 
 
+# The start of every URL `parse_url` takes (the API's schemas state it): http(s), a host,
+# no credentials. The policy decides the rest (addresses, ports) when it is checked.
+URL_PATTERN = "^https?://[^/?#@\\s]+"
+
+
 class TargetRefused(DomainError):
     """The URL may not be called (scheme, form, or an address that is not public)."""
 

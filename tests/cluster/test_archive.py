@@ -13,6 +13,7 @@ from domain.archive.archiving import archive_game
 from domain.archive.backup import export, load
 from domain.archive.reading import ArchivedGames
 from domain.service import NoHooks
+from domain.store.redis_backup import RedisBackup
 from donkeypost.bootstrap import bootstrap
 from tests.archive_kit import play
 
@@ -44,11 +45,19 @@ def test_games_archive_read_restore_and_back_up_on_a_cluster(cluster_settings, c
     assert rematch.created and cluster_client.exists(keys.events(games[0].id)) == 1
     used, _limit = components.archives.used_memory()
     assert used > 0
+    player, key = fresh.service.register_player("ann")
+    table, _ = fresh.service.load(games[1].id)
+    fresh.service.post_message(table, 0, "good game")
+    chat = fresh.service.messages(games[1].id, 0, 10)
+    keyed = RedisBackup(cluster_client)
     backup = io.BytesIO()
-    assert export(reading, backup) == len(games) + 1
+    written = export(reading, backup, keyed=keyed)
+    assert written.games == len(games) + 1 and written.players == 1 and written.service
     cluster_client.flushall()
-    loaded = load(reading, backup.getvalue().splitlines(), fresh.service.games)
-    assert loaded.games == len(games) + 1
+    loaded = load(reading, backup.getvalue().splitlines(), fresh.service.games, keyed=keyed)
+    assert loaded.games == len(games) + 1 and loaded.players == 1
+    assert fresh.service.authenticate(key).id == player.id
+    assert fresh.service.messages(games[1].id, 0, 10) == chat
     again = bootstrap(cluster_settings, hooks=NoHooks())
     for table in games[1:]:
         assert [msgspec.json.encode(e) for e in again.service.store.read(table.id)] == \

@@ -156,6 +156,20 @@ class GameLogContract:
         assert store.delete("g1", SNAPSHOT_EVERY + 1)
         assert store.read_after("g1", SNAPSHOT_EVERY + 1) == (None, None, None)
 
+    def test_a_read_from_a_held_event_tells_no_log_from_nothing_new(self, store):
+        batch = _events(3)
+        store.append("g1", 0, batch, b"s3")
+        assert store.read_logged("g1") == batch
+        assert store.read_logged("g1", after=1) == batch[1:]
+        assert store.read_logged("g1", after=1, until=2) == batch[1:2]
+        assert store.read_logged("g1", after=1, count=1) == batch[1:2]
+        assert store.read_logged("g1", after=3) == []  # nothing new: the log is there
+        assert store.read_logged("g1", after=4) is None  # event 4 is not in it
+        assert store.read_logged("nope") is None
+        assert store.read_logged("nope", after=2) is None
+        assert store.delete("g1", 3)
+        assert store.read_logged("g1", after=3) is None
+
     def test_wait_returns_new_events_or_nothing_after_the_timeout(self, store):
         store.append("g1", 0, _events(1), b"s1")
         assert store.wait("g1", 1, 0.05) == []

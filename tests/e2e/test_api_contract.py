@@ -58,6 +58,11 @@ def test_errors_share_one_shape_with_version_and_legal_actions(api):
     assert len(illegal.get_json()["legal_actions"]) == 3
     malformed = api.act(game_id, tokens[0], {"type": "fly"})
     assert malformed.status_code == 422 and malformed.get_json()["code"] == "bad_action"
+    # A field the action does not have (the document closes each action): refused, never
+    # dropped without a word.
+    extra = api.act(game_id, tokens[0], {"type": "play", "card": hand[0], "kard": 3})
+    assert extra.status_code == 422 and extra.get_json()["code"] == "bad_action"
+    assert "'kard'" in extra.get_json()["message"]
     not_json = api.http.post(f"/games/{game_id}/actions", data="{",
                              headers={**api.auth(tokens[0]), "Content-Type": "application/json"})
     assert not_json.status_code == 422 and not_json.get_json()["code"] == "bad_action"

@@ -3,6 +3,13 @@ refused in one JSON shape when they do not hold together."""
 
 from __future__ import annotations
 
+from api.rate_limits import RateLimits
+from domain.service import NoHooks
+from donkeypost.bootstrap import bootstrap, web_app
+from donkeypost.settings import Settings
+from tests.e2e.api_client import ApiClient
+from tests.support.clock import Clock
+
 CORRESPONDENCE = {"kind": "correspondence", "bank_s": 259200, "increment_s": 86400}
 
 
@@ -21,6 +28,30 @@ def test_a_correspondence_game_shows_its_clock_in_the_view_and_the_lobby(api):
     assert [s["time_left"] for s in seats[1:]] == [259200, 259200]
     assert [s["deadline"] for s in seats[1:]] == [None, None]
     assert all(s["vacation_until"] is None for s in seats)
+
+
+def test_the_listing_shows_a_running_bank_as_it_runs(redis_url, redis_client, games):
+    clock = Clock(now=1_900_000_000.0)
+    app = web_app(bootstrap(Settings(redis_url=redis_url, rate_limits=RateLimits.off(),
+                                     health_workers=()), hooks=NoHooks(), clock=clock,
+                            games=games), {"TESTING": True})
+    api = ApiClient(app.test_client())
+    game = api.create("ochs-und-esel", 3, {"first_player": 0}, time_control=CORRESPONDENCE)
+    for name in ("ann", "bob", "cy"):
+        api.join(game["id"], name)
+
+    def listed() -> tuple[list[float], str]:
+        r = api.http.get("/games?status=active")
+        (mine,) = [g for g in r.get_json() if g["id"] == game["id"]]
+        return [s["time_left"] for s in mine["seats"]], r.headers["ETag"]
+
+    (running, *stopped), etag = listed()
+    assert running == 259200 and stopped == [259200, 259200]
+    clock.advance(3600)  # seat 0 thinks for an hour: the listing says so, as the view does
+    (running, *stopped), later = listed()
+    assert running == 259200 - 3600 and stopped == [259200, 259200]
+    assert later != etag
+    assert api.view(game["id"])["seats"][0]["time_left"] == running
 
 
 def test_old_clients_get_a_deadline_per_move(api):

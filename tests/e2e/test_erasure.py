@@ -113,7 +113,11 @@ def test_erasure_leaves_nothing_findable_and_keeps_the_games(api, redis_client) 
     r = api.http.put("/players/me/notifications", headers=_auth(zeb["key"]),
                      json={"channels": ["email"], "email": EMAIL})
     assert r.status_code == 200, r.get_json()
-    api.http.application.extensions["donkeypost"].rate_game(finished)
+    service = api.http.application.extensions["donkeypost"]
+    service.rate_game(finished)
+    # This process remembers the active game as it was (a replayed moment, a retry's answer).
+    early = service.load(active)[0].version
+    assert NAME in [s.name for s in service.table_at(active, early).seats]
     before = everything(redis_client)
     assert NAME.encode() in before and EMAIL.encode() in before
     assert zeb["id"].encode() in redis_client.zrange("ratings:board:ochs-und-esel", 0, -1)
@@ -147,6 +151,9 @@ def test_erasure_leaves_nothing_findable_and_keeps_the_games(api, redis_client) 
     mine = [s for s in view["seats"] if s["name"] == DELETED_NAME]
     assert len(mine) == 1 and mine[0]["played_by"] == "basic"
     assert view["status"] == "active"
+    # What this process remembered of the game before shows the deleted player too.
+    names = [s.name for s in service.table_at(active, early).seats]
+    assert NAME not in names and DELETED_NAME in names
     # The open game shows the deleted player too.
     seats_open = api.http.get(f"/games/{open_game}").get_json()["seats"]
     assert seats_open[0]["name"] == DELETED_NAME

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,21 @@ import pytest
 
 from api.rate_limits import RateLimits
 from domain.connection import connect
+from domain.notify.links import (
+    CONFIRM,
+    CONFIRM_TTL_S,
+    UNSUBSCRIBE,
+    UNSUBSCRIBE_TTL_S,
+    make_token,
+)
 from domain.service import NoHooks
+from domain.table import may_take_back
 from domain.webhooks.targets import TargetPolicy
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.cli import OPENAPI_PATH
 from donkeypost.settings import Settings
 from tests.support.live import serving
+from tests.support.push_service import BrowserSubscription
 
 ROOT = Path(__file__).parents[2]
 CONFIG = ROOT / "tests" / "support" / "schemathesis.toml"
@@ -36,15 +46,16 @@ MAX_TIME_S = int(os.environ.get("DONKEYPOST_SCHEMATHESIS_S", "110"))
 PREPARED = 30  # away seats for comeBack, games being played for postAction
 
 
-def games_being_played(app: Any, count: int) -> list[tuple[str, list[str]]]:
-    """Started two-seat games: `[game id, [token of seat 0, token of seat 1]]`."""
+def games_being_played(app: Any, count: int, game_type: str = "trash",
+                       seats: int = 2) -> list[tuple[str, list[str]]]:
+    """Started games (of two seats unless told): `[game id, [token of each seat]]`."""
     client = app.test_client()
     out = []
     for _ in range(count):
-        game = client.post("/games", json={"type": "trash", "seats": [{"kind": "human"}] * 2,
-                                           "deadline_s": None}).get_json()
-        tokens = ["", ""]
-        for name in ("ann", "bob"):
+        game = client.post("/games", json={"type": game_type, "deadline_s": None,
+                                           "seats": [{"kind": "human"}] * seats}).get_json()
+        tokens = [""] * seats
+        for name in ("ann", "bob", "cid")[:seats]:
             joined = client.post(f"/games/{game['id']}/players", json={"name": name})
             tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
         out.append((game["id"], tokens))
@@ -156,6 +167,65 @@ def away_seats(app: Any, count: int) -> list[tuple[str, str]]:
     return out
 
 
+def taking_back(app: Any, count: int) -> list[tuple[str, list[str]]]:
+    """Games being played whose last action its seat may take back (a card played to a
+    trick that goes on): `[game id, [token of each seat]]`."""
+    service = app.extensions["donkeypost"]
+    out = []
+    for game_id, tokens in games_being_played(app, count, "ochs-und-esel", 3):
+        table, _ = service.load(game_id)
+        while table.status == "active" and \
+                (table.undo is None or not may_take_back(table, table.undo.seat)):
+            acting = service.view(table, None)["to_act"][0]
+            service.act(game_id, acting, service.view(table, acting)["legal_actions"][0])
+            table, _ = service.load(game_id)
+        assert table.status == "active", "a whole game without a move to take back"
+        out.append((game_id, tokens))
+    return out
+
+
+def players_holding(app: Any, count: int) -> list[tuple[str, list[str], list[str]]]:
+    """Players with two push subscriptions and two player webhooks each: `[player key,
+    [subscription ids], [webhook ids]]`."""
+    client = app.test_client()
+    out = []
+    for i in range(count):
+        key = client.post("/players", json={"name": f"holder {i}"}).get_json()["key"]
+        auth = {"Authorization": f"Bearer {key}"}
+        subs = [client.post("/players/me/push-subscriptions", headers=auth, json=(
+            BrowserSubscription(f"https://203.0.113.7/push/{i}-{n}").as_json()),
+        ).get_json()["id"] for n in range(2)]
+        hooks = [client.post("/players/me/webhooks", headers=auth, json={
+            "url": "https://203.0.113.7/hook"}).get_json()["id"] for _ in range(2)]
+        out.append((key, subs, hooks))
+    return out
+
+
+def erasable(app: Any, count: int) -> list[str]:
+    """Keys of players that only the run's erasures use."""
+    client = app.test_client()
+    return [client.post("/players", json={"name": f"leaver {i}"}).get_json()["key"]
+            for i in range(count)]
+
+
+def email_links(app: Any, components: Any, count: int) -> tuple[list[str], list[str]]:
+    """The confirmation and unsubscribe links' tokens of players with an address waiting
+    for its confirmation, as the e-mails carry them."""
+    client, secret, now = app.test_client(), components.notifications.link_secret, time.time()
+    confirm, unsubscribe = [], []
+    for i in range(count):
+        player = client.post("/players", json={"name": f"reader {i}"}).get_json()
+        address = f"reader{i}@example.org"
+        set_prefs = client.put("/players/me/notifications", json={"email": address},
+                               headers={"Authorization": f"Bearer {player['key']}"})
+        assert set_prefs.status_code == 200, set_prefs.get_json()
+        confirm.append(make_token(secret, CONFIRM, player["id"], address, now,
+                                  CONFIRM_TTL_S))
+        unsubscribe.append(make_token(secret, UNSUBSCRIBE, player["id"], address, now,
+                                      UNSUBSCRIBE_TTL_S))
+    return confirm, unsubscribe
+
+
 @pytest.mark.timeout(MAX_TIME_S + 120)
 def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_path):
     connect(redis_url).flushdb()
@@ -163,14 +233,17 @@ def test_every_phase_passes_and_every_operation_answers_a_2xx(redis_url, tmp_pat
                         webhook_targets=TargetPolicy.allowing("203.0.113.0/24"),
                         rate_limits=RateLimits.off(),  # generated bursts from one address
                         health_workers=())  # no worker runs beside it
-    app = web_app(bootstrap(settings, hooks=NoHooks()), {"TESTING": True})
+    components = bootstrap(settings, hooks=NoHooks())
+    app = web_app(components, {"TESTING": True})
     playing = games_being_played(app, PREPARED)
     (tmp_path / "fixtures.json").write_text(json.dumps({
         "away": away_seats(app, PREPARED), "playing": playing,
         "finished": finished_games(app, 3), "open": open_tables(app, 5),
         "cancellable": cancellable(app, 5),
         "webhooks": webhooks(app, playing[:5]), "table_life": table_life_games(app, 12),
-        "chat": chats(app, 5)}))
+        "chat": chats(app, 5), "players": players_holding(app, 5),
+        "erasable": erasable(app, 5), "email_links": email_links(app, components, 5),
+        "taking_back": taking_back(app, 10)}))
     reached = tmp_path / "reached.json"
     with serving(app) as base:
         env = {**os.environ, "SCHEMATHESIS_HOOKS": "tests.support.schemathesis_hooks",

@@ -124,7 +124,7 @@ def test_chat_entries_and_a_messages_delivery_match_the_document(api, components
 
 BODIES = {"postAction": {"type": "pass"}, "leaveGame": {"level": "basic"},
           "postMessage": {"text": "hi"}, "joinGame": {"name": "eve"},
-          "registerWebhook": {"url": "https://203.0.113.7/hook"}}
+          "registerWebhook": {"url": "https://203.0.113.7/hook"}, "setForcedMoves": {"auto": True}}
 
 
 def _game_operations() -> list[tuple[str, str, dict[str, Any]]]:
@@ -185,4 +185,5 @@ def test_every_operation_on_a_given_up_seat_an_aborted_or_early_ended_game_is_do
     # The states were met: the refusals that say so, where they apply.
     assert {("comeBack", 409, "seat_left"), ("postAction", 409, "seat_resigned"),
             ("resignGame", 409, "game_aborted"), ("leaveGame", 409, "game_over"),
-            ("voteAbort", 200, None), ("postMessage", 201, None)} <= seen, sorted(seen)
+            ("voteAbort", 200, None), ("postMessage", 201, None),
+            ("setForcedMoves", 409, "game_aborted")} <= seen, sorted(seen)

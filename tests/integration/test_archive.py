@@ -74,9 +74,12 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
         assert archive_game(first.archives, games_under_test(), table.id) == "archived"
         assert redis_client.exists(*keys.archived_away(table.id)) == 0
         assert redis_client.exists(keys.archive(table.id)) == 1
-    # Another process, which never expanded these games.
+    # Another process, which never expanded these games: it lists them from their
+    # summaries, expanding none.
     second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     client = web_app(second, {"TESTING": True}).test_client()
+    assert client.get("/games?status=finished&page_size=50").get_data() == listing
+    assert len(second.service.store.cache) == 0
     for table, tokens in played:
         after = http_answers(client, table.id, table.version, tokens, table.players)
         for want, got in zip(before[table.id], after, strict=True):

@@ -102,3 +102,118 @@ def test_a_backup_cut_short_is_refused():
         list(read_lines(lines))
     with pytest.raises(BackupError, match="not a donkeypost backup"):
         list(read_lines([b'{"hello": 1}']))
+
+
+def _auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def _people_game(client, creator: dict, other: dict) -> tuple[str, dict[int, str]]:
+    """A 3-seat game of the creator, the player they invite and a guest."""
+    r = client.post("/games", headers=_auth(creator["key"]), json={
+        "type": "ochs-und-esel", "deadline_s": None, "options": {"rounds": 1},
+        "seats": [{"kind": "human", "me": True}, {"kind": "human", "invite": other["name"]},
+                  {"kind": "human"}]})
+    assert r.status_code == 201, r.get_json()
+    game_id = r.get_json()["id"]
+    assert client.post(f"/games/{game_id}/players", headers=_auth(other["key"])
+                       ).status_code == 201
+    guest = client.post(f"/games/{game_id}/players", json={"name": "guest"}).get_json()
+    seats = client.get(f"/games/{game_id}").get_json()["seats"]
+    by_name = {s["name"]: i for i, s in enumerate(seats)}
+    return game_id, {by_name[creator["name"]]: creator["key"],
+                     by_name[other["name"]]: other["key"], guest["seat"]: guest["token"]}
+
+
+def _play(client, game_id: str, credentials: dict[int, str], moves: int) -> None:
+    for n in range(moves):
+        view = client.get(f"/games/{game_id}").get_json()
+        if view["status"] != "active":
+            return
+        seat = view["to_act"][0]
+        mine = client.get(f"/games/{game_id}", headers=_auth(credentials[seat])).get_json()
+        r = client.post(f"/games/{game_id}/actions", json=mine["legal_actions"][0],
+                        headers={**_auth(credentials[seat]), "Idempotency-Key": f"m{n}"})
+        assert r.status_code == 200, r.get_json()
+
+
+def test_a_restored_service_lets_its_players_sign_in_and_go_on(tmp_path):
+    """Players, their keys, inboxes, ratings, streams and settings, the games' chat and
+    webhooks, the service's names, leaderboards and push key: all come back."""
+    data = tmp_path / "redis-1"
+    redis_server = RedisProcess(data)
+    redis_server.start()
+    clock = Clock()
+    settings = Settings(redis_url=redis_server.url, rate_limits=RateLimits.off(),
+                        health_workers=())
+    try:
+        first = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
+        client = web_app(first, {"TESTING": True}).test_client()
+        ann, bob = (client.post("/players", json={"name": n}).get_json() for n in ("Ann", "Bob"))
+        finished, seats = _people_game(client, ann, bob)
+        assert client.post(f"/games/{finished}/messages", headers=_auth(ann["key"]),
+                           json={"text": "good luck"}).status_code == 201
+        _play(client, finished, seats, 5000)
+        assert first.service.rate_game(finished) == "rated"
+        live, live_seats = _people_game(client, bob, ann)
+        _play(client, live, live_seats, 6)
+        guest = next(k for k in live_seats.values() if k not in (ann["key"], bob["key"]))
+        assert client.post(f"/games/{live}/messages", headers=_auth(bob["key"]),
+                           json={"text": "your move, Ann"}).status_code == 201
+        assert client.post(f"/games/{live}/webhooks", headers=_auth(guest),
+                           json={"url": "http://93.184.215.14/"}).status_code == 201
+        assert client.put("/players/me/notifications", headers=_auth(ann["key"]), json={
+            "channels": ["email"], "email": "ann@example.org"}).status_code == 200
+        assert client.put("/players/me/settings", headers=_auth(bob["key"]),
+                          json={"auto_forced": True}).status_code == 200
+        reads = [("/players/me", ann["key"]), ("/players/me", bob["key"]),
+                 ("/players/me/games?status=finished", ann["key"]),
+                 ("/players/me/games?status=active", bob["key"]),
+                 ("/players/me/events", ann["key"]), ("/ratings/ochs-und-esel", None),
+                 (f"/games/{finished}/messages", None), (f"/games/{live}/messages", None),
+                 (f"/games/{live}/webhooks", guest),
+                 ("/players/me/notifications", ann["key"]),
+                 ("/players/me/settings", bob["key"]), ("/push/key", None),
+                 (f"/games/{live}", bob["key"])]
+        clock.frozen = True
+
+        def answers(client) -> list[tuple[int, bytes]]:
+            out = []
+            for path, key in reads:
+                r = client.get(path, headers=_auth(key) if key else {})
+                out.append((r.status_code, r.get_data()))
+            return out
+
+        before = answers(client)
+        assert all(status == 200 for status, _body in before), before
+        backup = tmp_path / "service.ndjson"
+        done = donkeypost(redis_server.url, "export", "--output", str(backup))
+        assert b"2 games written, 2 players" in done.stderr
+    finally:
+        redis_server.kill()
+    shutil.rmtree(data)
+
+    fresh = RedisProcess(tmp_path / "redis-2")
+    fresh.start()
+    try:
+        done = donkeypost(fresh.url, "import", str(backup))
+        assert b"2 games loaded, 0 already" in done.stderr
+        assert b"2 players loaded, 0 already there" in done.stderr
+        settings = Settings(redis_url=fresh.url, rate_limits=RateLimits.off(),
+                            health_workers=())
+        second = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
+        client = web_app(second, {"TESTING": True}).test_client()
+        assert answers(client) == before
+        # They go on: a name is still taken, a message and a move with a player's key.
+        assert client.post("/players", json={"name": "Ann"}).status_code == 409
+        assert client.post(f"/games/{live}/messages", headers=_auth(ann["key"]),
+                           json={"text": "here I am"}).status_code == 201
+        clock.frozen = False
+        version = client.get(f"/games/{live}").get_json()["version"]
+        _play(client, live, live_seats, 1)
+        assert client.get(f"/games/{live}").get_json()["version"] > version
+        again = donkeypost(fresh.url, "import", str(backup))
+        assert b"0 games loaded, 2 already in the store" in again.stderr
+        assert b"0 players loaded, 2 already there" in again.stderr
+    finally:
+        fresh.kill()

@@ -74,6 +74,15 @@ def link(text: str, path: str) -> str:
     return found.group(0)[len(BASE):]
 
 
+def _counted(channel: str) -> dict[str, float]:
+    """The metrics' notifications of `channel` by outcome, as this process counted them."""
+    from api.metrics import OWN
+
+    return {o: OWN.get_sample_value("donkeypost_notifications_total",
+                                    {"channel": channel, "outcome": o}) or 0.0
+            for o in ("sent", "failed")}
+
+
 def confirmed(api: ApiClient, notifier, box, player: dict[str, Any], address: str) -> None:
     set_prefs(api, player["key"], channels=["email"], email=address,
               kinds=["my_turn", "invitations", "results", "chat", "deadline_soon"])
@@ -91,18 +100,25 @@ def test_an_address_is_confirmed_first_then_gets_digests_that_unsubscribe_in_one
     ann, bob = register(api, "Ann"), register(api, "Bob")
     set_prefs(api, bob["key"], channels=["email"], email="bob@example.org")
     invite(api, ann, "Bob")  # before his address is confirmed: not sent to it
+    counted = _counted("confirm")
     notifier.run_once()
     mails = box.to("bob@example.org")
     assert [m["Subject"] for m in mails] == ["Confirm your address for donkeypost"]
+    assert _counted("confirm") == {"sent": counted["sent"] + 1, "failed": counted["failed"]}
     confirm = link(text_of(mails[0]), "/players/email/confirm")
     prefs = api.http.get("/players/me/notifications", headers=api.auth(bob["key"])).get_json()
     assert prefs["email"] is None and prefs["email_pending"] == "bob@example.org"
     # A changed token is refused; the real one confirms; nobody else sees the address.
     r = api.http.get(confirm[:-3] + "abc")
-    assert r.status_code == 400 and r.get_json()["code"] == "invalid_link"
+    assert r.status_code == 403 and r.get_json()["code"] == "invalid_link"
     assert api.http.get(confirm).status_code == 200
     prefs = api.http.get("/players/me/notifications", headers=api.auth(bob["key"])).get_json()
     assert prefs["email"] == "bob@example.org" and prefs["email_pending"] is None
+    again = api.http.get(confirm)  # opened twice (a second click, a mail scanner): so it is
+    assert again.status_code == 200 and "confirmed" in again.get_data(as_text=True)
+    # A link whose form the document does not allow never reaches the signature check.
+    r = api.http.get("/players/email/confirm?token=not-a-token")
+    assert r.status_code == 422 and r.get_json()["code"] == "validation_error"
     assert "bob@example.org" not in api.http.get(f"/players/{bob['id']}").get_data(as_text=True)
     # Now an invitation reaches him: one multipart e-mail, both parts linking the table.
     game = invite(api, ann, "Bob")
@@ -261,3 +277,16 @@ def test_an_address_is_removed_with_null_and_a_failed_confirmation_is_sent_again
     notifier.run_once()
     assert [m["Subject"] for m in box.to("bob@example.net")] == \
         ["Confirm your address for donkeypost"]
+
+
+def test_a_confirmation_link_for_an_address_changed_since_says_so(stack):
+    api, notifier, box = stack
+    bob = register(api, "Bob")
+    set_prefs(api, bob["key"], channels=["email"], email="bob@example.org")
+    notifier.run_once()
+    first = link(text_of(box.to("bob@example.org")[-1]), "/players/email/confirm")
+    set_prefs(api, bob["key"], channels=["email"], email="robert@example.org")
+    r = api.http.get(first)
+    assert r.status_code == 409 and r.get_json()["code"] == "address_changed"
+    prefs = api.http.get("/players/me/notifications", headers=api.auth(bob["key"])).get_json()
+    assert prefs["email"] is None and prefs["email_pending"] == "robert@example.org"

@@ -39,6 +39,15 @@ def register(api: ApiClient, name: str) -> dict[str, Any]:
     return api.http.post("/players", json={"name": name}).get_json()
 
 
+def _pushes_counted() -> dict[str, float]:
+    """The metrics' pushes by outcome, as this process counted them."""
+    from api.metrics import OWN
+
+    return {o: OWN.get_sample_value("donkeypost_notifications_total",
+                                    {"channel": "push", "outcome": o}) or 0.0
+            for o in ("sent", "failed")}
+
+
 def test_pushes_are_signed_encrypted_and_marked_and_a_gone_subscription_is_dropped(stack):
     api, notifier, components = stack
     ann, bob = register(api, "Ann"), register(api, "Bob")
@@ -58,8 +67,12 @@ def test_pushes_are_signed_encrypted_and_marked_and_a_gone_subscription_is_dropp
             "seats": [{"kind": "human", "me": True}, {"kind": "human", "invite": "Bob"}]})
         game = r.get_json()["id"]
         pusher.gone.add("/push/bob-laptop")
+        counted = _pushes_counted()
         notifier.run_once()
         pushes = pusher.wait_for(2)
+        # The metrics count one push sent and one failed (the laptop's 410).
+        assert _pushes_counted() == {"sent": counted["sent"] + 1,
+                                     "failed": counted["failed"] + 1}
         assert sorted(p.path for p in pushes) == ["/push/bob-laptop", "/push/bob-phone"]
         push = next(p for p in pushes if p.path == "/push/bob-phone")
         assert push.claims is not None, "the VAPID JWT did not check out"
@@ -103,6 +116,13 @@ def test_subscriptions_are_checked_bounded_and_private(stack):
         r = api.http.post("/players/me/push-subscriptions", json=private,
                           headers=api.auth(bob["key"]))
         assert r.status_code == 422 and r.get_json()["code"] == "url_not_allowed"
+        # Keys of the documented form that are no point of the curve: no payload could
+        # ever be encrypted for them, so they are refused now rather than fail each push.
+        off_curve = {**pusher.subscribe("y").as_json(), "keys": {"p256dh": "B" + "A" * 86,
+                                                                  "auth": "A" * 22}}
+        r = api.http.post("/players/me/push-subscriptions", json=off_curve,
+                          headers=api.auth(bob["key"]))
+        assert r.status_code == 422 and r.get_json()["code"] == "bad_push_keys"
         for i in range(10):
             r = api.http.post("/players/me/push-subscriptions",
                               json=pusher.subscribe(f"b{i}").as_json(),

@@ -24,10 +24,18 @@ Load with `SCHEMATHESIS_HOOKS=tests.support.schemathesis_hooks` (`st run`, see t
   `table_life` `[game id, [token of each seat]]` of games of four people being played
   (for resigning, leaving, voting to abort and chatting: what they end does not end the
   games `postAction` plays), `chat` `[game id, creator token, messages in its chat]`
-  (for `hideMessage`);
+  (for `hideMessage`); `players` lists `[player key, [push subscription ids], [webhook
+  ids]]` of players holding some (for deleting them), `erasable` the keys of players the
+  run may erase (no other operation uses them), `email_links` `[[confirm tokens],
+  [unsubscribe tokens]]` as the e-mails carry them (for the links' operations),
+  `taking_back` `[game id, [token of each seat]]` of games whose last action its seat may
+  take back (for `takeBack`, which a run's random moves seldom allow);
   `postAction` is sent to the games being played too, and half of its schema-valid
   cases on a game whose tokens the run holds post a legal action read from the view, as
   a player does (the fuzzing phase would otherwise never post one).
+- A player's own operations (only a player key opens them) carry a key the run was
+  handed; a new push subscription, half the time, a browser's real keys and an endpoint
+  the server allows.
 - Checks: every error's `code` is one the document lists for its status (`x-codes`), and
   every operation tested answered a 2xx at least once.
 """
@@ -44,6 +52,8 @@ from typing import Any
 import httpx
 import schemathesis
 from hypothesis import strategies
+
+from tests.support.push_service import BrowserSubscription
 
 API = os.environ.get("DONKEYPOST_API", "http://127.0.0.1:8000")
 ALLOWED_ADDRESS = "203.0.113.7"  # the server under test allows 203.0.113.0/24
@@ -67,11 +77,19 @@ _cancellable = [game for game, _token in _fixtures.get("cancellable", [])]
 _creators.update(dict(_fixtures.get("cancellable", [])))
 _hooks = [(game, hook) for game, hook, _token in _fixtures.get("webhooks", [])]
 _owners.update({(game, hook): token for game, hook, token in _fixtures.get("webhooks", [])})
+_taking_back = [game for game, _tokens in _fixtures.get("taking_back", [])]
 _seats.update({game: dict(enumerate(tokens))
                for game, tokens in _fixtures["playing"] + _fixtures.get("finished", []) +
-               _fixtures.get("table_life", [])})
+               _fixtures.get("table_life", []) + _fixtures.get("taking_back", [])})
+_held: dict[str, str] = {}  # a player's push subscription or webhook id -> their key
+for _key, _subs, _player_hooks in _fixtures.get("players", []):
+    _keys.append(_key)
+    _held.update({held: _key for held in [*_subs, *_player_hooks]})
+_erasable = list(_fixtures.get("erasable", []))
+_confirm_links, _unsubscribe_links = _fixtures.get("email_links", [[], []])
 _random = random.Random(0)
 TABLE_LIFE = ("resignGame", "leaveGame", "voteAbort", "withdrawAbort")
+BROWSER_KEYS = BrowserSubscription("").as_json()["keys"]  # as a browser's subscribe() gives
 BY_A_SEAT = ("comeBack", "postAction", "postMessage", "takeBack", "setForcedMoves",
              *TABLE_LIFE)  # never a spectator
 
@@ -107,9 +125,13 @@ def after_call(context: Any, case: Any, response: Any) -> None:
                 _owners[(game, body["id"])] = token
             case "registerPlayer":
                 _keys.append(body["key"])
+            case "addMyPushSubscription" | "registerMyWebhook":
+                token = (case.headers or {}).get("Authorization", "").partition(" ")[2]
+                _held[body["id"]] = token
             case "rotatePlayerKey":
                 old = (case.headers or {}).get("Authorization", "").partition(" ")[2]
                 _keys[:] = [k for k in _keys if k != old] + [body["key"]]
+                _held.update({h: body["key"] for h, key in _held.items() if key == old})
 
 
 def _fill(game: str, leave: int = 0) -> None:
@@ -128,9 +150,19 @@ def _fill(game: str, leave: int = 0) -> None:
 def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
     """`comeBack` is also sent to the prepared away seats, `postAction` to the prepared
     games being played, `rematchGame` to the prepared finished games, `joinGame` to the
-    prepared open tables, `cancelGame` to the prepared games waiting for players, a
-    webhook's operations to the prepared webhooks."""
+    prepared open tables, `cancelGame` to the prepared games waiting for players,
+    `takeBack` to the prepared games whose last action may be taken back, a webhook's
+    operations to the prepared webhooks, a player's deletions to what prepared players
+    hold."""
     operation = _operation(context.operation) if context.operation is not None else ""
+    if operation in ("deleteMyPushSubscription", "deleteMyWebhook") and _held:
+        name = "subscription_id" if operation == "deleteMyPushSubscription" else "hook_id"
+        prefix = "push_" if operation == "deleteMyPushSubscription" else "phk_"
+        with _lock:
+            held = sorted(h for h in _held if h.startswith(prefix))
+        if held:
+            return strategies.one_of(strategy, strategies.sampled_from(
+                [{name: h} for h in held]))
     if operation in ("getWebhook", "deleteWebhook", "listDeliveries") and _hooks:
         return strategies.one_of(strategy, strategies.sampled_from(
             [{"game_id": game, "hook_id": hook} for game, hook in _hooks]))
@@ -138,12 +170,25 @@ def before_generate_path_parameters(context: Any, strategy: Any) -> Any:
         return strategies.one_of(strategy, strategies.sampled_from(_chats))
     games = {"comeBack": [game for game, _token in _away], "postAction": _playing,
              "rematchGame": _finished, "joinGame": _open,
-             "cancelGame": _cancellable, **{op: _table_life for op in TABLE_LIFE},
+             "cancelGame": _cancellable, "takeBack": _taking_back,
+             **{op: _table_life for op in TABLE_LIFE},
              "postMessage": _table_life, "listMessages": _table_life}.get(operation, [])
     if not games:
         return strategy
     return strategies.one_of(strategy, strategies.sampled_from(
         [{"game_id": game} for game in games]))
+
+
+@schemathesis.hook
+def before_generate_query(context: Any, strategy: Any) -> Any:
+    """The e-mail links' operations are also sent the tokens the e-mails carry."""
+    operation = _operation(context.operation) if context.operation is not None else ""
+    tokens = {"confirmEmail": _confirm_links, "unsubscribeEmailPage": _unsubscribe_links,
+              "unsubscribeEmail": _unsubscribe_links}.get(operation, [])
+    if not tokens:
+        return strategy
+    valid = strategies.sampled_from([{"token": token} for token in tokens])
+    return strategies.one_of(strategy, valid, valid)  # mostly a real link
 
 
 @schemathesis.hook
@@ -169,9 +214,13 @@ def map_case(context: Any, case: Any) -> Any:
             if "If-Match" in (case.headers or {}):
                 case.headers = {**case.headers, "If-Match": f'"{view["version"]}"'}
     url = body.get("url")
-    if operation == "registerWebhook" and isinstance(url, str) and \
+    if operation in ("registerWebhook", "registerMyWebhook") and isinstance(url, str) and \
             url.startswith(("http://", "https://")) and _random.random() < 0.5:
         case.body = {**body, "url": f"https://{ALLOWED_ADDRESS}/hook"}
+    if operation == "addMyPushSubscription" and positive and _random.random() < 0.5:
+        # As a browser's PushManager.subscribe() gives it: keys of the curve.
+        case.body = {**body, "endpoint": f"https://{ALLOWED_ADDRESS}/push/"
+                                         f"{_random.getrandbits(64):x}", "keys": BROWSER_KEYS}
     wait = (case.query or {}).get("wait") if operation == "listEvents" else None
     if isinstance(wait, int | float) and not isinstance(wait, bool) and 1 < wait <= 60:
         case.query = {**case.query, "wait": 1}
@@ -208,8 +257,16 @@ class Tokens:
         params = case.path_parameters or {}
         game = params.get("game_id")
         operation = _operation(case)
-        if operation in ("getMyProfile", "rotatePlayerKey", "listMyGames", "getMySettings",
-                         "setMySettings", "startVacation", "endVacation"):
+        if operation == "erasePlayer":
+            with _lock:
+                return _erasable.pop() if _erasable else None
+        held = params.get("subscription_id", params.get("hook_id")) \
+            if operation in ("deleteMyPushSubscription", "deleteMyWebhook") else None
+        if held is not None:
+            with _lock:
+                if held in _held:
+                    return _held[held]
+        if _player_only(case) or operation == "streamMyEvents":
             with _lock:
                 return _random.choice(_keys) if _keys else None
         if not isinstance(game, str):
@@ -244,6 +301,11 @@ class Tokens:
 
     def set(self, case: Any, data: str, ctx: Any) -> None:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+
+
+def _player_only(case: Any) -> bool:
+    """Does only a player key open this operation (a player's own, `/players/me…`)?"""
+    return case.operation.definition.raw.get("security") == [{"playerKey": []}]
 
 
 @schemathesis.check

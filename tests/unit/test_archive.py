@@ -24,13 +24,15 @@ from domain.archive.codec import (
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
 from domain.archive.record import EventStep, Record, Verbatim, decode, encode
+from domain.archive.replay import expand
 from domain.commitments import commitment_key
-from domain.events import Event, event, stamp
+from domain.events import Event, event, stamp, verify_chain
 from domain.rng import rng_for
 from domain.service import GameService
 from domain.store import MemoryEventStore
 from domain.store.memory_archive import MemoryArchiveStore
 from domain.store.port import StoredGame
+from domain.table import encode_table, to_act
 from tests.archive_kit import VARIANTS, play, viewers
 from tests.support.games import games_under_test
 
@@ -127,6 +129,99 @@ def test_aborted_cancelled_and_rematched_games_round_trip():
         assert len(expansion.events) == len(stored.events)
     assert store.read(finished.id)[-1].type == "rematch_created"
     assert archives.stored_game(cancelled.id).creator is not None
+
+
+class CountedArchives(MemoryArchiveStore):
+    """Counts the reads of archive records."""
+
+    def __init__(self, store: MemoryEventStore) -> None:
+        super().__init__(store)
+        self.reads = 0
+
+    def archived(self, game_id: str) -> bytes | None:
+        self.reads += 1
+        return super().archived(game_id)
+
+    def archives_of(self, game_ids):
+        self.reads += len(game_ids)
+        return super().archives_of(game_ids)
+
+
+def test_reading_a_live_game_never_looks_for_its_archive():
+    store = MemoryEventStore()
+    archives = CountedArchives(store)
+    reading = ArchivedGames(store, archives, games_under_test())
+    service = GameService(reading, games_under_test(), clock=Clock())
+    table = service.create("ochs-und-esel", {"rounds": 1}, [{"kind": "human"}] * 3,
+                           deadline_s=None)
+    version = table.version
+    # Nothing new after the last event (the event hub's read after a notice), the view,
+    # the log, the version: all from the live keys alone.
+    assert reading.read(table.id, after=version) == []
+    assert reading.wait(table.id, after=version, timeout_s=0.01) == []
+    assert len(reading.read(table.id)) == version
+    service.load(table.id)
+    assert reading.version(table.id) == version
+    assert archives.reads == 0
+    # A game that is not here at all is looked for among the archives.
+    assert reading.read("nope", after=2) == []
+    assert archives.reads == 1
+
+
+def test_listings_and_inboxes_read_archived_games_from_their_summaries():
+    """A page of archived games (the listing, a player's finished games) is what it was
+    before archiving, and expands no game: each is read from its record's summary."""
+    service, store, archives = service_pair()
+    ann, ann_key = service.register_player("ann")
+    bob, _bob_key = service.register_player("bob")
+    ids = []
+    for i, (game_type, players, options) in enumerate(VARIANTS[:4]):
+        table, _tokens = play(service, game_type, players, options, seed=i, people=0,
+                             life=False)
+        ids.append(table.id)
+    seats = [{"kind": "human", "me": True}, {"kind": "human"}, {"kind": "bot"}]
+    for seed in range(2):  # with players: names, ids, places, and one who resigned
+        table = service.create("ochs-und-esel", {"rounds": 1}, seats, deadline_s=None,
+                               by=ann)
+        _seat, _token, table = service.join(table.id, None, bob)
+        if seed:
+            table = service.resign(table.id, table.seat_of(bob.id))
+        table = finish_with_bots(service, table)
+        ids.append(table.id)
+
+    def pages() -> list[bytes]:
+        listed, total = service.list_games("finished", None, 0, 50)
+        assert total == len(ids) and all(t.game is None for t in listed)
+        inbox, _ = service.inbox(ann_key, "finished", None, 0, 50)
+        assert len(inbox) == 2
+        return [msgspec.json.encode([service.view(t, None) | {"server_time": 0.0}
+                                     for t in listed]), msgspec.json.encode(inbox)]
+
+    before = pages()
+    for game_id in ids:
+        assert archive_game(archives, games_under_test(), game_id) == "archived"
+    fresh = CountedArchives(store)
+    fresh.records = archives.records
+    reading = ArchivedGames(store, fresh, games_under_test())
+    service.deps.store = reading
+    assert pages() == before
+    assert len(reading.cache) == 0  # no game expanded
+    assert fresh.reads == len(ids) + 2  # each page read its records, nothing more
+    assert pages() == before  # (again, from this process's summaries)
+    for game_id in ids:
+        assert decode(archives.records[game_id]).summary is not None
+
+
+def finish_with_bots(service: GameService, table):
+    """Play every seat as a bot would, to the end."""
+    game = games_under_test().game(table.type)
+    rng = random.Random(table.version)
+    while table.status == "active":
+        seat = sorted(to_act(table, game))[0]
+        legal = game.legal_actions(table.game, seat)
+        table = service.act(table.id, seat, msgspec.to_builtins(rng.choice(legal)),
+                            by="bot").table
+    return table
 
 
 def test_a_rematch_asked_of_an_archived_game_restores_it_and_is_archived_again():
@@ -248,3 +343,66 @@ def test_a_log_that_does_not_replay_is_refused():
     headless = msgspec.structs.replace(stored, events=stored.events[1:])
     with pytest.raises(NotArchivable, match="does not replay"):
         archive(headless, games_under_test())
+
+
+# A record written by format version 1 (a 3-seat game of one round with two people: one
+# left, moves by the server for an absent seat), its log's length and last hash.
+_V1_RECORD = bytes.fromhex(
+    "0102432e00ff14ee7b86a1932453c38e83272bc670b6a5315eec266d675fe45c396247084e0e000500070905"
+    "0c2d63684d57504c61386e3842062a0a01062e0c07030624000003a03806270b090800000300060100080206"
+    "1c0c061905027030000003010601000802061c0d0619050270310001030006090c0802061c0c061806240003"
+    "030005067061737365640d080106450c00020300050a7365745f706c617965640d0804050576616c75651205"
+    "076e756d626572730c05066a6f6b6572730b06450c00070300050a7365745f706c617965640d080405057661"
+    "6c75650d05076e756d626572730d05066a6f6b6572730b06450c00050300050a7365745f706c617965640d08"
+    "04050576616c75650c05076e756d626572730c05066a6f6b6572730b06450c00030300050a7365745f706c61"
+    "7965640d0804050576616c75650f05076e756d626572730c05066a6f6b6572730b06450c00010300050a7365"
+    "745f706c617965640d0804050576616c75650d05076e756d626572730c05066a6f6b6572730b06450c000303"
+    "0005067061737365640d080106450c0002030005067061737365640d080106450c0002030005067061737365"
+    "640d080106450c000201062808860056a96858550335caa0bfe9d6663a62b158ac562b158ae58315ca62b15c"
+    "a62b158ce503158ae50394c5633158ae50394c562b15cb62b94c562b15ca63315ca62b15ca62b158cc562802"
+    "be06be6c6c158942c6c4b3610e57a2ff88ac1e137d75fc926096da7509c830b60123567104519d1737701a20"
+    "7ac40ea82dcd216511a81c933084366c8d28b524200200"
+)
+_V1_EVENTS, _V1_LAST_HASH = 67, "fcf1df09064e97af60172a3db6ac114bb8e7145e9b522016c1abecbbd4f41850"
+
+
+def test_a_record_of_format_1_still_expands_and_archives_again_as_format_2():
+    record = decode(_V1_RECORD)
+    assert _V1_RECORD[0] == 1 and record.summary is None
+    expansion = expand(record, games_under_test())
+    assert len(expansion.events) == _V1_EVENTS
+    assert expansion.events[-1].hash == _V1_LAST_HASH
+    assert verify_chain(expansion.events) is None
+    again = StoredGame(events=expansion.events, snapshot=encode_table(expansion.table),
+                       checkpoints=expansion.checkpoints, tokens=record.tokens,
+                       seed=record.seed, creator=record.creator)
+    data, second = archive(again, games_under_test())
+    assert data[0] == 2 and decode(data).summary is not None
+    assert [e.hash for e in second.events] == [e.hash for e in expansion.events]
+    assert len(data) < len(_V1_RECORD)
+
+
+def test_a_backup_holds_every_key_the_service_needs_and_none_that_passes():
+    from domain.store import keys
+    from domain.store.redis_backup import owner
+
+    kept = {keys.player("p1"): ("player", "p1"), keys.inbox("p1", "active"): ("player", "p1"),
+            keys.standings("p1"): ("player", "p1"), keys.player_notify("p1"): ("player", "p1"),
+            keys.push_subscriptions("p1"): ("player", "p1"),
+            keys.player_events("p1"): ("player", "p1"),
+            keys.chat("g1"): ("game", "g1"), keys.chat_texts("g1"): ("game", "g1"),
+            keys.webhooks("g1"): ("game", "g1"), keys.analysis("g1"): ("game", "g1"),
+            keys.PLAYER_NAMES: ("service", keys.PLAYER_NAMES),
+            keys.leaderboard("trash"): ("service", keys.leaderboard("trash")),
+            keys.bot_standings("trash"): ("service", keys.bot_standings("trash")),
+            keys.VAPID_KEY: ("service", keys.VAPID_KEY), keys.AUDIT: ("service", keys.AUDIT)}
+    for name, found in kept.items():
+        assert owner(name) == found, name
+    # The game's log and record travel in its own line; the rest passes or is rebuilt.
+    for name in [keys.events("g1"), keys.snapshot("g1"), keys.archive("g1"),
+                 keys.idempotency("g1", "k"), keys.stream_ticket("g1", "x"),
+                 keys.delivery("g1", "d"), keys.hook_deliveries("g1", "h"),
+                 keys.player_ticket("p1", "x"), keys.player_present("p1"), keys.ALL_GAMES,
+                 keys.by_status("finished"), keys.ARCHIVE_REFUSED,
+                 keys.webhook_receiver("r"), "rq:queue:bots", "donkeypost:timers"]:
+        assert owner(name) is None, name

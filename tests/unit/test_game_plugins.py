@@ -5,6 +5,7 @@ lists exactly the files they hold."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -13,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from api.contract.games import pascal
 from domain.registry import ENTRY_POINT_GROUP
+from donkeypost.cli import OPENAPI_PATH, openapi_document
 from tests.support.games import installed_games, project_games
 from tests.support.plugins import PLUGINS, distributions
 
@@ -69,6 +72,11 @@ def test_an_installed_game_is_found_and_played_like_the_projects(folder: Path):
                 if p.value.split(":")[0].split(".")[0] == package_of(folder)]
     assert point.dist is not None and point.dist.name != "donkeypost"
     assert point.name in installed_games() and point.name not in project_games()
+    # In the document a server with it serves (not in the committed one: the project's).
+    served = json.loads(openapi_document(all_games=True))["components"]["schemas"]
+    assert f"{pascal(point.name)}GameView" in served
+    assert point.name in served["GameView"]["discriminator"]["mapping"]
+    assert point.name not in OPENAPI_PATH.read_text()
 
 
 @pytest.mark.parametrize("folder", distributions(), ids=lambda f: f.name)

@@ -13,9 +13,17 @@ import pytest
 from domain.errors import GameOver
 from domain.redaction import redact
 from domain.service import GameService
+from domain.service.loading import kept_undo
 from domain.service.take_back import TakeBackClosed
 from domain.store import MemoryEventStore
-from domain.table import decode_table, encode_table, evolve_table, may_take_back, to_act
+from domain.table import (
+    Undo,
+    decode_table,
+    encode_table,
+    evolve_table,
+    may_take_back,
+    to_act,
+)
 from domain.verify import check_log
 from tests.support.games import games_under_test
 
@@ -79,9 +87,12 @@ def test_a_lead_is_taken_back_and_the_table_is_as_before(service):
     # Twice: nothing left to take back.
     with pytest.raises(TakeBackClosed):
         service.take_back(table.id, 0)
-    # The fold from the log, and a snapshot of the table, agree with the writer.
+    # The fold from the log agrees with the writer; a snapshot keeps which events may be
+    # taken back, not the table before them, which the log gives again.
     assert service.rebuild(table.id) == back
-    assert decode_table(encode_table(moved), service.games) == moved
+    snapped = decode_table(encode_table(moved), service.games)
+    assert snapped.undo == Undo(seat=0, first=log[0].seq, last=log[0].seq)
+    assert kept_undo(service.store, service.games, snapped) == moved
 
 
 def test_once_another_seat_acted_it_is_too_late(service):
@@ -190,18 +201,30 @@ def test_random_games_full_of_take_backs_replay_and_verify(service, game_type, p
 
 def test_checkpoints_and_snapshots_taken_while_a_move_may_be_taken_back(service):
     """A replay from a checkpoint stored while the last action could still be taken back
-    (its `undo` encoded with it) is the fold from the start, at every version."""
+    (its marks encoded with it, not the table before it) is the fold from the start, at
+    every version; a process that remembers nothing takes a move back as the writer
+    would, the table before it folded again from the log when its snapshot lacks it."""
     table = _started(service, "ochs-und-esel", options={"first_player": 0, "rounds": 1})
     game = service.games.game(table.type)
     rng = random.Random(3)
+    refolded = 0
     while table.status == "active" and table.version < 150:
         seat = min(to_act(table, game))
         legal = game.legal_actions(table.game, seat)
         table = _act(service, table, seat, rng.randrange(len(legal)))
-        # A process that remembers nothing reads the snapshot (the undo with it) and tail.
-        assert GameService(service.store, service.games).load(table.id)[0] == table
-        if may_take_back(table, seat) and rng.random() < 0.3:
-            table = service.take_back(table.id, seat)
+        # A process that remembers nothing reads the snapshot and tail: the same table,
+        # but for the table before a take-back when the snapshot came after the action.
+        fresh = GameService(service.store, service.games)
+        loaded = fresh.load(table.id)[0]
+        assert kept_undo(service.store, service.games, loaded) == table
+        missing = loaded.undo is not None and loaded.undo.before is None
+        if may_take_back(table, seat) and (missing or rng.random() < 0.3):
+            refolded += missing
+            back = fresh.take_back(table.id, seat)
+            assert back == service.rebuild(table.id)
+            table = service.load(table.id)[0]
+            assert table == back
+    assert refolded > 0  # (some take-backs found their table before the action missing)
     log = service.store.read(table.id)
     folded = None
     undone = 0

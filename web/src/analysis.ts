@@ -3,7 +3,8 @@
 // on the replay's log at the step where the seat decided. Asked only when the person
 // wants it (it costs a worker a minute or two), then polled with its progress.
 import { api, type Action, type Schemas } from "./client";
-import { actionLabel, type Names } from "./describe";
+import { boardFor } from "./games";
+import { actionText, type Names } from "./words";
 import { h } from "./dom";
 import { t } from "./i18n";
 
@@ -40,8 +41,8 @@ export function analysisPanel(gameId: string, names: Names, step: (seq: number) 
       : t("No decision cost anything.");
     list.replaceChildren(...a.moments.map((m) => {
       const text = t("{name} played “{played}”; “{better}” was better by about {cost}.", {
-        name: names(m.seat), played: actionLabel(m.played as unknown as Action),
-        better: actionLabel(m.better as unknown as Action), cost: m.cost.toFixed(1) });
+        name: names(m.seat), played: actionText(m.played as unknown as Action, boardFor(a.type)),
+        better: actionText(m.better as unknown as Action, boardFor(a.type)), cost: m.cost.toFixed(1) });
       mark(m.seq + 1, text);
       return h("li", {}, h("button", { type: "button", class: "step", onclick: () => step(m.seq) },
         t("Event {n}", { n: m.seq }), ": ", text));

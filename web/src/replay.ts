@@ -5,7 +5,7 @@
 // or an exported log chosen or dropped as a file (`#/replay`: nothing is asked of the
 // server; each step shows the event itself).
 import { api, bearer, unwrap, type GameEvent, type GameView } from "./client";
-import { eventText, type Names } from "./describe";
+import { eventText, type Names } from "./words";
 import { h, mount } from "./dom";
 import { boardFor } from "./games";
 import { genericValue } from "./games/generic";
@@ -51,7 +51,7 @@ export async function showReplay(gameId: string): Promise<() => void> {
       return state.game === null ? h("p", {}, t("The cards are dealt when every seat is taken."))
         : boardFor(state.type).draw(state, { names: seatNames(state), pick: null, log: events.slice(0, seq) });
     },
-    sentence: (ev) => describeEvent(ev, seatNames(views.get(ev.seq) ?? now)),
+    sentence: (ev) => describeEvent(ev, seatNames(views.get(ev.seq) ?? now), boardFor(now.type)),
     verify: async () => now.status === "finished" ? verifyLog(await exported())
       : t("The log is verified once the game is over and its seed is revealed."),
     save: exported,
@@ -105,7 +105,7 @@ function fromFile(text: string, fileName: string, picker: HTMLElement): () => vo
     title: `${created.type ?? "?"} · ${fileName}`,
     events,
     drawAt: async (seq) => eventDetail(events[seq - 1], names),
-    sentence: (ev) => eventText(ev, names),
+    sentence: (ev) => eventText(ev, names, boardFor(created.type ?? "")),
     verify: () => verifyLog(text),
   }, null, picker);
 }

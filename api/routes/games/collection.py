@@ -19,7 +19,7 @@ from api.contract.operations import (
 )
 from api.errors import ApiError
 from api.schemas import CreatedGameSchema, CreateGameSchema, GameViewSchema, ListArgsSchema
-from domain.service import GameService, table_view
+from domain.service import GameService
 
 REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_players",
                              "bad_bot_level", "bad_option", "unknown_option", "bad_options",
@@ -69,11 +69,16 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
         def get(self, args: dict[str, Any], pagination_parameters: Any) -> list[dict[str, Any]]:
             """List games, newest first (filter by status and type)
 
-            `has_free_seat=true` is the lobby: open games with a seat anyone may take."""
+            `has_free_seat=true` is the lobby: open games with a seat anyone may take. A
+            game that is over (finished, aborted, cancelled) is listed with its seats,
+            result and times but without its final board (`game` is null): GET
+            /games/{id} shows it."""
             tables, total = service.list_games(
                 args.get("status"), args.get("type"),
                 offset=pagination_parameters.first_item,
                 limit=pagination_parameters.page_size,
                 free_seat=args.get("has_free_seat", False))
             pagination_parameters.item_count = total
-            return [table_view(t, service.games.game(t.type), None, 0.0) for t in tables]
+            # Each seat's `time_left` as of now: a bank that runs changes the page (and
+            # its ETag) as it runs; pages without one keep their ETag.
+            return [service.view(t, None) for t in tables]

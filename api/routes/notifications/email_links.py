@@ -14,10 +14,13 @@ from api.contract.operations import BAD_QUERY, RATE_LIMITED, ContractBlueprint, 
 from api.errors import ApiError
 from api.player_schemas import EmailLinkArgsSchema
 from api.routes.notifications.wiring import NotifyWiring
-from domain.notify.links import CONFIRM, UNSUBSCRIBE, read_token
+from domain.notify.links import CONFIRM, UNSUBSCRIBE, LinkToken, address_digest, read_token
+from domain.store.port import NotifyStore
 
-BAD_LINK = Failure(400, ("invalid_link",), "the link is not one this server made, was "
-                                           "changed, has expired, or its address changed")
+BAD_LINK = Failure(403, ("invalid_link",), "the link is not one this server signed, was "
+                                           "changed, or has expired")
+STALE_LINK = Failure(409, ("address_changed",), "the address the link was sent to is no "
+                                                "longer the one waiting for its confirmation")
 
 
 def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
@@ -28,13 +31,17 @@ def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
         @blp.arguments(EmailLinkArgsSchema, location="query")
         @blp.response(200, description="a page saying the address is confirmed",
                       content_type="text/html")
-        @blp.operation("confirmEmail", failures=[BAD_LINK, BAD_QUERY])
+        @blp.operation("confirmEmail", failures=[BAD_LINK, STALE_LINK, BAD_QUERY])
         def get(self, args: dict[str, Any]) -> Response:
-            """The confirmation link of an e-mail address (opened from the e-mail)"""
+            """The confirmation link of an e-mail address (opened from the e-mail)
+
+            Opened again once the address is confirmed, it says so again."""
             token = _token(wiring, args["token"], CONFIRM)
-            if not store.confirm_address(token.player_id, token.address_digest):
-                raise ApiError(400, "invalid_link", "this link is for an address that is no "
-                               "longer waiting for its confirmation")
+            if not store.confirm_address(token.player_id, token.address_digest) and \
+                    not _confirmed(store, token):
+                raise ApiError(409, "address_changed", "this link is for an address that "
+                               "is no longer waiting for its confirmation: the address was "
+                               "changed since")
             return _page("Address confirmed", "donkeypost will write to this address as "
                          "your notification preferences say.")
 
@@ -67,12 +74,18 @@ def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
                          "stream.")
 
 
-def _token(wiring: NotifyWiring, raw: str, purpose: str) -> Any:
+def _token(wiring: NotifyWiring, raw: str, purpose: str) -> LinkToken:
     token = read_token(wiring.link_secret(), raw, time.time())
     if token is None or token.purpose != purpose:
-        raise ApiError(400, "invalid_link", "this link is not valid (changed, or expired): "
+        raise ApiError(403, "invalid_link", "this link is not valid (changed, or expired): "
                        "ask for a new one")
     return token
+
+
+def _confirmed(store: NotifyStore, token: LinkToken) -> bool:
+    """Is the token's address the player's confirmed one already (a link opened twice)?"""
+    email = store.record(token.player_id).email
+    return email is not None and address_digest(email) == token.address_digest
 
 
 def _page(title: str, text: str, raw: bool = False) -> Response:

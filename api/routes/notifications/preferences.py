@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 
 from api.auth import require_player
@@ -54,6 +55,9 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
             removes the address). Nothing is sent about a game you are watching (an event
             stream open on it) or moved in within the last five minutes."""
             player = require_player(service)
+            if not request.is_json:  # (this blueprint also takes the links' forms)
+                raise ApiError(415, "unsupported_media_type", "send the preferences as "
+                               "application/json")
             try:
                 prefs = preferences(body)
             except BadPreferences as err:

@@ -13,7 +13,7 @@ from api.contract.operations import NO_PLAYER_KEY, PLAYER, ContractBlueprint, Fa
 from api.errors import ApiError
 from api.player_schemas import NewPushSubscriptionSchema, PushKeySchema, PushSubscriptionSchema
 from api.routes.notifications.wiring import NotifyWiring
-from domain.notify.push import MAX_SUBSCRIPTIONS
+from domain.notify.push import MAX_SUBSCRIPTIONS, keys_problem
 from domain.notify.records import PushSubscription
 from domain.service import GameService
 from domain.webhooks.targets import TargetRefused
@@ -48,8 +48,10 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
         @blp.operation("addMyPushSubscription", security=PLAYER, body="NewPushSubscription",
                        failures=[NO_PLAYER_KEY, Failure(409, ("too_many_subscriptions",),
                                                         "the player holds the most already"),
-                                 Failure(422, ("url_not_allowed", "url_unresolvable"),
-                                         "an endpoint the server may not call")])
+                                 Failure(422, ("url_not_allowed", "url_unresolvable",
+                                               "bad_push_keys"),
+                                         "an endpoint the server may not call, or keys no "
+                                         "payload can be encrypted for")])
         def post(self, body: dict[str, Any]) -> dict[str, Any]:
             """Keep a browser's subscription (`PushSubscription.toJSON()`)
 
@@ -60,6 +62,9 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
                 wiring.targets.check(body["endpoint"])
             except TargetRefused as err:
                 raise ApiError(422, err.code, err.message) from None
+            problem = keys_problem(body["keys"]["p256dh"], body["keys"]["auth"])
+            if problem is not None:
+                raise ApiError(422, "bad_push_keys", problem)
             sub = PushSubscription(
                 id="push_" + hashlib.sha256(body["endpoint"].encode()).hexdigest()[:16],
                 endpoint=body["endpoint"], p256dh=body["keys"]["p256dh"],

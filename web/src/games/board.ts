@@ -2,7 +2,7 @@
 // things on the table each legal action uses, so that clicking one of them offers exactly
 // the actions the view listed with it. A game without a file here is drawn generically.
 import type { Action, GameEvent, GameView } from "../client";
-import type { Names } from "../describe";
+import type { Names, Sentences } from "../words";
 import { h, when } from "../dom";
 import { t } from "../i18n";
 import { actionLabels } from "../layout";
@@ -27,6 +27,9 @@ export interface GameBoard {
   involves?(action: Action): string[];
   /** The table's title, refined from the game type's by the options (e.g. a variant). */
   title?(view: GameView, title: string): string;
+  /** The game's words when the server's are not there (a log replayed from a file). */
+  sentences?: Sentences;
+  label?(action: Action): string | undefined;
 }
 
 /** The keys of the things each legal action of the view uses, in their order. */

@@ -2,12 +2,61 @@
 // up to it alone), its cards won, counts and clock; the viewer's hand and the cards a
 // favour let it see.
 import type { Action, GameView, Schemas } from "../client";
-import { back, canyonCard, donkeyCard, donkeyKind, type CanyonCard } from "../cards";
+import { back, canyonCard, canyonCardName, donkeyCard, donkeyKind, type CanyonCard } from "../cards";
+import { auto, type Sentences } from "../words";
 import { h } from "../dom";
 import { t, tn } from "../i18n";
 import { clickable, fan, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
 
+/** The canyon's words, when the server's are not there. */
+const SENTENCES: Sentences = {
+  donkeys_drawn: (e) => `${e.data.donkeys} donkeys wait in the canyon.`,
+  donkey_revealed: (e) => `Round ${e.data.round}: the ${e.data.donkey} donkey${e.data.capacity ? `, carrying ${e.data.capacity}` : ""} (${e.data.left} left).`,
+  donkey_removed: (e) => `A donkey was removed (${e.data.left} left).`,
+  load_played: (e, n) => `${n(e.data.seat)} loaded ${e.data.count} card${e.data.count > 1 ? "s" : ""}${e.data.face_up.length ? " face up" : " face down"}${auto(e.data)}.`,
+  favour_called: (e, n) => `${n(e.data.seat)} called favour ${e.data.card}${auto(e.data)}.`,
+  favour_declined: (e, n) => `${n(e.data.seat)} called no favour${auto(e.data)}.`,
+  card_looked: (e, n) => `${n(e.data.seat)} looked at a load of ${n(e.data.target)}${auto(e.data)}.`,
+  looks_declined: (e, n) => `${n(e.data.seat)} looked no further${auto(e.data)}.`,
+  contract_chosen: (e, n) => `${n(e.data.seat)} ${e.data.accept ? "accepted" : "refused"} the contract${auto(e.data)}.`,
+  load_exchanged: (e, n) => `${n(e.data.seat)} exchanged a load card${auto(e.data)}.`,
+  exchange_declined: (e, n) => `${n(e.data.seat)} kept their load${auto(e.data)}.`,
+  limit_adjusted: (e, n) => `${n(e.data.seat)} ${e.data.delta > 0 ? "raised" : "lowered"} the limit to ${e.data.limit}${auto(e.data)}.`,
+  loads_swapped: (e, n) => `${n(e.data.seat)} swapped a load with ${n(e.data.target)}${auto(e.data)}.`,
+  swap_declined: (e, n) => `${n(e.data.seat)} swapped nothing${auto(e.data)}.`,
+  card_chosen: (e, n) => `${n(e.data.seat)} took ${canyonCardName(e.data.card)}${auto(e.data)}.`,
+  loads_revealed: (e) => `The loads were revealed: ${e.data.total}${e.data.overloaded ? ", too heavy!" : ""}.`,
+  loads_set_aside: (e) => `The loads of round ${e.data.round} were set aside.`,
+  loads_buried: () => "The refused loads were buried.",
+  lost_resumed: (e) => `The lost donkey came back (round ${e.data.round}).`,
+  round_ended: (e) => `Round ${e.data.round} ended.`,
+  round_scored: () => "Round scored.",
+};
+
+function withoutType(action: object): object {
+  const { type: _type, ...rest } = action as Record<string, unknown>;
+  return rest;
+}
+
 export const board: GameBoard = {
+  sentences: SENTENCES,
+  label(action: Action): string | undefined {
+    switch (action.type) {
+    case "load": return `Load ${action.cards.join(" and ")}`;
+    case "favour": return `Call favour ${action.card}`;
+    case "no_favour": return "No favour";
+    case "look": return `Look at seat ${action.seat + 1}'s load${action.slot ? ` ${action.slot + 1}` : ""}`;
+    case "stop_looking": return "Stop looking";
+    case "contract": return action.accept ? "Accept the contract" : "Refuse the contract";
+    case "exchange": return `Exchange load ${action.load} for ${action.card}`;
+    case "adjust": return action.delta > 0 ? `Raise the limit by ${action.delta}`
+      : `Lower the limit by ${-action.delta}`;
+    case "swap": return `Swap: ${JSON.stringify(withoutType(action))}`;
+    case "take": return `Take: ${JSON.stringify(withoutType(action))}`;
+    case "keep": return "Keep as it is";
+      default: return undefined;
+    }
+  },
   involves(action: Action): string[] {
     switch (action.type) {
       case "load": return action.cards.map((c) => `hand:${c}`);

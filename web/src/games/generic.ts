@@ -2,7 +2,7 @@
 // cards and notes, in order), with nothing known of the game: the cards and zones that a
 // legal action uses (its label's `uses`) become things to click.
 import type { GameView } from "../client";
-import type { Names } from "../describe";
+import type { Names } from "../words";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { actionLabels, layoutOf, type LayoutCard, type Zone } from "../layout";

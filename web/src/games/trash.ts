@@ -2,12 +2,39 @@
 // (A, 2, 3, …) with its counts and clock.
 import type { Action, GameView, Schemas } from "../client";
 import { back, trashCard, trashCardName } from "../cards";
-import { slotName } from "../describe";
+import { auto, type Sentences } from "../words";
 import { h } from "../dom";
 import { t, tn } from "../i18n";
 import { clickable, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
 
+/** Trash's words, when the server's are not there. */
+const SENTENCES: Sentences = {
+  round_dealt: (e, n) => `Round ${e.data.round} dealt; ${n(e.data.leader)} starts.`,
+  round_void: (e) => `Round ${e.data.round} did not count (${e.data.reason}).`,
+  round_won: (e, n) => `${n(e.data.seat)} won round ${e.data.round}${auto(e.data)}.`,
+  card_drawn: (e, n) => `${n(e.data.seat)} drew ${e.data.card ? trashCardName(e.data.card) : "a card"} from the ${e.data.source}${auto(e.data)}.`,
+  card_placed: (e, n) => `${n(e.data.seat)} put ${trashCardName(e.data.card)} on slot ${slotName(e.data.slot)}${e.data.taken ? ` and took ${trashCardName(e.data.taken)}` : ""}${auto(e.data)}.`,
+  card_discarded: (e, n) => `${n(e.data.seat)} discarded ${trashCardName(e.data.card)}${auto(e.data)}.`,
+  turn_ended: (e, n) => `${n(e.data.seat)}'s turn ended; ${n(e.data.next)} is next.`,
+  turn_passed: (e, n) => `${n(e.data.seat)} passed the turn to ${n(e.data.next)}.`,
+  stock_reshuffled: (e) => `The discard was shuffled into a new stock of ${e.data.size}.`,
+};
+
+export function slotName(slot: number): string {
+  return slot === 1 ? "A" : String(slot);
+}
+
 export const board: GameBoard = {
+  sentences: SENTENCES,
+  label(action: Action): string | undefined {
+    switch (action.type) {
+      case "draw": return action.source === "stock" ? "Draw from the stock" : "Take the discard";
+      case "place_wild": return `Put the wild on slot ${slotName(action.slot)}`;
+      case "displace": return "Put your card in place of the wild";
+      case "discard": return "Discard";
+      default: return undefined;
+    }
+  },
   involves(action: Action): string[] {
     switch (action.type) {
       case "draw": return [`pile:${action.source}`];

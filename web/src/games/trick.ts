@@ -3,7 +3,7 @@
 // counts and clock, the viewer's hand fanned with the cards it may play lifted.
 import type { Action, GameEvent, GameView, Schemas } from "../client";
 import { back, trickCard, trickCardName, type TrickCard } from "../cards";
-import type { Names } from "../describe";
+import { auto, type Names, type Sentences } from "../words";
 import { h } from "../dom";
 import { t, tn } from "../i18n";
 import { clickable, fan, seatClock, usableKeys, type BoardContext, type GameBoard } from "./board";
@@ -21,8 +21,46 @@ export function trickInvolves(action: Action): string[] {
   }
 }
 
+/** The trick games' words, when the server's are not there. */
+const SENTENCES: Sentences = {
+  round_dealt: (e, n) => `Round ${e.data.round} dealt; ${n(e.data.leader)} leads.`,
+  set_played: (e, n) => `${n(e.actor)} played ${e.data.numbers ? `${e.data.numbers} × ${e.data.value}` : ""}${e.data.jokers ? `${e.data.numbers ? " + " : ""}${e.data.jokers} joker${e.data.jokers > 1 ? "s" : ""}` : ""}${auto(e.data)}.`,
+  passed: (e, n) => `${n(e.actor)} passed${e.data.forced ? " (nothing to play)" : ""}${auto(e.data)}.`,
+  donkey_led: (e, n) => `${n(e.actor)} led the donkey${auto(e.data)}.`,
+  ox_led: (e, n) => `${n(e.actor)} led the ox${auto(e.data)}.`,
+  card_played: (e, n) => `${n(e.actor)} played ${trickCardName(e.data.card)}${e.data.card === "joker" && e.data.value ? ` as ${e.data.value}` : ""}${auto(e.data)}.`,
+  trick_won: (e, n) => `${n(e.data.seat)} won trick ${e.data.trick}.`,
+  donkey_taken: (e, n) => `${n(e.data.seat)} took the donkey.`,
+  donkey_trick_taken: (e, n) => `${n(e.data.seat)} took the donkey trick.`,
+  ox_taken: (e, n) => `${n(e.data.seat)} took the ox.`,
+  ox_trick_taken: (e, n) => `${n(e.data.seat)} took the ox trick (${e.data.count} cards).`,
+  round_scored: (e) => "penalties" in e.data
+    ? `Round ${e.data.round} scored: penalties ${e.data.penalties.join(", ")}.` : "Round scored.",
+};
+
+function label(action: Action): string | undefined {
+  switch (action.type) {
+    case "play_set": {
+      const jokers = action.jokers ?? 0;
+      const numbers = action.numbers ?? 0;
+      const parts = [numbers ? `${numbers} × ${action.value}` : "",
+                     jokers ? `${jokers} joker${jokers > 1 ? "s" : ""}` : ""].filter(Boolean);
+      return `Play ${parts.join(" + ")}${!numbers ? ` as ${action.value}` : ""}`;
+    }
+    case "pass": return "Pass";
+    case "play_donkey": return "Lead the donkey";
+    case "play_ox": return "Lead the ox";
+    case "play_card":
+      return action.card === "joker" ? `Play the joker as ${action.value ?? 1}`
+        : `Play ${trickCardName(action.card)}`;
+    default: return undefined;
+  }
+}
+
 export const trickGame: GameBoard = {
   involves: trickInvolves,
+  sentences: SENTENCES,
+  label,
   draw: (view: GameView, ctx: BoardContext) => trickBoard(view, ctx),
 };
 

@@ -2,7 +2,6 @@
 // the log in words, and live updates from the event stream, resumed after a drop. The
 // state (state.ts), the stream (stream.ts) and the drawing (render.ts) are wired here.
 import { api, bearer, failure, unwrap, type Action, type GameView, type Schemas } from "../client";
-import { EVENT_TYPES } from "../describe";
 import { announce, mount } from "../dom";
 import { boardFor } from "../games";
 import { creatorToken, credentialFor, keepSeat, player, seatIn } from "../store";
@@ -92,11 +91,11 @@ export async function showTable(gameId: string): Promise<() => void> {
     }
     if (taken === "old") {
       // Known already (from the answer to a move, which has no sentences): now in words.
-      if (sentenceOf(ev)) table.reword(ev, state.view);
+      if (sentenceOf(ev)) table.reword(ev, state);
       return;
     }
-    table.appendLog([ev], state.view);
-    if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view)));
+    table.appendLog([ev], state);
+    if (ev.actor === null || ev.actor !== state.view.you) tell(describeEvent(ev, seatNames(state.view), state.board));
     document.body.dataset.lastSeq = String(state.lastSeq);
     refreshSoon();
   };
@@ -190,16 +189,17 @@ export async function showTable(gameId: string): Promise<() => void> {
     },
   });
   mount(...table.parts(chat.element));
-  table.appendLog(state.log, state.view);
+  table.appendLog(state.log, state);
   document.body.dataset.lastSeq = String(state.lastSeq);
   render();
   chat.take(said, true);
   const ticker = window.setInterval(() => table.tick(), 1000);
 
   if (!state.over) {
-    const listed = (types.find((t) => t.id === state.view.type) as { events?: string[] } | undefined)?.events ?? [];
-    closeStream = openStream(gameId, state.view.you !== null ? token : undefined,
-                             [...new Set([...EVENT_TYPES, ...listed])], {
+    // The stream names each event by its type: the game's own types, as its description lists
+    // them (an event of another type is read from the log when the view says it happened).
+    const listed = types.find((type) => type.id === state.view.type)?.events ?? [];
+    closeStream = openStream(gameId, state.view.you !== null ? token : undefined, listed, {
       after: () => state.lastSeq,
       chatAfter: () => chat.last,
       over: () => state.over,

@@ -2,7 +2,8 @@
 // the moves the seat may make, the table's own actions and the log. The elements are made
 // once; each render replaces what they hold.
 import type { Action, GameEvent, GameView, Schemas } from "../client";
-import { actionLabel, eventText, type Names } from "../describe";
+import type { GameBoard } from "../games/board";
+import { actionText, eventText, type Names } from "../words";
 import { announce, h, when } from "../dom";
 import { actionLabels, sentenceOf } from "../layout";
 import type { TableState } from "./state";
@@ -123,7 +124,7 @@ export class TableView {
     }
     const chosen = state.picked ? state.using(state.picked) : [];
     const labels = actionLabels(state.view);
-    const label = (a: Action) => labels?.[legal.indexOf(a)]?.text ?? actionLabel(a);
+    const label = (a: Action) => labels?.[legal.indexOf(a)]?.text ?? actionText(a, state.board);
     const button = (a: Action) => h("button", { type: "button", class: `action ${chosen.includes(a) ? "chosen" : ""}`,
       "data-action": JSON.stringify(a), disabled: state.busy, onclick: () => this.on.act(a) }, label(a));
     this.actions.replaceChildren(
@@ -136,15 +137,15 @@ export class TableView {
   }
 
   /** Events appended to the log list. */
-  appendLog(events: GameEvent[], view: GameView): void {
-    const names = seatNames(view);
-    this.logList.append(...events.map((ev) => logItem(ev, names)));
+  appendLog(events: GameEvent[], state: TableState): void {
+    const names = seatNames(state.view);
+    this.logList.append(...events.map((ev) => logItem(ev, names, state.board)));
     this.logBox.scrollTop = this.logBox.scrollHeight;
   }
 
   /** An event already in the log, written again (now with the game's sentence). */
-  reword(ev: GameEvent, view: GameView): void {
-    this.logList.querySelector(`li[data-seq="${ev.seq}"]`)?.replaceWith(logItem(ev, seatNames(view)));
+  reword(ev: GameEvent, state: TableState): void {
+    this.logList.querySelector(`li[data-seq="${ev.seq}"]`)?.replaceWith(logItem(ev, seatNames(state.view), state.board));
   }
 
   showLiveness(state: Liveness, why?: string): void {
@@ -182,13 +183,13 @@ function seatItem(view: GameView, s: GameView["seats"][number], names: Names): H
       score: view.outcome.scores[s.seat], unit: view.outcome.score_name })}` : "");
 }
 
-function logItem(ev: GameEvent, names: Names): HTMLElement {
-  return h("li", { "data-seq": ev.seq }, h("span", { class: "seq" }, ev.seq), " ", describeEvent(ev, names));
+function logItem(ev: GameEvent, names: Names, board: GameBoard): HTMLElement {
+  return h("li", { "data-seq": ev.seq }, h("span", { class: "seq" }, ev.seq), " ", describeEvent(ev, names, board));
 }
 
 /** An event in words: the API's sentence, else the page's own. */
-export function describeEvent(ev: GameEvent, names: Names): string {
-  return sentenceOf(ev) ?? eventText(ev, names);
+export function describeEvent(ev: GameEvent, names: Names, board: GameBoard): string {
+  return sentenceOf(ev) ?? eventText(ev, names, board);
 }
 
 /** Where the game stands, in a sentence (the status line, and what is said at the end). */

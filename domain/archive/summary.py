@@ -1,0 +1,197 @@
+"""A game's summary: its final table as listings read it, kept in its archive record.
+
+A listing (`GET /games`) and an inbox (`GET /players/me/games`) show a game that is over
+by its table alone: type, status, seats and names, result, times, version; never its
+game state. The record keeps that table (`listed`: the table without its game state,
+its take-back memory or its last hash) so that a page of archived games costs what a
+page of live ones does, without expanding any of them.
+
+It is kept as its difference from the table the game's creation makes (`created_table`),
+given the seed, the version and a finished game ended at its last change: each field
+that differs, by its name (a word of the vocabulary); the seats seat by seat, each by
+the fields of it that differ; the times as milliseconds after the creation. A bots-only
+game's summary is its end time and its outcome (a few dozen bytes); people add their
+names, player ids and what they did (resigned, left).
+
+    varint   fields that differ; each: its name (a value), then
+               seats: varint seats; each: varint fields that differ, (name, value)
+                 each; varint fields gone, their names
+               a time (`created_at`, `updated_at`, `ended_at`): a zigzag varint, even:
+                 twice its milliseconds after the creation; 1: a value (a float) follows
+               anything else: a value (`codec`)
+
+`summary_bytes` writes it, `summary_table` gives back the table's bytes, as a snapshot's
+(`domain.table.decode_table` reads them), and `archive.explain.check` proves, before any
+game is archived, that they are the table the expansion ends with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.archive.codec import FormatError, Reader, Writer
+from domain.archive.record import EventStep, Record, Special, Verbatim, peek
+from domain.archive.replay import Games, restore_created
+from domain.events import Event
+from domain.events import decode as decode_event
+from domain.table import Table, created_table
+
+_TIMES = ("created_at", "updated_at", "ended_at")
+_encode = msgspec.json.encode
+
+
+def listed(table: Table) -> Table:
+    """What a summary keeps of a table: everything but its game state, its take-back
+    memory and its last hash (no listing shows them)."""
+    return msgspec.structs.replace(table, game=None, undo=None, last_hash="")
+
+
+def base_of(creation: Event, seed: str, version: int) -> dict[str, Any]:
+    """The table a summary is the difference from: the creation's, with the record's seed
+    and version, finished at its creation (`creation.at`); its end, once read, is its
+    last change."""
+    table = msgspec.structs.replace(created_table(creation), seed=seed, version=version,
+                                    status="finished", updated_at=creation.at)
+    return msgspec.to_builtins(table, str_keys=True)
+
+
+def summary_bytes(table: Table, base: Mapping[str, Any]) -> bytes:
+    """The summary of `table` (as `listed`) against `base` (`base_of`)."""
+    final = msgspec.to_builtins(listed(table), str_keys=True)
+    created_ms = _ms(base["created_at"])
+    if created_ms is None or set(final) != set(base):
+        raise ValueError("a table this summary cannot be the difference of")
+    w = Writer()
+    changed = [k for k, v in final.items()
+               if _encode(v) != _encode(final["updated_at"] if k == "ended_at" else base[k])]
+    w.varint(len(changed))
+    for key in changed:
+        w.value(key)
+        value = final[key]
+        if key == "seats":
+            _write_seats(w, value, base[key])
+        elif key in _TIMES:
+            _write_time(w, value, created_ms)
+        else:
+            w.value(value)
+    return w.bytes()
+
+
+def summary_table(data: bytes, base: Mapping[str, Any]) -> bytes:
+    """The table a summary stands for, as a snapshot's bytes."""
+    table = dict(base)
+    created_ms = _ms(base["created_at"])
+    r = Reader(data)
+    ended = False
+    for _ in range(r.varint()):
+        key = r.value()
+        if key not in table:
+            raise FormatError(f"a summary of a field the table does not have: {key!r}")
+        if key == "seats":
+            table[key] = _read_seats(r, table[key])
+        elif key in _TIMES:
+            table[key] = _read_time(r, created_ms)
+        else:
+            table[key] = r.value()
+        ended = ended or key == "ended_at"
+    if not r.done():
+        raise FormatError("bytes after the summary's end")
+    if not ended:
+        table["ended_at"] = table["updated_at"]
+    return _encode(table)
+
+
+def _write_seats(w: Writer, seats: list[dict[str, Any]], base: list[dict[str, Any]]) -> None:
+    if len(seats) != len(base):
+        raise ValueError("a summary keeps the seats the game was created with")
+    w.varint(len(seats))
+    for seat, was in zip(seats, base, strict=True):
+        changed = [k for k, v in seat.items() if k not in was or _encode(v) != _encode(was[k])]
+        gone = [k for k in was if k not in seat]
+        w.varint(len(changed))
+        for key in changed:
+            w.value(key)
+            w.value(seat[key])
+        w.varint(len(gone))
+        for key in gone:
+            w.value(key)
+
+
+def _read_seats(r: Reader, base: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if r.varint() != len(base):
+        raise FormatError("a summary of other seats than the game's")
+    seats = []
+    for was in base:
+        seat = dict(was)
+        for _ in range(r.varint()):
+            key = r.value()
+            seat[key] = r.value()
+        for _ in range(r.varint()):
+            seat.pop(r.value(), None)
+        seats.append(seat)
+    return seats
+
+
+def _write_time(w: Writer, value: Any, created_ms: int) -> None:
+    ms = _ms(value)
+    if ms is None:
+        w.signed(1)
+        w.value(value)
+    else:
+        w.signed(2 * (ms - created_ms))
+
+
+def _read_time(r: Reader, created_ms: int | None) -> Any:
+    n = r.signed()
+    if n & 1:
+        return r.value()
+    if created_ms is None:
+        raise FormatError("a time after a creation of no whole millisecond")
+    return (created_ms + n // 2) / 1000
+
+
+def _ms(value: Any) -> int | None:
+    """A time's whole milliseconds, when it is exactly that many (as stamped)."""
+    if type(value) is not float:
+        return None
+    ms = round(value * 1000)
+    return ms if ms / 1000 == value else None
+
+
+def creation_of(first: Special | None, seed: str, games: Games,
+                first_time: float | None) -> Event | None:
+    """The log's `game_created` from a record's first step (None: it starts otherwise),
+    with its time: the first clock reading (a stored event's: its own)."""
+    if isinstance(first, EventStep) and first.event.type == "game_created" and \
+            first_time is not None:
+        created = restore_created(first.event, seed, games)
+        return msgspec.structs.replace(created, at=first_time)
+    if isinstance(first, Verbatim):
+        ev = decode_event(first.raw)
+        return ev if ev.type == "game_created" else None
+    return None
+
+
+def make_summary(record: Record, table: Table, games: Games) -> bytes | None:
+    """The summary a record of a game ending with `table` keeps (None: its log starts
+    with no creation this can read)."""
+    creation = creation_of(record.special.get(0), record.seed, games,
+                           record.times[0] if record.times else None)
+    if creation is None:
+        return None
+    return summary_bytes(table, base_of(creation, record.seed, record.version))
+
+
+def record_summary(data: bytes, games: Games) -> bytes | None:
+    """The final table (a snapshot's bytes, without the game state) of an archive record,
+    read from its summary alone: no expansion. None: a record without one (format 1)."""
+    head = peek(data)
+    if head.summary is None:
+        return None
+    creation = creation_of(head.special.get(0), head.seed, games, head.first_time)
+    if creation is None:
+        raise FormatError("a summary without the game's creation")
+    return summary_table(head.summary, base_of(creation, head.seed, head.version))
