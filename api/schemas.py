@@ -445,6 +445,19 @@ class DeliverySchema(ma.Schema):
     body = fields.Dict(required=True, metadata={"description": "the JSON body sent"})
 
 
+ACTION = {"$ref": "#/components/schemas/Action"}  # any game's action (api.contract)
+
+
+class AnalysisBudgetSchema(ma.Schema):
+    per_decision = fields.Integer(required=True, metadata={
+        "description": "rollouts per decision at most"})
+    per_game = fields.Integer(required=True, metadata={
+        "description": "rollouts per game, shared among its decisions"})
+    min_per_decision = fields.Integer(required=True)
+    cpu_seconds = fields.Float(required=True, metadata={
+        "description": "CPU seconds per game, after which no more decisions are weighed"})
+
+
 class AnalysisSeatSchema(ma.Schema):
     seat = fields.Integer(required=True)
     decisions = fields.Integer(required=True, metadata={"description": "actions it took"})
@@ -462,9 +475,11 @@ class AnalysisMomentSchema(ma.Schema):
         "description": "the event after which the seat decided: its view then is "
                        "GET /games/{id}/states/{seq}"})
     seat = fields.Integer(required=True)
-    played = fields.Dict(required=True, metadata={"description": "the action it took"})
-    better = fields.Dict(required=True, metadata={
-        "description": "the action that would have done best (a complete action body)"})
+    played = fields.Raw(required=True, metadata={
+        "description": "the action it took", "allOf": [ACTION]})
+    better = fields.Raw(required=True, metadata={
+        "description": "the action that would have done best (a complete action body)",
+        "allOf": [ACTION]})
     cost = fields.Float(required=True, metadata={
         "description": "expected points lost against `better`, in `unit`"})
     error = fields.Float(required=True, metadata={"description": "the cost's standard error"})
@@ -488,7 +503,7 @@ class AnalysisSchema(ma.Schema):
         "description": "false when the CPU budget ran out before every choice was weighed"})
     rollouts_per_decision = fields.Integer(required=True)
     cpu_seconds = fields.Float(required=True)
-    budget = fields.Dict(required=True)
+    budget = fields.Nested(AnalysisBudgetSchema, required=True)
     seats = fields.List(fields.Nested(AnalysisSeatSchema), required=True)
     moments = fields.List(fields.Nested(AnalysisMomentSchema), required=True, metadata={
         "description": "the costliest decisions (a few per seat), costliest first"})

@@ -42,7 +42,8 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
     the kinds in `required` must have one younger than `stale_after_s`. `queue_waits`
     (given the time now) reads each queue's waiting jobs; a queue whose oldest job has
-    waited longer than `queue_wait_limit_s` is late. `memory` reads the store's memory,
+    waited longer than `queue_wait_limit_s` is late (503, when some kind of worker is
+    required: else nobody is expected to take the jobs). `memory` reads the store's memory,
     measured against `memory_budget` (bytes; None: the store's own limit, if any): a
     warning from MEMORY_WARNING of it, unavailable past it."""
     blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
@@ -111,7 +112,9 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             status = "late" if oldest is not None and oldest > queue_wait_limit_s else "ok"
             out[name] = {"status": status, "waiting": waiting,
                          "oldest_wait_s": round(oldest, 1) if oldest is not None else None}
-        return out, any(q["status"] == "late" for q in out.values())
+        # With no kind of worker required (a web tier checked alone), nobody is expected
+        # to take the jobs: the queues are reported, and decide nothing.
+        return out, bool(required) and any(q["status"] == "late" for q in out.values())
 
     @blp.route("")
     class Health(MethodView):
@@ -128,7 +131,8 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             that releases timers and scheduled retries) with the age of its last
             heartbeat; `stale` past the limit, `missing` when none was ever seen. Each
             queue with its waiting jobs and how long the oldest has waited; `late` past
-            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`). The games' store's memory against
+            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`; 503 unless no kind of worker is
+            required). The games' store's memory against
             its budget (`DONKEYPOST_MEMORY_BUDGET_MB`, else Redis's maxmemory): `warning`
             from 80 %, `over` past it (503)."""
             body, healthy = report()

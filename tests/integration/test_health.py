@@ -89,3 +89,9 @@ def test_a_queue_whose_oldest_job_waits_too_long_is_late(redis_url, redis_client
     assert body["queues"]["ratings"]["oldest_wait_s"] > 1.0
     assert body["workers"]["bots"]["status"] == "ok"  # every worker beats, all the same
     assert {name for name, q in body["queues"].items() if q["status"] == "late"} == {"ratings"}
+    # A web tier checked alone (no kind of worker required): the queue is reported late,
+    # and nobody being expected to take its jobs, the answer stays 200.
+    alone = web_app(bootstrap(Settings(redis_url=redis_url, health_workers=(),
+                                       health_queue_wait_s=1.0))).test_client()
+    status, body = _health(alone)
+    assert status == 200 and body["queues"]["ratings"]["status"] == "late"
