@@ -83,12 +83,55 @@ def tier_of(nodeid: str) -> tuple[str, ...]:
     return TIERS[max(found, key=len)] if found else ()
 
 
+# Where a test lives → its group in the parallel run (`pytest -n`, pytest-xdist's `loadgroup`):
+# a group's tests run one after the other in one process, so that what is costly to start
+# is started once: the browser tests' served stack and Chromium, the cluster tests' Redis
+# Cluster, a module's own server or generated client (a test file with a module-scoped
+# fixture is listed here: tests/unit/test_test_groups.py says so). Other tests are handed
+# out one by one to whichever process is free.
+GROUPS: dict[str, str] = {
+    "tests/browser/": "browser",
+    "tests/cluster/": "cluster",
+    "tests/e2e/test_generated_clients.py": "generated-clients",
+    "tests/e2e/test_hostile_input.py": "hostile-input",
+    "tests/integration/test_server_refusals.py": "server-refusals",
+}
+
+
+def group_of(path: str) -> str | None:
+    """The parallel run's group of the tests in the file at `path` (from the root)."""
+    found = [where for where in GROUPS if path == where or
+             (where.endswith("/") and path.startswith(where))]
+    return GROUPS[max(found, key=len)] if found else None
+
+
+# tryfirst: pytest-xdist reads the groups in its own hook of this name.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path = item.path.resolve().relative_to(ROOT).as_posix()
         _file, _, test = item.nodeid.partition("::")
         for marker in tier_of(f"{path}::{test}" if test else path):
             item.add_marker(marker)
+        group = group_of(path)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    # The slow tests first, so that the parallel run's processes end together rather than
+    # one of them starting a minute-long test when the other has nothing left (every
+    # process sorts its own collection the same way; xdist hands out the groups in order).
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject.toml): one process per core, and at least two (many tests wait
+    on processes, timeouts and sockets rather than compute, so two overlap even on one
+    core); none, the run in this process, for one file or one test (starting the
+    processes costs more than it saves) and under `--pdb`."""
+    where = config.invocation_params.dir
+    if config.option.usepdb or (len(config.args) == 1 and
+                                (where / config.args[0].split("::")[0]).is_file()):
+        return 0
+    return max(2, len(os.sched_getaffinity(0)))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -29,7 +29,10 @@ def _answer_and_close(sock: socket.socket, limit_s: float) -> tuple[bytes, float
 
 
 def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_closed(redis_url,
+                                                                         redis_client,
                                                                          tmp_path: Path):
+    # (An emptied Redis: a job another test left in a queue, unserved for a minute, makes
+    # /healthz answer 503, and the server is waited for until /healthz says 200.)
     with Gunicorn(redis_url, workers=1, log_dir=tmp_path, app="donkeypost.wsgi:app",
                   env={"BODY_TIMEOUT_S": str(BODY_TIMEOUT_S), "RATE_LIMITS": "off"}) as web:
         # Announced, then never sent.

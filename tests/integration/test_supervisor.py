@@ -108,8 +108,9 @@ def test_a_stage_starts_once_the_stage_before_is_ready(tmp_path, supervisors):
     supervisor = Supervisor([first, second])
     supervisors.append(supervisor)
     assert supervisor.start()
-    wait_until(lambda: (tmp_path / "saw").exists(), 10, "the second child")
-    assert (tmp_path / "saw").read_text() == "True"
+    saw = tmp_path / "saw"  # (created, then written: wait for its text)
+    wait_until(lambda: saw.exists() and saw.read_text() != "", 10, "the second child")
+    assert saw.read_text() == "True"
 
 
 def test_stop_goes_stage_by_stage_and_kills_what_does_not_stop(tmp_path, caplog):
