@@ -8,9 +8,9 @@ Games are bots-only (`random` and `basic` seats), played through the service on 
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
 moves 5 ms to 5 s apart (log-uniform: bots on busy workers, and people who answer at
 once); `post` a second to a day apart (people playing by post); `wall` uses this
-process's clock (moves a fraction of a millisecond apart: the times cost least). Bytes before = `MEMORY USAGE` of every key of the game (log, snapshot,
-checkpoints, seed); after = the record's `MEMORY USAGE` (and its length). Prints a
-Markdown table per figure.
+process's clock (moves a fraction of a millisecond apart: the times cost least). Bytes
+before = `MEMORY USAGE` of every key of the game (log, snapshot, checkpoints, seed);
+after = the record's `MEMORY USAGE` (and its length). Prints a Markdown table per figure.
 """
 
 from __future__ import annotations
