@@ -2,15 +2,15 @@
 of each choice against the information in it, archiving and expansion times, the memory of
 many finished games, and the first read of an archived game against a view.
 
-    python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|wall]
+    python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|post|wall]
 
 Games are bots-only (`random` and `basic` seats), played through the service on an
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
 moves 5 ms to 5 s apart (log-uniform: bots on busy workers, and people who answer at
-once); `wall` uses this process's clock (moves a fraction of a millisecond apart: the
-times cost least). Bytes before = `MEMORY USAGE` of every key of the game (log, snapshot,
-checkpoints, seed); after = the record's `MEMORY USAGE` (and its length). Prints a
-Markdown table per figure.
+once); `post` a second to a day apart (people playing by post); `wall` uses this
+process's clock (moves a fraction of a millisecond apart: the times cost least). Bytes
+before = `MEMORY USAGE` of every key of the game (log, snapshot, checkpoints, seed);
+after = the record's `MEMORY USAGE` (and its length). Prints a Markdown table per figure.
 """
 
 from __future__ import annotations
@@ -54,13 +54,22 @@ TYPES: list[tuple[str, int, dict[str, Any]]] = [
 class PacedClock:
     """Each reading 5 ms to 5 s after the one before (log-uniform)."""
 
+    low_s, high_s = 0.005, 5.0
+
     def __init__(self, seed: int) -> None:
         self.now = 1_764_000_000.0
         self.rng = random.Random(seed)
 
     def __call__(self) -> float:
-        self.now += math.exp(self.rng.uniform(math.log(0.005), math.log(5.0)))
+        self.now += math.exp(self.rng.uniform(math.log(self.low_s), math.log(self.high_s)))
         return self.now
+
+
+class PostClock(PacedClock):
+    """Each reading a second to a day after the one before (log-uniform): people playing
+    by post."""
+
+    low_s, high_s = 1.0, 86_400.0
 
 
 def play(components: Components, game_type: str, players: int, options: dict[str, Any],
@@ -207,10 +216,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per type")
     parser.add_argument("--memory-games", type=int, default=1000)
-    parser.add_argument("--clock", choices=("paced", "wall"), default="paced")
+    parser.add_argument("--clock", choices=("paced", "post", "wall"), default="paced")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    clock = PacedClock(args.seed) if args.clock == "paced" else time.time
+    clock = {"paced": PacedClock, "post": PostClock}[args.clock](args.seed) \
+        if args.clock != "wall" else time.time
     with tempfile.TemporaryDirectory() as folder, \
             RedisProcess(Path(folder) / "redis") as redis_server:
         url = redis_server.server.url

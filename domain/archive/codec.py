@@ -23,6 +23,7 @@ import struct
 from typing import Any
 
 from domain.archive.vocabulary import VOCABULARY
+from domain.service.folding import LAST_WAIT_UNIT, WAIT_UNITS, wait_unit
 
 _WORD_INDEX = {word: i for i, word in enumerate(VOCABULARY)}
 _DOUBLE = struct.Struct("<d")
@@ -315,21 +316,23 @@ class BitReader:
         return (self.acc >> (self.size - self.at)) & ((1 << n) - 1)
 
 
-# A packed delta: 4 bits of its bit length L (0-14) then its L - 1 bits below the top one;
-# 15: 6 more bits, L - 15 for a longer one (then its bits as before), 63 for a negative one
-# (then its zigzag varint, a byte at a time).
-_SHORT, _ESCAPE, _NEGATIVE = 14, 15, 63
+# A packed delta: `width` bits (4, or 5) of its bit length L (0 to 2^width - 2) then its
+# L - 1 bits below the top one; 2^width - 1 (an escape): 6 more bits, L - 2^width + 1 for
+# a longer one (then its bits as before), 63 for a negative one (then its zigzag varint,
+# a byte at a time).
+_NEGATIVE = 63
 
 
-def write_delta(out: BitWriter, delta: int) -> None:
+def write_delta(out: BitWriter, delta: int, width: int = 4) -> None:
+    escape = (1 << width) - 1
     length = delta.bit_length()
-    if delta >= 0 and length <= _SHORT:
-        out.bits(length, 4)
-    elif delta >= 0 and length - _ESCAPE < _NEGATIVE:
-        out.bits(_ESCAPE, 4)
-        out.bits(length - _ESCAPE, 6)
+    if delta >= 0 and length < escape:
+        out.bits(length, width)
+    elif delta >= 0 and length - escape < _NEGATIVE:
+        out.bits(escape, width)
+        out.bits(length - escape, 6)
     else:
-        out.bits(_ESCAPE, 4)
+        out.bits(escape, width)
         out.bits(_NEGATIVE, 6)
         w = Writer()
         w.signed(delta)
@@ -340,9 +343,10 @@ def write_delta(out: BitWriter, delta: int) -> None:
         out.bits(delta, length - 1)
 
 
-def read_delta(bits: BitReader) -> int:
-    length = bits.bits(4)
-    if length == _ESCAPE:
+def read_delta(bits: BitReader, width: int = 4) -> int:
+    escape = (1 << width) - 1
+    length = bits.bits(width)
+    if length == escape:
         more = bits.bits(6)
         if more == _NEGATIVE:
             value = shift = 0
@@ -352,7 +356,80 @@ def read_delta(bits: BitReader) -> int:
                 if byte < 0x80:
                     return value >> 1 if not value & 1 else -(value >> 1) - 1
                 shift += 7
-        length = _ESCAPE + more
+        length = escape + more
     if length <= 1:
         return length
     return (1 << (length - 1)) | bits.bits(length - 1)
+
+
+# Waits as `domain.service.folding.stamp_time` stamps them: every millisecond below a
+# second, every 10 ms below 10 s, every 100 ms below 100 s, every second beyond. A wait is
+# written as its bit length L (as a packed delta's) and its place among the waits a stamp
+# can be with that length (a digit of a mixed-radix number): the coarser units cost their
+# bits no more (3.3 bits less a reading after a second's wait, 10 after an hour's).
+_SEGMENTS, _LAST_UNIT = WAIT_UNITS, LAST_WAIT_UNIT
+
+
+def is_stamped_wait(delta: int) -> bool:
+    """Could `delta` (ms, >= 0) be the wait between two stamps?"""
+    return delta % wait_unit(delta) == 0
+
+
+def waits_below(x: int) -> int:
+    """How many stamped waits there are in [0, x)."""
+    n = start = 0
+    for end, unit in (*_SEGMENTS, (x, _LAST_UNIT)):
+        if x <= start:
+            break
+        n += (min(x, end) - start + unit - 1) // unit
+        start = end
+    return n
+
+
+def nth_wait(n: int) -> int:
+    """The stamped wait with `n` others below it."""
+    start = 0
+    for end, unit in _SEGMENTS:
+        count = (end - start) // unit
+        if n < count:
+            return start + n * unit
+        n -= count
+        start = end
+    return start + n * _LAST_UNIT
+
+
+def write_wait(bits: BitWriter, digits: Digits, delta: int, width: int) -> None:
+    """A wait (or a negative delta, as `write_delta` writes it)."""
+    length = delta.bit_length()
+    if delta < 0 or length >= (1 << width) - 1 + _NEGATIVE:
+        write_delta(bits, delta, width)
+        return
+    escape = (1 << width) - 1
+    if length < escape:
+        bits.bits(length, width)
+    else:
+        bits.bits(escape, width)
+        bits.bits(length - escape, 6)
+    if length > 1:
+        low, high = waits_below(1 << (length - 1)), waits_below(1 << length)
+        digits.add(waits_below(delta) - low, high - low)
+
+
+def read_wait(bits: BitReader, digits: DigitReader, width: int) -> int:
+    escape = (1 << width) - 1
+    length = bits.bits(width)
+    if length == escape:
+        more = bits.bits(6)
+        if more == _NEGATIVE:
+            value = shift = 0
+            while True:
+                byte = bits.bits(8)
+                value |= (byte & 0x7F) << shift
+                if byte < 0x80:
+                    return value >> 1 if not value & 1 else -(value >> 1) - 1
+                shift += 7
+        length = escape + more
+    if length <= 1:
+        return length
+    low, high = waits_below(1 << (length - 1)), waits_below(1 << length)
+    return nth_wait(low + digits.take(high - low))

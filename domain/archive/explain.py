@@ -47,7 +47,7 @@ from domain.events import encode as encode_event
 from domain.game import Game, resolve_options
 from domain.rng import commitment, rng_for
 from domain.service.decide import decide_action
-from domain.service.folding import Batch, fold
+from domain.service.folding import Batch, Stamped, fold
 from domain.store.port import StoredGame
 from domain.table import (
     TABLE_EVENTS,
@@ -204,7 +204,7 @@ class _Probe:
 
     def __call__(self) -> float:
         self.used += 1
-        return float(self.used)
+        return Stamped(self.used)  # (stamped as it is, whatever the wait)
 
 
 def _run(step: Callable[[Callable[[], float]], tuple[Table, list[Event]]],

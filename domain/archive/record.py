@@ -28,7 +28,8 @@ The bytes (format version 2, `docs/archive.md`):
 
     byte     format version (2)
     byte     flags: the times' encoding (0: whole milliseconds, 1: float bits, both as
-             varints; 2: whole milliseconds, packed)
+             varints; 2: whole milliseconds, packed; 3, 4: waits as stamped now, their
+             lengths packed in 4 or 5 bits and their places in a mixed-radix number)
     varint   events in the log (its version)
     varint   steps
     seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
@@ -37,7 +38,9 @@ The bytes (format version 2, `docs/archive.md`):
     varint   special steps; each: varint steps since the previous one, byte kind, fields
     blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
     ...      the other readings, each as a signed delta from the one before: varints
-             (flags 0, 1), or a blob of them packed (flags 2: `codec.write_delta`)
+             (flags 0, 1), or a blob of them packed (flags 2: `codec.write_delta`), or
+             (flags 3, 4: `codec.write_wait`) a blob of their lengths and a blob of
+             their places
     varint   seat tokens; each: 32 bytes (a sha256) + varint seat
     byte     0: no creator token; 1: its sha256, 32 bytes
 
@@ -56,19 +59,28 @@ from typing import Any
 from domain.archive.codec import (
     BitReader,
     BitWriter,
+    DigitReader,
+    Digits,
     FormatError,
     Reader,
     Writer,
     bytes_int,
     int_bytes,
+    is_stamped_wait,
     read_delta,
+    read_wait,
     write_delta,
+    write_wait,
 )
 from domain.events import Event
 
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
 TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
+# Waits as stamped now (`codec.write_wait`), their lengths in 4 bits, or in 5.
+TIMES_WAITS, TIMES_WAITS_WIDE = 3, 4
+_WIDTHS = {TIMES_WAITS: 4, TIMES_WAITS_WIDE: 5}
+_MODES = (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED, TIMES_WAITS, TIMES_WAITS_WIDE)
 _KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM, _KIND_CREATED = 1, 3, 4, 5  # (2: reserved)
 # `game_created`'s fields as the service writes them, in order: kind 5 writes their values
 # only (a bot seat as its level, a person's open seat as null, a whole number of seconds
@@ -169,6 +181,9 @@ def decode(data: bytes) -> Record:
     elif mode == TIMES_MS_PACKED:
         bits = BitReader(r.blob())
         others = [read_delta(bits) for _ in range(count - 1)]
+    elif mode in _WIDTHS:
+        bits, places = BitReader(r.blob()), DigitReader(bytes_int(r.blob()))
+        others = [read_wait(bits, places, _WIDTHS[mode]) for _ in range(count - 1)]
     else:
         others = [r.signed() for _ in range(count - 1)]
     times: list[float] = []
@@ -231,7 +246,7 @@ def _read_head(r: Reader) -> Head:
                           f"{', '.join(map(str, READ_VERSIONS))})")
     r.use_version(version)
     mode = r.byte()
-    if mode not in (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED):
+    if mode not in _MODES:
         raise FormatError(f"unknown flags {mode}")
     events = r.varint()
     steps = r.varint()
@@ -254,9 +269,10 @@ def _read_specials(r: Reader) -> dict[int, Special]:
 
 
 def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
-    """The encoding and bytes of the clock readings after the first (their deltas):
-    whole milliseconds as varints or packed (whichever is shorter), else the floats'
-    bits as varints."""
+    """The encoding and bytes of the clock readings after the first (their deltas), the
+    shortest of: whole milliseconds as varints or packed; the waits' class codes packed
+    (times stamped as `stamp_time` stamps them now), with 4- or 5-bit lengths; else the
+    floats' bits as varints."""
     varints = Writer()
     for delta in deltas:
         varints.signed(delta)
@@ -264,14 +280,24 @@ def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
         return TIMES_BITS, varints.bytes()
     if not deltas:
         return TIMES_MS, b""
-    packed = Writer()
+    found = [(len(varints.out), TIMES_MS, varints.bytes())]
     bits = BitWriter()
     for delta in deltas:
         write_delta(bits, delta)
+    packed = Writer()
     packed.blob(bits.bytes())
-    if len(packed.out) < len(varints.out):
-        return TIMES_MS_PACKED, packed.bytes()
-    return TIMES_MS, varints.bytes()
+    found.append((len(packed.out), TIMES_MS_PACKED, packed.bytes()))
+    if all(d < 0 or is_stamped_wait(d) for d in deltas):
+        for mode in (TIMES_WAITS, TIMES_WAITS_WIDE):
+            bits, places = BitWriter(), Digits()
+            for delta in deltas:
+                write_wait(bits, places, delta, _WIDTHS[mode])
+            packed = Writer()
+            packed.blob(bits.bytes())
+            packed.blob(int_bytes(places.number()))
+            found.append((len(packed.out), mode, packed.bytes()))
+    _size, mode, data = min(found, key=lambda f: f[0])
+    return mode, data
 
 
 def _whole_ms(t: float) -> bool:

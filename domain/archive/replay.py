@@ -24,7 +24,7 @@ from domain.events import decode as decode_event
 from domain.game import Game, resolve_options
 from domain.rng import commitment
 from domain.service.decide import decide_action
-from domain.service.folding import Batch, fold, settle, start
+from domain.service.folding import Batch, Stamped, fold, settle, start
 from domain.store.port import CHECKPOINT_EVERY
 from domain.table import Table, encode_table, evolve_table, to_act
 
@@ -42,7 +42,8 @@ class Expansion:
 
 
 class Readings:
-    """The clock of an expansion: the readings the record kept, in order."""
+    """The clock of an expansion: the readings the record kept, in order (each the stamp
+    of the events it stamped: `Stamped`)."""
 
     def __init__(self, times: list[float]) -> None:
         self.times = times
@@ -53,7 +54,7 @@ class Readings:
             raise FormatError("the archive's clock readings run out")
         t = self.times[self.used]
         self.used += 1
-        return t
+        return Stamped(t)
 
 
 def default_by(table: Table, seat: int) -> str:

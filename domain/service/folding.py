@@ -33,7 +33,8 @@ def fold(table: Table | None, game: Game[Any, Any], new: list[Event], batch: Bat
     version = table.version if table else 0
     prev_hash = table.last_hash if table else ""
     key = commitment_key(seed) if seed is not None else None
-    for ev in stamp(new, version + 1, stamp_time(clock()), prev_hash, key):
+    at = stamp_time(clock(), table.updated_at if table else None)
+    for ev in stamp(new, version + 1, at, prev_hash, key):
         table = evolve_table(table, ev, game)
         batch.events.append(ev)
         if ev.seq % CHECKPOINT_EVERY == 0:
@@ -42,13 +43,41 @@ def fold(table: Table | None, game: Game[Any, Any], new: list[Event], batch: Bat
     return table
 
 
-def stamp_time(now: float) -> float:
-    """The time an event is stamped with: the clock's, to the millisecond below (a log's
-    times then cost its archive a byte or two each: `domain.archive`). Never later than
-    the clock: what falls due at an event's time is due now."""
+class Stamped(float):
+    """A time that is an event's stamp already (the replay of a log reads its own): it is
+    stamped as it is, whatever rule stamped it first."""
+
+
+def stamp_time(now: float, previous: float | None = None) -> float:
+    """The time an event is stamped with: the clock's, to the millisecond below; after a
+    longer wait since the table's previous event (`previous`), to the unit such a wait is
+    worth: 10 ms after a second, 100 ms after 10 s, the second after 100 s (a person's
+    move hours later then costs the game's archive two bytes, not four: `domain.archive`).
+    Never later than the clock (what falls due at an event's time is due now), never
+    before the previous event."""
+    if type(now) is Stamped:
+        return float(now)
     ms = math.floor(now * 1000)
+    if previous is not None:
+        before = round(previous * 1000)
+        if before / 1000 == previous and ms > before:  # (a previous stamp in whole ms)
+            wait = ms - before
+            ms -= wait % wait_unit(wait)
     stamped = ms / 1000
     return stamped if stamped <= now else (ms - 1) / 1000
+
+
+# The unit (ms) of a time stamped after a wait (ms) below each bound; then the last unit.
+WAIT_UNITS = ((1_000, 1), (10_000, 10), (100_000, 100))
+LAST_WAIT_UNIT = 1_000
+
+
+def wait_unit(wait_ms: int) -> int:
+    """The unit, in milliseconds, of a time stamped `wait_ms` after the previous one."""
+    for bound, unit in WAIT_UNITS:
+        if wait_ms < bound:
+            return unit
+    return LAST_WAIT_UNIT
 
 
 def start(table: Table, game: Game[Any, Any], seed: str, batch: Batch,

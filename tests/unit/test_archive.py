@@ -5,6 +5,7 @@ the one given before; what cannot be archived exactly is refused and kept whole.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 
 import msgspec
@@ -18,17 +19,31 @@ from domain.archive.codec import (
     Digits,
     Reader,
     Writer,
+    int_bytes,
+    is_stamped_wait,
+    nth_wait,
     read_delta,
+    read_wait,
     write_delta,
+    write_wait,
 )
 from domain.archive.explain import NotArchivable, archive
 from domain.archive.reading import ArchivedGames
-from domain.archive.record import EventStep, Record, Verbatim, decode, encode
+from domain.archive.record import (
+    TIMES_WAITS,
+    TIMES_WAITS_WIDE,
+    EventStep,
+    Record,
+    Verbatim,
+    decode,
+    encode,
+)
 from domain.archive.replay import expand
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp, verify_chain
 from domain.rng import rng_for
 from domain.service import GameService
+from domain.service.folding import Stamped, stamp_time
 from domain.store import MemoryEventStore
 from domain.store.memory_archive import MemoryArchiveStore
 from domain.store.port import StoredGame
@@ -334,6 +349,65 @@ def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
     for delta in [0, 1, 2, 3] * 100:
         write_delta(quick, delta)
     assert len(quick.bytes()) <= 400 * 5 / 8
+
+
+def test_a_wait_is_stamped_to_the_unit_it_is_worth_never_after_the_clock():
+    previous = 1_764_000_000.123
+    for wait, unit in [(0.4567, 0.001), (5.4567, 0.01), (54.567, 0.1), (5456.7, 1.0)]:
+        now = previous + wait
+        at = stamp_time(now, previous)
+        assert previous <= at <= now and now - at < unit
+        assert round((at - previous) * 1000) % round(unit * 1000) == 0
+    assert stamp_time(previous - 3.0, previous) == round((previous - 3.0) * 1000) / 1000
+    assert stamp_time(1_764_000_000.5, 1_764_000_000.0001234) == 1_764_000_000.5  # (µs: ms)
+    assert stamp_time(Stamped(1.2345), previous) == 1.2345  # a replay's own stamp
+
+
+def test_waits_round_trip_in_a_mixed_radix_and_cost_their_units_only():
+    rng = random.Random(5)
+    deltas = [0, 1, 2, 999, 1000, 1010, 9990, 10_000, 99_900, 100_000, 86_400_000, -1,
+              -5000, 2**70 - 2**70 % 1000, 2**90 - 2**90 % 1000]
+    assert all(is_stamped_wait(d) for d in deltas if d >= 0)
+    assert not any(is_stamped_wait(d) for d in (1001, 10_010, 100_100, 2**70))
+    deltas += [nth_wait(rng.randint(0, 10**5)) for _ in range(300)]
+    for width in (4, 5):
+        bits, places = BitWriter(), Digits()
+        for delta in deltas:
+            write_wait(bits, places, delta, width)
+        reader, digits = BitReader(bits.bytes()), DigitReader(places.number())
+        assert [read_wait(reader, digits, width) for _ in deltas] == deltas
+    hours = [3_600_000 * h for h in range(1, 25)]  # a move an hour or a day after the last
+    bits, places = BitWriter(), Digits()
+    for delta in hours:
+        write_wait(bits, places, delta, 5)
+    size = len(bits.bytes()) + len(int_bytes(places.number()))
+    packed = BitWriter()
+    for delta in hours:
+        write_delta(packed, delta)
+    assert size * 8 / len(hours) < 23 and size < len(packed.bytes()) * 0.7
+
+
+def test_a_game_of_long_waits_archives_its_times_by_their_units():
+    class Waits:
+        def __init__(self) -> None:
+            self.now, self.rng = 1_764_000_000.0, random.Random(9)
+
+        def __call__(self) -> float:  # a second to a day between readings
+            self.now += math.exp(self.rng.uniform(0.0, math.log(86_400.0)))
+            return self.now
+
+    store = MemoryEventStore()
+    archives = MemoryArchiveStore(store)
+    service = GameService(ArchivedGames(store, archives, games_under_test()),
+                          games_under_test(), clock=Waits())
+    table, _tokens = play(service, "ochs-und-esel", 3, {"rounds": 1}, 4, people=0)
+    log = store.read(table.id)
+    data, _expansion = archive(archives.stored_game(table.id), games_under_test())
+    assert data[1] in (TIMES_WAITS, TIMES_WAITS_WIDE)
+    assert archive_game(archives, games_under_test(), table.id) == "archived"
+    assert store.read(table.id) == [] and service.store.read(table.id) == log
+    readings = len(decode(data).times)
+    assert readings > 30 and len(data) < 200 + readings * 2.2  # (not 4+ bytes a reading)
 
 
 def test_a_log_that_does_not_replay_is_refused():
