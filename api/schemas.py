@@ -332,6 +332,9 @@ class QueueHealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={
         "description": "ok, or late (its oldest job has waited longer than the limit)"})
     waiting = fields.Integer(required=True, metadata={"description": "jobs in the queue"})
+    stalls_play = fields.Boolean(required=True, metadata={
+        "description": "whether games wait on its jobs (deadlines, bots' turns): late, the "
+                       "service answers 503; else background work, late as a warning"})
     oldest_wait_s = fields.Float(required=True, allow_none=True, metadata={
         "description": "how long the oldest job has waited (null: the queue is empty)"})
 

@@ -63,7 +63,8 @@ Variable → setting (default):
 - `DONKEYPOST_HEALTH_STALE_S` → `health_stale_s`, a worker's heartbeat older than this is
   stale (30)
 - `DONKEYPOST_HEALTH_QUEUE_WAIT_S` → `health_queue_wait_s`, a queue whose oldest job has
-  waited longer than this is late, and `/healthz` answers 503 (60)
+  waited longer than this is late: `/healthz` answers 503 for a queue games wait on, and
+  reports the others (60)
 - `HOST`, `PORT`, `WEB_CONNECTIONS`, `DONKEYPOST_DATA` → `host`, `port`,
   `web_connections`, `data_dir`: `donkeypost serve`'s defaults (`127.0.0.1`, 8000, 2000,
   `data`)

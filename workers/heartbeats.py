@@ -10,7 +10,9 @@ the reader applies (`STALE_AFTER_S` by default).
 `/healthz` also reads how long the oldest job of each queue has waited (`queue_waits`): a
 worker can beat and still never reach a queue (every worker busy, or serving others), and
 only the jobs' wait shows it. A job waits in its queue only once it is due (a later one is
-a timer), so any wait there is a delay someone sees.
+a timer), so any wait there is a delay someone sees; where a game waits on the job (a
+deadline, a bot's turn) the table stands still (`stalls_play`), elsewhere (ratings,
+analyses, archiving, notifications) the work is late but play goes on.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import redis
 from rq import Queue
 from rq.job import Job
 
-from workers.hooks import BOTS, DEADLINES, NOTIFICATIONS, QUEUES
+from workers.hooks import BOTS, DEADLINES, EXPERT_BOTS, NOTIFICATIONS, QUEUES, STRONG_BOTS
 
 HEARTBEATS = "donkeypost:heartbeats"
 TIMERS = "timers"
@@ -33,9 +35,14 @@ STALE_AFTER_S = 30.0
 QUEUE_WAIT_LIMIT_S = 60.0  # a queue whose oldest job has waited longer is late
 
 
+# The queues a game waits on: a late job there is a table that does not move.
+STALLING = (DEADLINES, BOTS, STRONG_BOTS, EXPERT_BOTS)
+
+
 class QueueWait(NamedTuple):
     waiting: int  # jobs in the queue
     oldest_s: float | None  # how long its oldest job has waited (None: empty)
+    stalls_play: bool  # a game waits on its jobs (else they are background work)
 
 
 def beat(connection: redis.Redis, queues: Iterable[str], now: float) -> None:
@@ -67,7 +74,7 @@ def queue_waits(connection: redis.Redis, now: float,
     for name, waiting, head in zip(queues, found[::2], heads, strict=True):
         at = enqueued.get(head) if head is not None else None
         oldest = None if at is None else max(0.0, now - _epoch(at))
-        out[name] = QueueWait(int(waiting), oldest)
+        out[name] = QueueWait(int(waiting), oldest, name in STALLING)
     return out
 
 

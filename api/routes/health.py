@@ -29,8 +29,9 @@ WorkerBeats = Callable[[], Mapping[str, float | None]]
 # The store's memory in use and its own limit (None: none), in bytes.
 MemoryUse = Callable[[], tuple[int, int | None]]
 MEMORY_WARNING = 0.8  # of the budget: /healthz warns from here
-# Each queue: (jobs waiting in it, seconds its oldest job has waited or None when empty).
-QueueWaits = Callable[[float], Mapping[str, tuple[int, float | None]]]
+# Each queue: (jobs waiting in it, seconds its oldest job has waited or None when empty,
+# whether a game waits on its jobs).
+QueueWaits = Callable[[float], Mapping[str, tuple[int, float | None, bool]]]
 
 
 def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
@@ -42,10 +43,10 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
     """`worker_beats` reads each worker kind's last heartbeat (epoch seconds, None: none);
     the kinds in `required` must have one younger than `stale_after_s`. `queue_waits`
     (given the time now) reads each queue's waiting jobs; a queue whose oldest job has
-    waited longer than `queue_wait_limit_s` is late (503, when some kind of worker is
-    required: else nobody is expected to take the jobs). `memory` reads the store's memory,
-    measured against `memory_budget` (bytes; None: the store's own limit, if any): a
-    warning from MEMORY_WARNING of it, unavailable past it."""
+    waited longer than `queue_wait_limit_s` is late (503 for a queue games wait on, when
+    some kind of worker is required; a warning in the report otherwise). `memory` reads
+    the store's memory, measured against `memory_budget` (bytes; None: the store's own
+    limit, if any): a warning from MEMORY_WARNING of it, unavailable past it."""
     blp = ContractBlueprint("health", __name__, url_prefix="/healthz", description="Health")
 
     def report() -> tuple[dict[str, Any], bool]:
@@ -108,13 +109,15 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
         except redis.RedisError:
             return {}, False  # the queues' Redis is away: the workers' report says so
         out: dict[str, dict[str, Any]] = {}
-        for name, (waiting, oldest) in sorted(waits.items()):
+        for name, (waiting, oldest, stalls) in sorted(waits.items()):
             status = "late" if oldest is not None and oldest > queue_wait_limit_s else "ok"
-            out[name] = {"status": status, "waiting": waiting,
+            out[name] = {"status": status, "waiting": waiting, "stalls_play": stalls,
                          "oldest_wait_s": round(oldest, 1) if oldest is not None else None}
-        # With no kind of worker required (a web tier checked alone), nobody is expected
-        # to take the jobs: the queues are reported, and decide nothing.
-        return out, bool(required) and any(q["status"] == "late" for q in out.values())
+        # A late background queue is a warning in the report; a late queue that games wait
+        # on is a service that does not play (503), where workers are expected at all (a
+        # web tier checked alone, no kind of worker required, only reports its queues).
+        return out, bool(required) and any(q["status"] == "late" and q["stalls_play"]
+                                           for q in out.values())
 
     @blp.route("")
     class Health(MethodView):
@@ -131,8 +134,9 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             that releases timers and scheduled retries) with the age of its last
             heartbeat; `stale` past the limit, `missing` when none was ever seen. Each
             queue with its waiting jobs and how long the oldest has waited; `late` past
-            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`; 503 unless no kind of worker is
-            required). The games' store's memory against
+            the limit (`DONKEYPOST_HEALTH_QUEUE_WAIT_S`): 503 for a queue games wait on
+            (`stalls_play`: deadlines, bots' turns), a warning for background work
+            (ratings, analyses, archiving, notifications). The games' store's memory against
             its budget (`DONKEYPOST_MEMORY_BUDGET_MB`, else Redis's maxmemory): `warning`
             from 80 %, `over` past it (503)."""
             body, healthy = report()
