@@ -32,8 +32,8 @@ def _web_argv(server: str) -> list[str]:
 def test_serve_runs_the_chosen_server_with_the_workers_and_connections_asked():
     gunicorn = " ".join(_web_argv("gunicorn"))
     assert ("-m gunicorn --config python:donkeypost.gunicorn_config "
-            "--worker-class donkeypost.gunicorn_worker.JsonErrorsWorker --workers 3 "
-            "--worker-connections 700") in gunicorn
+            "--worker-class donkeypost.gunicorn_worker.JsonErrorsWorker "
+            "--limit-request-line 8190 --workers 3 --worker-connections 700") in gunicorn
     assert "--bind [::]:8123 --reuse-port" in gunicorn
     granian = " ".join(_web_argv("granian"))
     assert "-m granian --interface wsgi --host :: --port 8123 --workers 3" in granian
