@@ -77,47 +77,12 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
                 healthy = False
             workers[kind] = {"status": status, "heartbeat_age_s": age,
                              "required": kind in required}
-        queues, late = queue_report(now)
-        memory_use = memory_report()
+        queues, late = _queue_report(queue_waits, queue_wait_limit_s, bool(required), now)
+        memory_use = _memory_report(memory, memory_budget)
         healthy = healthy and not late and memory_use["status"] != "over"
         return {"status": "ok" if healthy else "unavailable", "web": "ok",
                 "redis": store, "workers": workers, "queues": queues,
                 "memory": memory_use}, healthy
-
-    def memory_report() -> dict[str, Any]:
-        used: int | None = None
-        budget = memory_budget
-        if memory is not None:
-            try:
-                used, limit = memory()
-                budget = budget or limit
-            except STORE_ERRORS:
-                used = None
-        if used is None or not budget:
-            return {"status": "unknown", "used_bytes": used, "budget_bytes": budget,
-                    "used_fraction": None}
-        fraction = used / budget
-        status = "over" if fraction > 1 else "warning" if fraction >= MEMORY_WARNING else "ok"
-        return {"status": status, "used_bytes": used, "budget_bytes": budget,
-                "used_fraction": round(fraction, 4)}
-
-    def queue_report(now: float) -> tuple[dict[str, dict[str, Any]], bool]:
-        if queue_waits is None:
-            return {}, False
-        try:
-            waits = queue_waits(now)
-        except redis.RedisError:
-            return {}, False  # the queues' Redis is away: the workers' report says so
-        out: dict[str, dict[str, Any]] = {}
-        for name, (waiting, oldest, stalls) in sorted(waits.items()):
-            status = "late" if oldest is not None and oldest > queue_wait_limit_s else "ok"
-            out[name] = {"status": status, "waiting": waiting, "stalls_play": stalls,
-                         "oldest_wait_s": round(oldest, 1) if oldest is not None else None}
-        # A late background queue is a warning in the report; a late queue that games wait
-        # on is a service that does not play (503), where workers are expected at all (a
-        # web tier checked alone, no kind of worker required, only reports its queues).
-        return out, bool(required) and any(q["status"] == "late" and q["stalls_play"]
-                                           for q in out.values())
 
     @blp.route("")
     class Health(MethodView):
@@ -155,3 +120,43 @@ def make_blueprint(client: RedisClient, worker_beats: WorkerBeats | None,
             return {"status": "ok", "web": "ok"}
 
     return blp
+
+
+def _memory_report(memory: MemoryUse | None, memory_budget: int | None) -> dict[str, Any]:
+    """The store's memory against its budget (`memory_budget`, else the store's limit)."""
+    used: int | None = None
+    budget = memory_budget
+    if memory is not None:
+        try:
+            used, limit = memory()
+            budget = budget or limit
+        except STORE_ERRORS:
+            used = None
+    if used is None or not budget:
+        return {"status": "unknown", "used_bytes": used, "budget_bytes": budget,
+                "used_fraction": None}
+    fraction = used / budget
+    status = "over" if fraction > 1 else "warning" if fraction >= MEMORY_WARNING else "ok"
+    return {"status": status, "used_bytes": used, "budget_bytes": budget,
+            "used_fraction": round(fraction, 4)}
+
+
+def _queue_report(queue_waits: QueueWaits | None, limit_s: float, workers_expected: bool,
+                  now: float) -> tuple[dict[str, dict[str, Any]], bool]:
+    """Each queue's report, and whether a late one makes the service unavailable."""
+    if queue_waits is None:
+        return {}, False
+    try:
+        waits = queue_waits(now)
+    except redis.RedisError:
+        return {}, False  # the queues' Redis is away: the workers' report says so
+    out: dict[str, dict[str, Any]] = {}
+    for name, (waiting, oldest, stalls) in sorted(waits.items()):
+        status = "late" if oldest is not None and oldest > limit_s else "ok"
+        out[name] = {"status": status, "waiting": waiting, "stalls_play": stalls,
+                     "oldest_wait_s": round(oldest, 1) if oldest is not None else None}
+    # A late background queue is a warning in the report; a late queue that games wait
+    # on is a service that does not play (503), where workers are expected at all (a
+    # web tier checked alone, no kind of worker required, only reports its queues).
+    return out, workers_expected and any(q["status"] == "late" and q["stalls_play"]
+                                         for q in out.values())
