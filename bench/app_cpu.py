@@ -24,8 +24,6 @@ import argparse
 import cProfile
 import io
 import ipaddress
-import logging
-import os
 import pstats
 import random
 import statistics
@@ -45,8 +43,8 @@ from bench import jsonfile, report
 from bench.config import BenchConfig
 from bench.context import BenchContext
 from bench.progress import Steps
+from bench.request_lines import request_lines_to_nowhere
 from donkeypost.bootstrap import bootstrap, web_app
-from donkeypost.logs import JsonFormatter, RequestIdFilter
 from donkeypost.settings import Settings
 
 GAME = "ochs-und-esel"
@@ -222,17 +220,6 @@ def app_for(redis_url: str, mode: str) -> WsgiApp:
     return app
 
 
-def _request_lines_to_nowhere() -> None:
-    """The request lines formatted as in production (JSON) and written to /dev/null."""
-    handler = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - for the run
-    handler.setFormatter(JsonFormatter("web"))
-    handler.addFilter(RequestIdFilter())
-    lines = logging.getLogger("donkeypost.requests")
-    lines.handlers[:] = [handler]
-    lines.setLevel(logging.INFO)
-    lines.propagate = False
-
-
 def _summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
@@ -243,7 +230,13 @@ def measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
     """`rounds` rounds of `moves` moves per mode, the modes in turn (after untimed warm-up
     moves); the figures in ms of CPU per request. `profiler`
     runs during the rounds only (new games are made in them too, as old ones end)."""
-    _request_lines_to_nowhere()
+    with request_lines_to_nowhere():
+        return _measure(redis_url, moves, rounds, modes, steps, seed, pool, profiler)
+
+
+def _measure(redis_url: str, moves: int, rounds: int, modes: tuple[str, ...],
+             steps: Steps, seed: int, pool: int,
+             profiler: cProfile.Profile | None) -> dict[str, Any]:
     players = {mode: Player(app_for(redis_url, mode), pool, seed + n)
                for n, mode in enumerate(modes)}
     with steps.step(f"app: {pool} games per application", total=pool * len(modes)) as step:

@@ -17,6 +17,7 @@ name and their key afterwards.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import statistics
 import sys
@@ -25,6 +26,7 @@ from typing import Any
 
 from api.rate_limits import RateLimits
 from bench.context import BenchContext
+from bench.request_lines import request_lines_to_nowhere
 from domain.service import NoHooks
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
@@ -123,19 +125,14 @@ def erase(games: int, theirs: int) -> dict[str, Any]:
 def costs(calls: int) -> dict[str, float]:
     """Microseconds of CPU per call of each part, alone (the app section measures them
     inside whole moves, where a loaded machine's noise is larger than they are)."""
-    import logging
+    with request_lines_to_nowhere() as lines:
+        return _costs(calls, lines)
 
+
+def _costs(calls: int, lines: logging.Logger) -> dict[str, float]:
     from api.metrics import RequestMetrics, count_appended, observe_append
     from api.observe import accepted_id
-    from donkeypost.logs import JsonFormatter, RequestIdFilter
 
-    handler = logging.StreamHandler(open(os.devnull, "w"))  # noqa: SIM115 - for the run
-    handler.setFormatter(JsonFormatter("web"))
-    handler.addFilter(RequestIdFilter())
-    lines = logging.getLogger("donkeypost.requests")
-    lines.handlers[:] = [handler]
-    lines.setLevel(logging.INFO)
-    lines.propagate = False
     sink = RequestMetrics()
     route = "/games/{game_id}/actions"
 
