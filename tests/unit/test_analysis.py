@@ -4,6 +4,7 @@ weighed from the seat's view of that moment only, and the costly ones named."""
 from __future__ import annotations
 
 import random
+from unittest import mock
 
 import msgspec
 import pytest
@@ -23,9 +24,12 @@ GAMES = [("ochs-und-esel", {"rounds": 1}, 3), ("ochs-und-esel", {"rounds": 1,
 
 def _played(game_type: str, options: dict, players: int, seed: int = 1):
     """A game of a random seat and basic ones, through the service (so its log is the
-    stored one, table events and all); the actions taken, with their seat and version."""
+    stored one, table events and all); the actions taken, with their seat and version.
+    `seed` makes the deal too (the service's seed is random), so a game is the same each run."""
     service = GameService(MemoryEventStore(), installed())
-    table = service.create(game_type, options, [{"kind": "human"}] * players, deadline_s=None)
+    with mock.patch("domain.service.create.new_seed", return_value=f"{seed:064x}"):
+        table = service.create(game_type, options, [{"kind": "human"}] * players,
+                               deadline_s=None)
     for i in range(players):
         service.join(table.id, f"p{i}")
     game = installed().game(game_type)
