@@ -3,6 +3,7 @@ of each choice against the information in it, archiving and expansion times, the
 many finished games, and the first read of an archived game against a view.
 
     python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|post|wall]
+                            [--sections sizes,memory,listing,first-read]
 
 Games are bots-only (`random` and `basic` seats), played through the service on an
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
@@ -11,14 +12,19 @@ once); `post` a second to a day apart (people playing by post); `wall` uses this
 process's clock (moves a fraction of a millisecond apart: the times cost least). Bytes
 before = `MEMORY USAGE` of every key of the game (log, snapshot, checkpoints, seed);
 after = the record's `MEMORY USAGE` (and its length). Prints a Markdown table per figure.
+The first read of an archived game of about 500 moves is timed in new processes (a
+restart), against a live game's view in the same process (`first_read`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -73,14 +79,15 @@ class PostClock(PacedClock):
 
 
 def play(components: Components, game_type: str, players: int, options: dict[str, Any],
-         seed: int) -> tuple[str, int]:
+         seed: int, stop_after: int | None = None) -> tuple[str, int]:
+    """A bots-only game played to its end (or for `stop_after` moves): its id and moves."""
     service = components.service
     rng = random.Random(seed)
     seats = [{"kind": "bot", "level": ("random", "basic")[i % 2]} for i in range(players)]
     table = service.create(game_type, options, seats, deadline_s=None)
     game = components.service.games.game(game_type)
     moves = 0
-    while table.status == "active":
+    while table.status == "active" and (stop_after is None or moves < stop_after):
         seat = rng.choice(sorted(to_act(table, game)))
         level = table.seats[seat].bot_level or "random"
         action = bots.choose_action(level, game, bots.observe(game, table.game, seat), rng)
@@ -147,37 +154,81 @@ def memory(redis_url: str, count: int, seed: int, clock: Any) -> dict[str, float
     return {"games": count, "base": base, "full": full, "archived": archived}
 
 
-def first_read(redis_url: str, clock: Any) -> dict[str, float]:
-    """A long game (Trash, 3 seats: several hundred moves): a view of it, and the first
-    read of it archived by a process that never expanded it."""
+# Games of about 500 moves, and the game beside each whose views are timed (a live one of
+# the same type, half played).
+LONG_GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("trash", 3, {}),
+    ("ochs-und-esel", 6, {"rounds": 6}),
+    ("crazy-donkey", 4, {"deals": 11}),
+]
+LONG_MOVES = 500
+
+
+def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]]:
+    """For each of `LONG_GAMES`: a game of about 500 moves archived, read first by a new
+    process (`read_in_new_process`: after its imports and its app's start) against the
+    median view of a live game of the same type in that process; `runs` times with no copy
+    of the expansion kept (nobody read it since it was archived: the process expands it),
+    then `runs` times with the copy the first of them left (read before the restart)."""
     components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
-    best = ("", 0)
-    for n in range(6):
-        found = play(components, "trash", 3, {}, 1000 + n)
-        best = max(best, found, key=lambda x: x[1])
-    game_id, moves = best
+    rows = []
+    for n, (game_type, players, options) in enumerate(LONG_GAMES):
+        tried = [play(components, game_type, players, options, 3000 + 10 * n + i)
+                 for i in range(3)]
+        game_id, moves = min(tried, key=lambda x: abs(x[1] - LONG_MOVES))
+        live, _ = play(components, game_type, players, options, 3100 + n,
+                       stop_after=LONG_MOVES // 2)
+        events = components.service.store.version(game_id)
+        assert archive_game(components.archives, components.service.games,
+                            game_id) == "archived"
+        copy = keys.archive_read(game_id)
+        cold, warm = [], []
+        for _ in range(runs):
+            components.store_redis.delete(copy)
+            cold.append(read_in_new_process(redis_url, game_id, live))
+            assert cold[-1]["expanded"]
+        for _ in range(runs):
+            warm.append(read_in_new_process(redis_url, game_id, live))
+            assert not warm[-1]["expanded"]
+        rows.append({"game": game_type, "players": players, "options": options,
+                     "moves": moves, "events": events, "cold": cold, "warm": warm})
+    return rows
+
+
+def read_in_new_process(redis_url: str, archived: str, live: str) -> dict[str, Any]:
+    """`in_new_process` run by a new Python process, its figures."""
+    spec = json.dumps({"url": redis_url, "archived": archived, "live": live})
+    done = subprocess.run([sys.executable, "-m", "bench.archive", "--read-in-new-process",
+                           spec], capture_output=True, text=True, timeout=300, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    found: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return found
+
+
+def in_new_process(spec: dict[str, str], views: int = 30) -> dict[str, Any]:
+    """What a restart costs a read (this process has just imported the service): the
+    app's start, the process's first request (an unknown game: its connection to the
+    store opens), the first read of the archived game (`GET /games/{id}`, a spectator),
+    the same read again, then a live game's first view and the median of `views` more."""
+    started = time.perf_counter()
+    components = bootstrap(Settings(redis_url=spec["url"]), hooks=NoHooks())
     client = web_app(components, {"TESTING": True}).test_client()
-    views = []
-    for _ in range(20):
+    app_ms = 1000 * (time.perf_counter() - started)
+
+    def timed(path: str, status: int = 200) -> float:
         started = time.perf_counter()
-        assert client.get(f"/games/{game_id}").status_code == 200
-        views.append(1000 * (time.perf_counter() - started))
-    states = []
-    version = components.service.load(game_id)[0].version
-    for seq in range(version - 120, version, 12):
-        started = time.perf_counter()
-        assert client.get(f"/games/{game_id}/states/{seq}").status_code == 200
-        states.append(1000 * (time.perf_counter() - started))
-    archive_game(components.archives, components.service.games, game_id)
-    firsts = []
-    for _ in range(5):
-        fresh = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
-        client = web_app(fresh, {"TESTING": True}).test_client()
-        started = time.perf_counter()
-        assert client.get(f"/games/{game_id}").status_code == 200
-        firsts.append(1000 * (time.perf_counter() - started))
-    return {"moves": moves, "events": version, "view_ms": statistics.median(views),
-            "state_ms": statistics.median(states), "first_read_ms": statistics.median(firsts)}
+        answer = client.get(path)
+        assert answer.status_code == status, answer.get_json()
+        return 1000 * (time.perf_counter() - started)
+
+    first_request = timed("/games/no-such-game", 404)
+    first_read = timed(f"/games/{spec['archived']}")
+    again = timed(f"/games/{spec['archived']}")
+    live_first = timed(f"/games/{spec['live']}")
+    view = statistics.median(timed(f"/games/{spec['live']}") for _ in range(views))
+    return {"app_ms": app_ms, "first_request_ms": first_request, "first_read_ms": first_read,
+            "again_ms": again, "live_first_ms": live_first, "view_ms": view,
+            "expanded": len(components.service.store.cache) > 0}
 
 
 def listing(redis_url: str, clock: Any, count: int = 20) -> dict[str, float]:
@@ -218,52 +269,88 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=1000)
     parser.add_argument("--clock", choices=("paced", "post", "wall"), default="paced")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sections", default="sizes,memory,listing,first-read",
+                        help="which figures (comma-separated)")
+    parser.add_argument("--read-in-new-process", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.read_in_new_process:
+        print(json.dumps(in_new_process(json.loads(args.read_in_new_process))))
+        return
+    sections = set(args.sections.split(","))
     clock = {"paced": PacedClock, "post": PostClock}[args.clock](args.seed) \
         if args.clock != "wall" else time.time
     with tempfile.TemporaryDirectory() as folder, \
             RedisProcess(Path(folder) / "redis") as redis_server:
         url = redis_server.server.url
-        components = bootstrap(Settings(redis_url=url), hooks=NoHooks(), clock=clock)
-        rows = per_type(components, args.games, args.seed)
-        print(f"\n{args.games} bot games per row, clock {args.clock}\n")
-        print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
-              "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
-              "archive ms p50 | expand ms p50 |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
-        for r in rows:
-            med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
-            per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
-                                                                  strict=True))
-            bits = statistics.median(b / c for b, c in zip(r["bits"], r["choices"],
-                                                         strict=True) if c)
-            entropy = statistics.median(e / c for e, c in zip(r["entropy"], r["choices"],
-                                                            strict=True) if c)
-            print(f"| {r['game']} {r['options'] or ''} | {r['players']} | "
-                  f"{med['events']:.0f} | {med['moves']:.0f} | "
-                  f"{med['before']:,.0f} / {pct(r['before'], .95):,.0f} | "
-                  f"{med['after']:,.0f} / {pct(r['after'], .95):,.0f} "
-                  f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
-                  f"{med['summary']:.0f} | {per_event:.2f} | "
-                  f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
-                  f"{med['expand_ms']:.1f} |")
-        held = memory(url, args.memory_games, args.seed, clock)
-        full = (held["full"] - held["base"]) / held["games"]
-        archived = (held["archived"] - held["base"]) / held["games"]
-        print(f"\nused_memory, {held['games']} finished 3-seat one-round Ochs & Esel games: "
-              f"{held['base']:,} B empty, {held['full']:,} B before archiving, "
-              f"{held['archived']:,} B after; per game {full:,.0f} B -> {archived:,.0f} B; "
-              f"100,000 games (extrapolated): {full * 1e5 / 2**20:,.0f} MiB -> "
-              f"{archived * 1e5 / 2**20:,.0f} MiB")
-        page = listing(url, clock)
-        print(f"\na page of {page['count']} finished Trash games (GET /games?status=finished):"
-              f" live {page['live_ms']:.1f} ms; archived, a new process's first page "
-              f"{page['first_ms']:.1f} ms, then {page['again_ms']:.1f} ms (medians)")
-        read = first_read(url, clock)
-        print(f"\nfirst read of an archived game of {read['events']} events "
-              f"({read['moves']} moves) by a new process: {read['first_read_ms']:.1f} ms; "
-              f"a view of it (GET /games/{{id}}) {read['view_ms']:.2f} ms, a replayed state "
-              f"(GET /games/{{id}}/states/{{seq}}) {read['state_ms']:.2f} ms (medians)")
+        if "sizes" in sections:
+            sizes(url, clock, args.games, args.seed)
+        if "memory" in sections:
+            held = memory(url, args.memory_games, args.seed, clock)
+            full = (held["full"] - held["base"]) / held["games"]
+            archived = (held["archived"] - held["base"]) / held["games"]
+            print(f"\nused_memory, {held['games']} finished 3-seat one-round Ochs & Esel "
+                  f"games: {held['base']:,} B empty, {held['full']:,} B before archiving, "
+                  f"{held['archived']:,} B after; per game {full:,.0f} B -> "
+                  f"{archived:,.0f} B; 100,000 games (extrapolated): "
+                  f"{full * 1e5 / 2**20:,.0f} MiB -> {archived * 1e5 / 2**20:,.0f} MiB")
+        if "listing" in sections:
+            page = listing(url, clock)
+            print(f"\na page of {page['count']} finished Trash games (GET /games?status="
+                  f"finished): live {page['live_ms']:.1f} ms; archived, a new process's "
+                  f"first page {page['first_ms']:.1f} ms, then {page['again_ms']:.1f} ms "
+                  f"(medians)")
+        if "first-read" in sections:
+            print_first_reads(first_read(url, clock))
+
+
+def print_first_reads(rows: list[dict[str, Any]]) -> None:
+    print("\nFirst read of an archived game by a new process (after its imports, its app's "
+          "start and a first request), against a view of a live game of the same type in "
+          "that process; medians of the runs. Cold: no process read it since it was "
+          "archived (the record is expanded); copy: read before the restart (the copy of "
+          "its expansion).\n")
+    print("| game | moves | events | app start ms | first request ms | first read, cold ms "
+          "| first read, copy ms | again ms | a view of a live game ms | cold / view | "
+          "copy / view |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        def med(runs: list[dict[str, Any]], key: str) -> float:
+            return statistics.median(x[key] for x in runs)
+        runs = r["cold"] + r["warm"]
+        view = med(runs, "view_ms")
+        cold, warm = med(r["cold"], "first_read_ms"), med(r["warm"], "first_read_ms")
+        print(f"| {r['game']} {r['options'] or ''} | {r['players']} seats, {r['moves']} | "
+              f"{r['events']:,} | {med(runs, 'app_ms'):.0f} | "
+              f"{med(runs, 'first_request_ms'):.1f} | {cold:.1f} | {warm:.2f} | "
+              f"{med(runs, 'again_ms'):.2f} | {view:.2f} | {cold / view:.0f} | "
+              f"{warm / view:.1f} |")
+
+
+def sizes(url: str, clock: Any, games: int, seed: int) -> None:
+    """The bytes of each type's games before and after archiving (a table)."""
+    components = bootstrap(Settings(redis_url=url), hooks=NoHooks(), clock=clock)
+    rows = per_type(components, games, seed)
+    print(f"\n{games} bot games per row\n")
+    print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
+          "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
+          "archive ms p50 | expand ms p50 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
+        per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
+                                                              strict=True))
+        bits = statistics.median(b / c for b, c in zip(r["bits"], r["choices"],
+                                                     strict=True) if c)
+        entropy = statistics.median(e / c for e, c in zip(r["entropy"], r["choices"],
+                                                        strict=True) if c)
+        print(f"| {r['game']} {r['options'] or ''} | {r['players']} | "
+              f"{med['events']:.0f} | {med['moves']:.0f} | "
+              f"{med['before']:,.0f} / {pct(r['before'], .95):,.0f} | "
+              f"{med['after']:,.0f} / {pct(r['after'], .95):,.0f} "
+              f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
+              f"{med['summary']:.0f} | {per_event:.2f} | "
+              f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
+              f"{med['expand_ms']:.1f} |")
 
 
 if __name__ == "__main__":

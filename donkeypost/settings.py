@@ -80,6 +80,9 @@ Variable → setting (default):
   long after its end (3600; `docs/archive.md`)
 - `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
   a process keeps expanded (100000)
+- `DONKEYPOST_ARCHIVE_READ_TTL_S` → `archive_read_ttl_s`, how long the copy of what reads
+  of an archived game's table need is kept in Redis after a process expanded it, for the
+  other processes and those that restart (86400; 0: none; `docs/archive.md`)
 - `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
   measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
@@ -174,6 +177,7 @@ class Settings:
     web_server: WebServer = "gunicorn"
     archive_after_s: float = 3600.0
     archive_cache_events: int = 100_000
+    archive_read_ttl_s: float = 86_400.0
     memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
@@ -297,6 +301,8 @@ class Settings:
                                  default.archive_after_s),
             archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
                                       default.archive_cache_events),
+            archive_read_ttl_s=read("DONKEYPOST_ARCHIVE_READ_TTL_S", _not_negative,
+                                    default.archive_read_ttl_s),
             memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
                                   default.memory_budget_mb),
             smtp_url=read("SMTP_URL", _smtp_url, None),

@@ -323,40 +323,54 @@ class BitReader:
 _NEGATIVE = 63
 
 
-def write_delta(out: BitWriter, delta: int, width: int = 4) -> None:
+def _write_length(out: BitWriter, length: int, width: int) -> None:
+    """A bit length below `escape + _NEGATIVE` (`width` bits, escaped beyond: 6 more)."""
     escape = (1 << width) - 1
-    length = delta.bit_length()
-    if delta >= 0 and length < escape:
+    if length < escape:
         out.bits(length, width)
-    elif delta >= 0 and length - escape < _NEGATIVE:
-        out.bits(escape, width)
-        out.bits(length - escape, 6)
     else:
         out.bits(escape, width)
+        out.bits(length - escape, 6)
+
+
+def _read_length(bits: BitReader, width: int) -> tuple[int, int | None]:
+    """What `_write_length` wrote, or (0, the value) of a delta escaped as a zigzag
+    varint (negative, or too long)."""
+    escape = (1 << width) - 1
+    length = bits.bits(width)
+    if length != escape:
+        return length, None
+    more = bits.bits(6)
+    if more != _NEGATIVE:
+        return escape + more, None
+    value = shift = 0
+    while True:
+        byte = bits.bits(8)
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return 0, value >> 1 if not value & 1 else -(value >> 1) - 1
+        shift += 7
+
+
+def write_delta(out: BitWriter, delta: int, width: int = 4) -> None:
+    length = delta.bit_length()
+    if delta < 0 or length >= (1 << width) - 1 + _NEGATIVE:
+        out.bits((1 << width) - 1, width)
         out.bits(_NEGATIVE, 6)
         w = Writer()
         w.signed(delta)
         for byte in w.out:
             out.bits(byte, 8)
         return
+    _write_length(out, length, width)
     if length > 1:
         out.bits(delta, length - 1)
 
 
 def read_delta(bits: BitReader, width: int = 4) -> int:
-    escape = (1 << width) - 1
-    length = bits.bits(width)
-    if length == escape:
-        more = bits.bits(6)
-        if more == _NEGATIVE:
-            value = shift = 0
-            while True:
-                byte = bits.bits(8)
-                value |= (byte & 0x7F) << shift
-                if byte < 0x80:
-                    return value >> 1 if not value & 1 else -(value >> 1) - 1
-                shift += 7
-        length = escape + more
+    length, escaped = _read_length(bits, width)
+    if escaped is not None:
+        return escaped
     if length <= 1:
         return length
     return (1 << (length - 1)) | bits.bits(length - 1)
@@ -404,31 +418,16 @@ def write_wait(bits: BitWriter, digits: Digits, delta: int, width: int) -> None:
     if delta < 0 or length >= (1 << width) - 1 + _NEGATIVE:
         write_delta(bits, delta, width)
         return
-    escape = (1 << width) - 1
-    if length < escape:
-        bits.bits(length, width)
-    else:
-        bits.bits(escape, width)
-        bits.bits(length - escape, 6)
+    _write_length(bits, length, width)
     if length > 1:
         low, high = waits_below(1 << (length - 1)), waits_below(1 << length)
         digits.add(waits_below(delta) - low, high - low)
 
 
 def read_wait(bits: BitReader, digits: DigitReader, width: int) -> int:
-    escape = (1 << width) - 1
-    length = bits.bits(width)
-    if length == escape:
-        more = bits.bits(6)
-        if more == _NEGATIVE:
-            value = shift = 0
-            while True:
-                byte = bits.bits(8)
-                value |= (byte & 0x7F) << shift
-                if byte < 0x80:
-                    return value >> 1 if not value & 1 else -(value >> 1) - 1
-                shift += 7
-        length = escape + more
+    length, escaped = _read_length(bits, width)
+    if escaped is not None:
+        return escaped
     if length <= 1:
         return length
     low, high = waits_below(1 << (length - 1)), waits_below(1 << length)

@@ -11,6 +11,14 @@ answer is empty (no event after the one asked for): then one read of the record'
 Expansions are kept in this process, the most recently used first, up to `cache_events`
 events in all (an event expanded costs about 1-2 KB of this process's memory).
 
+Reading a game's table (its view, `GET /games/{id}`), seed, creator or version needs no
+expansion when one was made lately by any process: the one that expands a record keeps
+what those reads need (`Final`: the final table as read, the seat tokens, the seed, the
+creator, the version, and the digest of the record it came from) beside the record for
+`read_ttl_s`, a cache shared by the processes; a process that restarts, or another
+worker process, answers from it at the cost of a live game's read. A copy is used only
+for the record it came from (a game written back and archived again is expanded again).
+
 An append to an archived game (a rematch's link, after the end) writes the game's keys
 back first (`restore_archived`, one atomic step), then appends; and an append that ends
 a game notes it as due for its archive (`archive_due`).
@@ -18,11 +26,15 @@ a game notes it as due for its archive (`archive_due`).
 
 from __future__ import annotations
 
+import hashlib
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from domain.archive.explain import as_read
 from domain.archive.record import Record
@@ -36,7 +48,6 @@ from domain.lru import Lru
 from domain.store.port import (
     CHAT_PAGE,
     CHECKPOINT_EVERY,
-    SNAPSHOT_EVERY,
     AppendNotices,
     AppendResult,
     ArchiveStore,
@@ -49,9 +60,46 @@ from domain.store.port import (
 from domain.table import encode_table
 
 DEFAULT_CACHE_EVENTS = 100_000
+DEFAULT_READ_TTL_S = 86_400.0
+FINALS_KEPT = 10_000  # (a final table as read: about 1.5 KB)
 SUMMARIES_KEPT = 10_000  # (a summary as a table's bytes: about 1 KB)
 # The events that end a game: after them it waits for its archive.
 GAME_OVER = ("game_finished", "game_aborted", "game_cancelled")
+
+
+def record_digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+class Final(msgspec.Struct, frozen=True, array_like=True):
+    """What reads of an archived game's table need, from its expansion: the final table as
+    read (a snapshot's bytes), the seat tokens, the seed, the creator and the version, with
+    the digest of the record they came from."""
+
+    digest: bytes
+    version: int
+    seed: str
+    creator: str | None
+    tokens: dict[str, int]
+    snapshot: bytes
+
+    def stored(self) -> Stored:
+        return Stored(self.snapshot, [])
+
+
+_FINAL = msgspec.msgpack.Decoder(Final)
+
+
+def encode_final(final: Final) -> bytes:
+    return zlib.compress(msgspec.msgpack.encode(final))
+
+
+def decode_final(data: bytes) -> Final | None:
+    """The copy's `Final`; None if it cannot be read (a copy of another version's)."""
+    try:
+        return _FINAL.decode(zlib.decompress(data))
+    except (zlib.error, msgspec.DecodeError):
+        return None
 
 
 @dataclass
@@ -67,8 +115,9 @@ class Archived:
     def version(self) -> int:
         return len(self.expansion.events)
 
-    def stored(self) -> Stored:
-        return Stored(self.snapshot, self.expansion.events[-(SNAPSHOT_EVERY - 1):])
+    def final(self) -> Final:
+        return Final(record_digest(self.data), self.version, self.record.seed,
+                     self.record.creator, dict(self.record.tokens), self.snapshot)
 
     def as_stored_game(self) -> StoredGame:
         return StoredGame(events=list(self.expansion.events), snapshot=self.snapshot,
@@ -125,11 +174,15 @@ class ArchivedGames:
     if they were still there (see the module)."""
 
     def __init__(self, store: EventStore, archives: ArchiveStore, games: Games,
-                 cache_events: int = DEFAULT_CACHE_EVENTS) -> None:
+                 cache_events: int = DEFAULT_CACHE_EVENTS,
+                 read_ttl_s: float = DEFAULT_READ_TTL_S) -> None:
         self.store = store
         self.archives = archives
         self.games = games
+        self.read_ttl_s = read_ttl_s
         self.cache = ExpansionCache(cache_events)
+        # game id -> its Final, read from the copy kept beside its record
+        self.finals: Lru[str, Final] = Lru(FINALS_KEPT)
         # game id -> (its record, its summary): what listings read of archived games
         self.summaries: Lru[str, tuple[bytes, bytes]] = Lru(SUMMARIES_KEPT)
 
@@ -145,9 +198,31 @@ class ArchivedGames:
             return found
         return self._expanded(game_id, data)
 
+    def final(self, game_id: str) -> Final | None:
+        """What reads of the game's table need, if it is archived: from this process's
+        expansion, else from the copy kept beside the record, else from expanding it
+        (which keeps the copy). One round trip when either is at hand."""
+        data, copy = self.archives.archived_and_read(game_id)
+        if data is None:
+            return None
+        found = self.cache.get(game_id)
+        if found is not None and found.data == data:
+            return found.final()
+        digest = record_digest(data)
+        kept = self.finals.get(game_id)
+        if kept is not None and kept.digest == digest:
+            return kept
+        read = decode_final(copy) if copy is not None else None
+        if read is not None and read.digest == digest:
+            self.finals.put(game_id, read)
+            return read
+        return self._expanded(game_id, data).final()
+
     def _expanded(self, game_id: str, data: bytes) -> Archived:
         found = expand_record(data, self.games)
         self.cache.put(game_id, found)
+        if self.read_ttl_s > 0:
+            self.archives.keep_read(game_id, encode_final(found.final()), self.read_ttl_s)
         return found
 
     # --- writing -------------------------------------------------------------------------
@@ -203,11 +278,11 @@ class ArchivedGames:
         found = self.store.read_table(game_id, token_hash, with_seed)
         if found[0] is not None:
             return found
-        archived = self.archived_game(game_id)
-        if archived is None:
+        final = self.final(game_id)
+        if final is None:
             return found
-        seat = archived.record.tokens.get(token_hash) if token_hash is not None else None
-        return archived.stored(), seat, archived.record.seed if with_seed else None
+        seat = final.tokens.get(token_hash) if token_hash is not None else None
+        return final.stored(), seat, final.seed if with_seed else None
 
     def read_after(self, game_id: str, version: int, token_hash: str | None = None,
                    with_seed: bool = False) -> tuple[list[Event] | None, int | None,
@@ -219,15 +294,15 @@ class ArchivedGames:
         found = self.store.seed(game_id)
         if found is not None:
             return found
-        archived = self.archived_game(game_id)
-        return archived.record.seed if archived is not None else None
+        final = self.final(game_id)
+        return final.seed if final is not None else None
 
     def creator(self, game_id: str) -> str | None:
         found = self.store.creator(game_id)
         if found is not None:
             return found
-        archived = self.archived_game(game_id)
-        return archived.record.creator if archived is not None else None
+        final = self.final(game_id)
+        return final.creator if final is not None else None
 
     def first_answer(self, game_id: str, idem_key: str) -> Idempotency | None:
         return self.store.first_answer(game_id, idem_key)
@@ -269,8 +344,8 @@ class ArchivedGames:
         found = self.store.version(game_id)
         if found:
             return found
-        archived = self.archived_game(game_id)
-        return archived.version if archived is not None else 0
+        final = self.final(game_id)
+        return final.version if final is not None else 0
 
     def read_chat(self, game_id: str, after: int = 0,
                   count: int = CHAT_PAGE) -> list[ChatEntry]:

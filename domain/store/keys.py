@@ -18,6 +18,8 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:analysis` the post-game analysis once made (`domain.bots.analysis`, JSON)
 - `game:{id}:archive` a finished game's archive record (`domain.archive`), in place of its
   stream, snapshot, checkpoints, tokens, seed and creator
+- `game:{id}:read`    what reads of an archived game's table need, from its expansion
+  (`domain.archive.reading.Final`): a cache shared by the processes (SET EX)
 
 Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
 rating script and each player's inbox writes stay in one slot):
@@ -118,6 +120,10 @@ def archive(game_id: str) -> str:
     return _game(game_id, "archive")
 
 
+def archive_read(game_id: str) -> str:
+    return _game(game_id, "read")
+
+
 def archived_away(game_id: str) -> list[str]:
     """The keys an archive record replaces (the stream first)."""
     return [events(game_id), snapshot(game_id), checkpoints(game_id), tokens(game_id),
@@ -129,7 +135,7 @@ def of_game(game_id: str) -> list[str]:
     records, which expire, nor its webhooks')."""
     return [snapshot(game_id), checkpoints(game_id), tokens(game_id), secret(game_id),
             creator(game_id), chat(game_id), chat_texts(game_id), archive(game_id),
-            analysis(game_id)]
+            archive_read(game_id), analysis(game_id)]
 
 
 def webhook_receiver(receiver_key: str) -> str:

@@ -15,6 +15,7 @@ class MemoryArchiveStore:
         self.records: dict[str, bytes] = {}
         self.due: dict[str, float] = {}
         self.refused: dict[str, str] = {}
+        self.reads_kept: dict[str, bytes] = {}  # (without expiry here)
 
     def stored_game(self, game_id: str) -> StoredGame | None:
         with self.games._changed:
@@ -30,6 +31,12 @@ class MemoryArchiveStore:
 
     def archives_of(self, game_ids: Sequence[str]) -> list[bytes | None]:
         return [self.records.get(i) for i in game_ids]
+
+    def archived_and_read(self, game_id: str) -> tuple[bytes | None, bytes | None]:
+        return self.records.get(game_id), self.reads_kept.get(game_id)
+
+    def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
+        self.reads_kept[game_id] = copy
 
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:
         with self.games._changed:

@@ -79,6 +79,16 @@ class ArchiveStore(Protocol):
         """Several games' records at once (None: not archived)."""
         ...
 
+    def archived_and_read(self, game_id: str) -> tuple[bytes | None, bytes | None]:
+        """The game's archive record and the copy of its reading kept beside it (None:
+        none, or expired), in one round trip."""
+        ...
+
+    def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
+        """Keep `copy`, what reads of the archived game's table need (`domain.archive.
+        reading.Final`), for `ttl_s` seconds: a cache shared by the processes."""
+        ...
+
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:
         """In one atomic step, if the game's log is still at `version` and not archived:
         keep `record` and delete what it replaces (`StoredGame`'s keys). False: the game

@@ -121,6 +121,17 @@ class RedisArchiveStore:
         found: list[bytes | None] = pipe.execute()
         return found
 
+    def archived_and_read(self, game_id: str) -> tuple[bytes | None, bytes | None]:
+        """One pipeline (both keys are in the game's slot)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.get(keys.archive(game_id))
+        pipe.get(keys.archive_read(game_id))
+        record, copy = pipe.execute()
+        return record, copy
+
+    def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
+        self.redis.set(keys.archive_read(game_id), copy, px=max(1, round(ttl_s * 1000)))
+
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:
         away = keys.archived_away(game_id)
         done = self._archive(keys=[away[0], keys.archive(game_id), *away[1:]],

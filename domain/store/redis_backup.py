@@ -8,8 +8,9 @@ secret and the Web Push key pair, the audit of operators' actions and erasures).
 They are found in one pass over the keyspace (`inventory`, SCAN: an operator's command),
 sorted by the families of `domain.store.keys`; left out is what expires or is rebuilt:
 idempotency records, stream tickets, webhook deliveries and receivers' failing streaks,
-open streams (`present`), the listing indexes (written again by the import), refused
-archives (tried again), the queues and timers (the workers rebuild them).
+archived games' read copies, open streams (`present`), the listing indexes (written again
+by the import), refused archives (tried again), the queues and timers (the workers
+rebuild them).
 
 Each key is written as a typed value (`dump`), JSON-ready: `{"string": v}`,
 `{"hash": {field: v}}`, `{"zset": [[member, score], …]}`, `{"stream": [[id, {field: v}],
@@ -33,7 +34,7 @@ import domain.store.keys as keys
 from domain.store.records import Inventory, Merged, Typed
 
 # A game's keys that its line in the backup holds already, or that expire.
-_GAME_OWN = {"events", "snap", "ckpt", "tokens", "secret", "creator", "archive"}
+_GAME_OWN = {"events", "snap", "ckpt", "tokens", "secret", "creator", "archive", "read"}
 _GAME_PASSING = ("idem:", "ticket:", "delivery:", "hook:")
 # A player's keys that pass.
 _PLAYER_PASSING = ("ticket:", "present")
