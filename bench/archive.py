@@ -112,7 +112,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
     for game_type, players, options in TYPES:
         found: dict[str, list[float]] = {k: [] for k in (
             "events", "moves", "before", "after", "record", "summary", "choices", "bits",
-            "entropy", "archive_ms", "expand_ms")}
+            "entropy", "archive_ms", "expand_ms", "copy")}
         for n in range(games):
             game_id, moves = play(components, game_type, players, options, seed + n)
             stored = components.archives.stored_game(game_id)
@@ -133,6 +133,8 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             found["record"].append(len(data))
             found["summary"].append(len(decode_record(data).summary or b""))
             found["after"].append(components.store_redis.memory_usage(keys.archive(game_id)))
+            found["copy"].append(
+                components.store_redis.memory_usage(keys.archive_read(game_id)) or 0)
             started = time.perf_counter()
             expand_record(data, components.service.games)
             found["expand_ms"].append(1000 * (time.perf_counter() - started))
@@ -150,8 +152,12 @@ def memory(redis_url: str, count: int, seed: int, clock: Any) -> dict[str, float
     full = int(client.info("memory")["used_memory"])
     for game_id in ids:
         archive_game(components.archives, components.service.games, game_id)
-    archived = int(client.info("memory")["used_memory"])
-    return {"games": count, "base": base, "full": full, "archived": archived}
+    archived = int(client.info("memory")["used_memory"])  # (with the day's copies)
+    copies = [client.memory_usage(keys.archive_read(i)) or 0 for i in ids]
+    client.delete(*(keys.archive_read(i) for i in ids))  # (as when they expire)
+    expired = int(client.info("memory")["used_memory"])
+    return {"games": count, "base": base, "full": full, "archived": archived,
+            "expired": expired, "copy": statistics.median(copies)}
 
 
 # Games of about 500 moves, and the game beside each whose views are timed (a live one of
@@ -167,9 +173,10 @@ LONG_MOVES = 500
 def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]]:
     """For each of `LONG_GAMES`: a game of about 500 moves archived, read first by a new
     process (`read_in_new_process`: after its imports and its app's start) against the
-    median view of a live game of the same type in that process; `runs` times with no copy
-    of the expansion kept (nobody read it since it was archived: the process expands it),
-    then `runs` times with the copy the first of them left (read before the restart)."""
+    median view of a live game of the same type in that process: `runs` times right after
+    its archiving (the copy the archiving kept for its reads), `runs` times with no copy
+    (archived over a day ago and not read since: the process expands it), then `runs`
+    times with the copy the first of those left (read before the restart)."""
     components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
     rows = []
     for n, (game_type, players, options) in enumerate(LONG_GAMES):
@@ -182,7 +189,11 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
         assert archive_game(components.archives, components.service.games,
                             game_id) == "archived"
         copy = keys.archive_read(game_id)
-        cold, warm = [], []
+        copy_bytes = components.store_redis.memory_usage(copy)
+        archived, cold, warm = [], [], []
+        for _ in range(runs):
+            archived.append(read_in_new_process(redis_url, game_id, live))
+            assert not archived[-1]["expanded"]
         for _ in range(runs):
             components.store_redis.delete(copy)
             cold.append(read_in_new_process(redis_url, game_id, live))
@@ -191,7 +202,8 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
             warm.append(read_in_new_process(redis_url, game_id, live))
             assert not warm[-1]["expanded"]
         rows.append({"game": game_type, "players": players, "options": options,
-                     "moves": moves, "events": events, "cold": cold, "warm": warm})
+                     "moves": moves, "events": events, "archived": archived, "cold": cold,
+                     "warm": warm, "copy_bytes": copy_bytes})
     return rows
 
 
@@ -288,11 +300,15 @@ def main() -> None:
             held = memory(url, args.memory_games, args.seed, clock)
             full = (held["full"] - held["base"]) / held["games"]
             archived = (held["archived"] - held["base"]) / held["games"]
+            expired = (held["expired"] - held["base"]) / held["games"]
             print(f"\nused_memory, {held['games']} finished 3-seat one-round Ochs & Esel "
                   f"games: {held['base']:,} B empty, {held['full']:,} B before archiving, "
-                  f"{held['archived']:,} B after; per game {full:,.0f} B -> "
-                  f"{archived:,.0f} B; 100,000 games (extrapolated): "
-                  f"{full * 1e5 / 2**20:,.0f} MiB -> {archived * 1e5 / 2**20:,.0f} MiB")
+                  f"{held['archived']:,} B archived with the copies for their reads (their "
+                  f"first day), {held['expired']:,} B once the copies expired; per game "
+                  f"{full:,.0f} B -> {archived:,.0f} B the first day -> {expired:,.0f} B "
+                  f"(a copy's MEMORY USAGE p50 {held['copy']:,.0f} B); 100,000 games "
+                  f"(extrapolated): {full * 1e5 / 2**20:,.0f} MiB -> "
+                  f"{expired * 1e5 / 2**20:,.0f} MiB")
         if "listing" in sections:
             page = listing(url, clock)
             print(f"\na page of {page['count']} finished Trash games (GET /games?status="
@@ -306,24 +322,27 @@ def main() -> None:
 def print_first_reads(rows: list[dict[str, Any]]) -> None:
     print("\nFirst read of an archived game by a new process (after its imports, its app's "
           "start and a first request), against a view of a live game of the same type in "
-          "that process; medians of the runs. Cold: no process read it since it was "
-          "archived (the record is expanded); copy: read before the restart (the copy of "
-          "its expansion).\n")
-    print("| game | moves | events | app start ms | first request ms | first read, cold ms "
-          "| first read, copy ms | again ms | a view of a live game ms | cold / view | "
-          "copy / view |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "that process; medians of the runs. Archived: read first right after its "
+          "archiving (the copy kept with the record); cold: no copy (archived over a day "
+          "ago, not read since: the record is expanded); read: read before the restart "
+          "(the copy its expansion kept).\n")
+    print("| game | moves | events | app start ms | first request ms | first read, "
+          "archived ms | first read, cold ms | first read, read ms | again ms | a view of "
+          "a live game ms | archived / view | cold / view | read / view | copy B |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         def med(runs: list[dict[str, Any]], key: str) -> float:
             return statistics.median(x[key] for x in runs)
-        runs = r["cold"] + r["warm"]
+        runs = r["archived"] + r["cold"] + r["warm"]
         view = med(runs, "view_ms")
+        archived = med(r["archived"], "first_read_ms")
         cold, warm = med(r["cold"], "first_read_ms"), med(r["warm"], "first_read_ms")
         print(f"| {r['game']} {r['options'] or ''} | {r['players']} seats, {r['moves']} | "
               f"{r['events']:,} | {med(runs, 'app_ms'):.0f} | "
-              f"{med(runs, 'first_request_ms'):.1f} | {cold:.1f} | {warm:.2f} | "
-              f"{med(runs, 'again_ms'):.2f} | {view:.2f} | {cold / view:.0f} | "
-              f"{warm / view:.1f} |")
+              f"{med(runs, 'first_request_ms'):.1f} | {archived:.2f} | {cold:.1f} | "
+              f"{warm:.2f} | {med(runs, 'again_ms'):.2f} | {view:.2f} | "
+              f"{archived / view:.1f} | {cold / view:.0f} | {warm / view:.1f} | "
+              f"{r['copy_bytes']:,} |")
 
 
 def sizes(url: str, clock: Any, games: int, seed: int) -> None:
@@ -333,8 +352,8 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
     print(f"\n{games} bot games per row\n")
     print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
           "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
-          "archive ms p50 | expand ms p50 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "archive ms p50 | expand ms p50 | copy for reads p50 B (first day) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
         per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
@@ -350,7 +369,7 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
               f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
               f"{med['summary']:.0f} | {per_event:.2f} | "
               f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
-              f"{med['expand_ms']:.1f} |")
+              f"{med['expand_ms']:.1f} | {med['copy']:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -101,11 +101,11 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
     before = answers(service, table.id, tokens)
     assert archive_game(archives, games_under_test(), table.id) == "archived"
     assert store.read(table.id) == [] and archives.archived(table.id) is not None
+    assert archives.reads_kept.get(table.id) is not None  # (the copy for its reads)
     reading = service.store
     assert isinstance(reading, ArchivedGames)
     reading.cache.forget(table.id)  # as a process that never saw it
     assert answers(service, table.id, tokens) == before
-    assert archives.reads_kept.get(table.id) is not None  # (its expansion's copy)
     # A process that restarts: its views, seed and version from the copy.
     restarted = ArchivedGames(store, archives, games_under_test())
     assert answers(GameService(restarted, games_under_test(), clock=Clock()), table.id,
@@ -172,46 +172,61 @@ class CountedArchives(MemoryArchiveStore):
 
 
 def test_a_restarted_process_reads_an_archived_games_table_from_the_copy_of_its_expansion():
-    """The process that expands a record keeps what reads of the game's table need beside
-    it: another process (or this one restarted) answers the view, the seat of a token, the
-    seed, the creator and the version from it, without expanding, in one read; a copy made
-    from another record is never used."""
+    """The archiving, and a process that expands a record, keep what reads of the game's
+    table need beside it: another process (or this one restarted) answers the view, the
+    seat of a token, the seed, the creator and the version from it, without expanding, in
+    one read; a copy made from another record is never used."""
     service, store, archives = service_pair()
     table, tokens = play(service, "ochs-und-esel", 4, {"rounds": 1}, 3, people=2,
                          life=False)
-    other, _ = play(service, "trash", 2, {"max_rounds": 1}, 4, people=0, life=False)
+    other, other_tokens = play(service, "trash", 2, {"max_rounds": 1}, 4, people=1,
+                               life=False)
+    seat_tokens = {table.id: tokens, other.id: other_tokens}
 
     def views(service: GameService, game_id: str) -> list[bytes]:
         out = []
         for viewer in viewers(service.load(game_id)[0]):
-            loaded, seat = service.load(game_id, tokens.get(viewer) if viewer is not None
-                                        else None)
+            token = seat_tokens[game_id].get(viewer) if viewer is not None else None
+            loaded, seat = service.load(game_id, token)
             out.append(msgspec.json.encode(service.view(loaded, seat) | {"server_time": 0}))
         store = service.store
         out.append(msgspec.json.encode([store.version(game_id), store.seed(game_id),
                                         store.creator(game_id)]))
         return out
 
+    def restarted() -> tuple[ArchivedGames, CountedArchives]:
+        counted = CountedArchives(store)
+        counted.records, counted.reads_kept = archives.records, archives.reads_kept
+        return ArchivedGames(store, counted, games_under_test()), counted
+
     before = {i: views(service, i) for i in (table.id, other.id)}
-    for game_id in before:
-        assert archive_game(archives, games_under_test(), game_id) == "archived"
-    first = ArchivedGames(store, archives, games_under_test())
+    # Archived with its copy (the default: a day), or without one.
+    assert archive_game(archives, games_under_test(), table.id) == "archived"
+    assert archive_game(archives, games_under_test(), other.id, read_ttl_s=0) == "archived"
+    assert set(archives.reads_kept) == {table.id}
+
+    # Read first right after its archiving: from the copy, nothing expanded.
+    first, counted = restarted()
     assert views(GameService(first, games_under_test(), clock=Clock()), table.id) == \
         before[table.id]
-    assert len(first.cache) == 1 and table.id in archives.reads_kept
-
-    counted = CountedArchives(store)
-    counted.records, counted.reads_kept = archives.records, archives.reads_kept
-    restarted = ArchivedGames(store, counted, games_under_test())
-    assert views(GameService(restarted, games_under_test(), clock=Clock()), table.id) == \
-        before[table.id]
-    assert len(restarted.cache) == 0  # nothing expanded
+    assert len(first.cache) == 0
     assert counted.reads == len(viewers(table)) + 1 + 3  # one read each
 
+    # With no copy, the first reader expands the record and keeps the copy; a process
+    # that restarts then answers from it.
+    first, _ = restarted()
+    assert views(GameService(first, games_under_test(), clock=Clock()), other.id) == \
+        before[other.id]
+    assert len(first.cache) == 1 and other.id in archives.reads_kept
+    again, counted = restarted()
+    assert views(GameService(again, games_under_test(), clock=Clock()), other.id) == \
+        before[other.id]
+    assert len(again.cache) == 0
+    assert counted.reads == len(viewers(other)) + 1 + 3
+
     # The other game's copy under this game's name: not its record's, so not used.
-    ArchivedGames(store, archives, games_under_test()).final(other.id)
     archives.reads_kept[table.id] = archives.reads_kept[other.id]
-    again = ArchivedGames(store, archives, games_under_test())
+    again, _ = restarted()
     assert views(GameService(again, games_under_test(), clock=Clock()), table.id) == \
         before[table.id]
     assert len(again.cache) == 1
