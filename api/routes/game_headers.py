@@ -52,11 +52,13 @@ def words_asked() -> bool:
     """`?words=`, the document's `Words` parameter: a boolean, false when absent. Read
     here, not by a query schema, because both requests of every move carry it: a schema
     parse is built and run per request for this one flag."""
-    value = request.args.get("words")
-    if value is None:
+    if not request.query_string:  # a bot's or a script's request: no query to parse
+        return False
+    given = request.args.getlist("words")  # (`get` raises and catches a KeyError when absent)
+    if not given:
         return False
     try:
-        return bool(_WORDS.deserialize(value))
+        return bool(_WORDS.deserialize(given[0]))
     except ma.ValidationError as err:
         raise ApiError(422, "validation_error",
                        "the request does not match the schema: see errors",
