@@ -3,7 +3,7 @@ of each choice against the information in it, archiving and expansion times, the
 many finished games, and the first read of an archived game against a view.
 
     python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|post|wall]
-                            [--sections sizes,memory,listing,first-read]
+                            [--sections sizes,memory,listing,first-read,expand]
 
 Games are bots-only (`random` and `basic` seats), played through the service on an
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
@@ -13,7 +13,8 @@ process's clock (moves a fraction of a millisecond apart: the times cost least).
 before = `MEMORY USAGE` of every key of the game (log, snapshot, checkpoints, seed);
 after = the record's `MEMORY USAGE` (and its length). Prints a Markdown table per figure.
 The first read of an archived game of about 500 moves is timed in new processes (a
-restart), against a live game's view in the same process (`first_read`).
+restart), against a live game's view in the same process (`first_read`); the expansion of
+such games alone, in CPU time per event and per move (`expansion`).
 """
 
 from __future__ import annotations
@@ -207,6 +208,31 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
     return rows
 
 
+def expansion(redis_url: str, clock: Any, runs: int = 30) -> list[dict[str, Any]]:
+    """For each of `LONG_GAMES`: a game of about 500 moves archived, then its record
+    expanded `runs` times (`expand_record`: decode, replay, the final table as read); the
+    median CPU time (this process's)."""
+    components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
+    games = components.service.games
+    rows = []
+    for n, (game_type, players, options) in enumerate(LONG_GAMES):
+        tried = [play(components, game_type, players, options, 3000 + 10 * n + i)
+                 for i in range(3)]
+        game_id, moves = min(tried, key=lambda x: abs(x[1] - LONG_MOVES))
+        assert archive_game(components.archives, games, game_id) == "archived"
+        data = components.archives.archived(game_id)
+        assert data is not None
+        times = []
+        for _ in range(runs):
+            started = time.process_time()
+            found = expand_record(data, games)
+            times.append(time.process_time() - started)
+        rows.append({"game": game_type, "players": players, "options": options,
+                     "moves": moves, "events": found.version,
+                     "ms": 1000 * statistics.median(times)})
+    return rows
+
+
 def read_in_new_process(redis_url: str, archived: str, live: str) -> dict[str, Any]:
     """`in_new_process` run by a new Python process, its figures."""
     spec = json.dumps({"url": redis_url, "archived": archived, "live": live})
@@ -281,7 +307,7 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=1000)
     parser.add_argument("--clock", choices=("paced", "post", "wall"), default="paced")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sections", default="sizes,memory,listing,first-read",
+    parser.add_argument("--sections", default="sizes,memory,listing,first-read,expand",
                         help="which figures (comma-separated)")
     parser.add_argument("--read-in-new-process", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -317,6 +343,16 @@ def main() -> None:
                   f"(medians)")
         if "first-read" in sections:
             print_first_reads(first_read(url, clock))
+        if "expand" in sections:
+            print("\nExpanding an archived game of about 500 moves (the record decoded, "
+                  "every step replayed, the final table as read), median CPU time of 30\n")
+            print("| game | moves | events | expand ms | µs an event | µs a move |")
+            print("|---|---|---|---|---|---|")
+            for r in expansion(url, clock):
+                print(f"| {r['game']} {r['options'] or ''} | {r['players']} seats, "
+                      f"{r['moves']} | {r['events']:,} | {r['ms']:.2f} | "
+                      f"{1000 * r['ms'] / r['events']:.1f} | "
+                      f"{1000 * r['ms'] / r['moves']:.1f} |")
 
 
 def print_first_reads(rows: list[dict[str, Any]]) -> None:
