@@ -41,7 +41,7 @@ from domain.archive.record import (
 from domain.archive.replay import expand
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp, verify_chain
-from domain.rng import rng_for
+from domain.rng import drew, rng_for
 from domain.service import GameService
 from domain.service.folding import Stamped, stamp_time
 from domain.store import MemoryEventStore
@@ -409,6 +409,19 @@ def test_the_rng_seeded_on_use_draws_what_random_random_draws():
         assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
             [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
         assert lazy.getstate() == eager.getstate()
+    # A shuffle of one card draws nothing; a method taken before the first draw (after
+    # which the RNG is a plain Random) still draws what Random draws.
+    lazy, eager = rng_for("s" * 64, 7), random.Random()
+    eager.seed(int.from_bytes(hashlib.sha256(f"{'s' * 64}:7".encode()).digest(), "big"))
+    bits = lazy.getrandbits
+    lazy.shuffle([1])
+    assert not drew(lazy)
+    deck, same = list(range(104)), list(range(104))
+    lazy.shuffle(deck)
+    eager.shuffle(same)
+    assert drew(lazy) and deck == same
+    assert [bits(30), lazy.random(), lazy.sample(deck, 3)] == \
+        [eager.getrandbits(30), eager.random(), eager.sample(same, 3)]
 
 
 def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
