@@ -1,7 +1,9 @@
 """Expanding a record: its steps run again through the service's own decide-and-fold path.
 
-A move goes through `decide_action` (the checks, the game's `decide` with the RNG of the
-seed and version, the automatic follow-ups, the end), an event step through `fold` and,
+A move goes through `decide_action` (the game's `decide` with the RNG of the seed and
+version, the automatic follow-ups, the end; not the checks of the seat's turn and of the
+action's shape, which the replay took from the table: `legal=True`), an event step
+through `fold` and,
 when it says so, what the table does next (`follow`: the start, the end, the abort), all
 with a clock that gives back the readings the record kept. So every event comes out with
 its sequence number, time, commitments and chained hash as they were first stamped, and
