@@ -3,7 +3,7 @@ of each choice against the information in it, archiving and expansion times, the
 many finished games, and the first read of an archived game against a view.
 
     python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|post|wall]
-                            [--sections sizes,memory,listing,first-read]
+                            [--sections sizes,memory,listing,first-read,expand]
 
 Games are bots-only (`random` and `basic` seats), played through the service on an
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
@@ -13,7 +13,8 @@ process's clock (moves a fraction of a millisecond apart: the times cost least).
 before = `MEMORY USAGE` of every key of the game (log, snapshot, checkpoints, seed);
 after = the record's `MEMORY USAGE` (and its length). Prints a Markdown table per figure.
 The first read of an archived game of about 500 moves is timed in new processes (a
-restart), against a live game's view in the same process (`first_read`).
+restart), against a live game's view in the same process (`first_read`); the expansion of
+such games alone, in CPU time per event and per move (`expansion`).
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
     for game_type, players, options in TYPES:
         found: dict[str, list[float]] = {k: [] for k in (
             "events", "moves", "before", "after", "record", "summary", "choices", "bits",
-            "entropy", "archive_ms", "expand_ms")}
+            "entropy", "archive_ms", "expand_ms", "copy")}
         for n in range(games):
             game_id, moves = play(components, game_type, players, options, seed + n)
             stored = components.archives.stored_game(game_id)
@@ -133,6 +134,8 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             found["record"].append(len(data))
             found["summary"].append(len(decode_record(data).summary or b""))
             found["after"].append(components.store_redis.memory_usage(keys.archive(game_id)))
+            found["copy"].append(
+                components.store_redis.memory_usage(keys.archive_read(game_id)) or 0)
             started = time.perf_counter()
             expand_record(data, components.service.games)
             found["expand_ms"].append(1000 * (time.perf_counter() - started))
@@ -150,8 +153,12 @@ def memory(redis_url: str, count: int, seed: int, clock: Any) -> dict[str, float
     full = int(client.info("memory")["used_memory"])
     for game_id in ids:
         archive_game(components.archives, components.service.games, game_id)
-    archived = int(client.info("memory")["used_memory"])
-    return {"games": count, "base": base, "full": full, "archived": archived}
+    archived = int(client.info("memory")["used_memory"])  # (with the day's copies)
+    copies = [client.memory_usage(keys.archive_read(i)) or 0 for i in ids]
+    client.delete(*(keys.archive_read(i) for i in ids))  # (as when they expire)
+    expired = int(client.info("memory")["used_memory"])
+    return {"games": count, "base": base, "full": full, "archived": archived,
+            "expired": expired, "copy": statistics.median(copies)}
 
 
 # Games of about 500 moves, and the game beside each whose views are timed (a live one of
@@ -167,9 +174,10 @@ LONG_MOVES = 500
 def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]]:
     """For each of `LONG_GAMES`: a game of about 500 moves archived, read first by a new
     process (`read_in_new_process`: after its imports and its app's start) against the
-    median view of a live game of the same type in that process; `runs` times with no copy
-    of the expansion kept (nobody read it since it was archived: the process expands it),
-    then `runs` times with the copy the first of them left (read before the restart)."""
+    median view of a live game of the same type in that process: `runs` times right after
+    its archiving (the copy the archiving kept for its reads), `runs` times with no copy
+    (archived over a day ago and not read since: the process expands it), then `runs`
+    times with the copy the first of those left (read before the restart)."""
     components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
     rows = []
     for n, (game_type, players, options) in enumerate(LONG_GAMES):
@@ -182,7 +190,11 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
         assert archive_game(components.archives, components.service.games,
                             game_id) == "archived"
         copy = keys.archive_read(game_id)
-        cold, warm = [], []
+        copy_bytes = components.store_redis.memory_usage(copy)
+        archived, cold, warm = [], [], []
+        for _ in range(runs):
+            archived.append(read_in_new_process(redis_url, game_id, live))
+            assert not archived[-1]["expanded"]
         for _ in range(runs):
             components.store_redis.delete(copy)
             cold.append(read_in_new_process(redis_url, game_id, live))
@@ -191,7 +203,33 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
             warm.append(read_in_new_process(redis_url, game_id, live))
             assert not warm[-1]["expanded"]
         rows.append({"game": game_type, "players": players, "options": options,
-                     "moves": moves, "events": events, "cold": cold, "warm": warm})
+                     "moves": moves, "events": events, "archived": archived, "cold": cold,
+                     "warm": warm, "copy_bytes": copy_bytes})
+    return rows
+
+
+def expansion(redis_url: str, clock: Any, runs: int = 30) -> list[dict[str, Any]]:
+    """For each of `LONG_GAMES`: a game of about 500 moves archived, then its record
+    expanded `runs` times (`expand_record`: decode, replay, the final table as read); the
+    median CPU time (this process's)."""
+    components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
+    games = components.service.games
+    rows = []
+    for n, (game_type, players, options) in enumerate(LONG_GAMES):
+        tried = [play(components, game_type, players, options, 3000 + 10 * n + i)
+                 for i in range(3)]
+        game_id, moves = min(tried, key=lambda x: abs(x[1] - LONG_MOVES))
+        assert archive_game(components.archives, games, game_id) == "archived"
+        data = components.archives.archived(game_id)
+        assert data is not None
+        times = []
+        for _ in range(runs):
+            started = time.process_time()
+            found = expand_record(data, games)
+            times.append(time.process_time() - started)
+        rows.append({"game": game_type, "players": players, "options": options,
+                     "moves": moves, "events": found.version,
+                     "ms": 1000 * statistics.median(times)})
     return rows
 
 
@@ -269,7 +307,7 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=1000)
     parser.add_argument("--clock", choices=("paced", "post", "wall"), default="paced")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sections", default="sizes,memory,listing,first-read",
+    parser.add_argument("--sections", default="sizes,memory,listing,first-read,expand",
                         help="which figures (comma-separated)")
     parser.add_argument("--read-in-new-process", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -288,11 +326,15 @@ def main() -> None:
             held = memory(url, args.memory_games, args.seed, clock)
             full = (held["full"] - held["base"]) / held["games"]
             archived = (held["archived"] - held["base"]) / held["games"]
+            expired = (held["expired"] - held["base"]) / held["games"]
             print(f"\nused_memory, {held['games']} finished 3-seat one-round Ochs & Esel "
                   f"games: {held['base']:,} B empty, {held['full']:,} B before archiving, "
-                  f"{held['archived']:,} B after; per game {full:,.0f} B -> "
-                  f"{archived:,.0f} B; 100,000 games (extrapolated): "
-                  f"{full * 1e5 / 2**20:,.0f} MiB -> {archived * 1e5 / 2**20:,.0f} MiB")
+                  f"{held['archived']:,} B archived with the copies for their reads (their "
+                  f"first day), {held['expired']:,} B once the copies expired; per game "
+                  f"{full:,.0f} B -> {archived:,.0f} B the first day -> {expired:,.0f} B "
+                  f"(a copy's MEMORY USAGE p50 {held['copy']:,.0f} B); 100,000 games "
+                  f"(extrapolated): {full * 1e5 / 2**20:,.0f} MiB -> "
+                  f"{expired * 1e5 / 2**20:,.0f} MiB")
         if "listing" in sections:
             page = listing(url, clock)
             print(f"\na page of {page['count']} finished Trash games (GET /games?status="
@@ -301,29 +343,42 @@ def main() -> None:
                   f"(medians)")
         if "first-read" in sections:
             print_first_reads(first_read(url, clock))
+        if "expand" in sections:
+            print("\nExpanding an archived game of about 500 moves (the record decoded, "
+                  "every step replayed, the final table as read), median CPU time of 30\n")
+            print("| game | moves | events | expand ms | µs an event | µs a move |")
+            print("|---|---|---|---|---|---|")
+            for r in expansion(url, clock):
+                print(f"| {r['game']} {r['options'] or ''} | {r['players']} seats, "
+                      f"{r['moves']} | {r['events']:,} | {r['ms']:.2f} | "
+                      f"{1000 * r['ms'] / r['events']:.1f} | "
+                      f"{1000 * r['ms'] / r['moves']:.1f} |")
 
 
 def print_first_reads(rows: list[dict[str, Any]]) -> None:
     print("\nFirst read of an archived game by a new process (after its imports, its app's "
           "start and a first request), against a view of a live game of the same type in "
-          "that process; medians of the runs. Cold: no process read it since it was "
-          "archived (the record is expanded); copy: read before the restart (the copy of "
-          "its expansion).\n")
-    print("| game | moves | events | app start ms | first request ms | first read, cold ms "
-          "| first read, copy ms | again ms | a view of a live game ms | cold / view | "
-          "copy / view |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "that process; medians of the runs. Archived: read first right after its "
+          "archiving (the copy kept with the record); cold: no copy (archived over a day "
+          "ago, not read since: the record is expanded); read: read before the restart "
+          "(the copy its expansion kept).\n")
+    print("| game | moves | events | app start ms | first request ms | first read, "
+          "archived ms | first read, cold ms | first read, read ms | again ms | a view of "
+          "a live game ms | archived / view | cold / view | read / view | copy B |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         def med(runs: list[dict[str, Any]], key: str) -> float:
             return statistics.median(x[key] for x in runs)
-        runs = r["cold"] + r["warm"]
+        runs = r["archived"] + r["cold"] + r["warm"]
         view = med(runs, "view_ms")
+        archived = med(r["archived"], "first_read_ms")
         cold, warm = med(r["cold"], "first_read_ms"), med(r["warm"], "first_read_ms")
         print(f"| {r['game']} {r['options'] or ''} | {r['players']} seats, {r['moves']} | "
               f"{r['events']:,} | {med(runs, 'app_ms'):.0f} | "
-              f"{med(runs, 'first_request_ms'):.1f} | {cold:.1f} | {warm:.2f} | "
-              f"{med(runs, 'again_ms'):.2f} | {view:.2f} | {cold / view:.0f} | "
-              f"{warm / view:.1f} |")
+              f"{med(runs, 'first_request_ms'):.1f} | {archived:.2f} | {cold:.1f} | "
+              f"{warm:.2f} | {med(runs, 'again_ms'):.2f} | {view:.2f} | "
+              f"{archived / view:.1f} | {cold / view:.0f} | {warm / view:.1f} | "
+              f"{r['copy_bytes']:,} |")
 
 
 def sizes(url: str, clock: Any, games: int, seed: int) -> None:
@@ -333,8 +388,8 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
     print(f"\n{games} bot games per row\n")
     print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
           "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
-          "archive ms p50 | expand ms p50 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "archive ms p50 | expand ms p50 | copy for reads p50 B (first day) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
         per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
@@ -350,7 +405,7 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
               f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
               f"{med['summary']:.0f} | {per_event:.2f} | "
               f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
-              f"{med['expand_ms']:.1f} |")
+              f"{med['expand_ms']:.1f} | {med['copy']:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -301,6 +301,7 @@ def job_context(components: Components) -> JobContext:
         on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
+        archive_read_ttl_s=settings.archive_read_ttl_s,
         notifier=components.notifications.notifier(components.service),
         bot_budgets=settings.bot_budgets)
 

@@ -81,8 +81,9 @@ Variable → setting (default):
 - `DONKEYPOST_ARCHIVE_CACHE_EVENTS` → `archive_cache_events`, the events of archived games
   a process keeps expanded (100000)
 - `DONKEYPOST_ARCHIVE_READ_TTL_S` → `archive_read_ttl_s`, how long the copy of what reads
-  of an archived game's table need is kept in Redis after a process expanded it, for the
-  other processes and those that restart (86400; 0: none; `docs/archive.md`)
+  of an archived game's table need is kept in Redis after the game is archived and after
+  a process expanded it, for the other processes and those that restart (86400; 0: none;
+  `docs/archive.md`)
 - `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
   measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,

@@ -50,6 +50,8 @@ class JobContext:
     retention: RetentionPolicy = field(default_factory=RetentionPolicy)  # what sweeps delete
     archives: ArchiveStore | None = None  # the finished games' archive records
     archive_after_s: float = 3600.0  # a game over is archived this long after its end
+    # How long the copy of what an archived game's reads need is kept after its archiving.
+    archive_read_ttl_s: float = 86_400.0
     # Turns players' streams into e-mail and Web Push (`workers.notify`), in the workers
     # serving the notifications queue; None: not here.
     notifier: Notifier | None = None

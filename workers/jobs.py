@@ -114,7 +114,8 @@ def archive_game(game_id: str) -> str:
     current = context.current()
     if current.archives is None:
         return "no_archives"
-    return archiving.archive_game(current.archives, current.service.games, game_id)
+    return archiving.archive_game(current.archives, current.service.games, game_id,
+                                  current.archive_read_ttl_s)
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:

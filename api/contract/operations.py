@@ -121,6 +121,9 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 
 PARAMETERS: dict[str, dict[str, Any]] = {
+    "Words": {
+        "in": "query", "name": "words", "required": False,
+        "schema": {"type": "boolean", "default": False}, "description": schemas.WORDS},
     "IfNoneMatch": {
         "in": "header", "name": "If-None-Match", "required": False,
         "schema": {"type": "string"},

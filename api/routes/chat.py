@@ -45,7 +45,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
 
     @blp.route("/<string:game_id>/messages")
     class Messages(MethodView):
-        @blp.arguments(MessagesArgsSchema, location="query")
+        @blp.arguments(MessagesArgsSchema(), location="query")
         @blp.response(200, MessagesPageSchema)
         @blp.operation("listMessages", security=SEAT_OR_SPECTATOR,
                        failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY])
@@ -60,7 +60,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             entries = service.messages(game_id, args["after"], args["limit"])
             return _json({"messages": [shown(e) for e in entries]}, 200)
 
-        @blp.arguments(NewMessageSchema)
+        @blp.arguments(NewMessageSchema())
         @blp.response(201, ChatEntrySchema)
         @blp.operation("postMessage", security=SEAT, body="NewMessage", failures=[
             NO_SEAT, NOT_SEATED, UNKNOWN_GAME,

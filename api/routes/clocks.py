@@ -72,7 +72,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
 
     @blp.route("/games/<string:game_id>/forced-moves")
     class SeatForcedMoves(MethodView):
-        @blp.arguments(ForcedMovesSchema)
+        @blp.arguments(ForcedMovesSchema())
         @blp.response(200, GameViewSchema)
         @blp.operation("setForcedMoves", security=SEAT, body="ForcedMoves",
                        responses={200: "GameView"}, headers={200: ["ETAG"]},
@@ -102,7 +102,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
             """Your clock settings: forced moves, vacation days"""
             return service.clock_settings(require_player(service))
 
-        @blp.arguments(ClockSettingsChangeSchema)
+        @blp.arguments(ClockSettingsChangeSchema())
         @blp.response(200, ClockSettingsSchema)
         @blp.operation("setMySettings", security=PLAYER, body="ClockSettingsChange",
                        failures=[NO_PLAYER_KEY])
@@ -115,7 +115,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
 
     @blp.route("/players/me/vacation")
     class Vacation(MethodView):
-        @blp.arguments(NewVacationSchema)
+        @blp.arguments(NewVacationSchema())
         @blp.response(200, ClockSettingsSchema)
         @blp.operation("startVacation", security=PLAYER, body="NewVacation",
                        failures=[NO_PLAYER_KEY, VACATION_REFUSED, BAD_VACATION])

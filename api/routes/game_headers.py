@@ -1,11 +1,12 @@
-"""A game's version in headers (`ETag`, `If-Match`), `Idempotency-Key`, and the caller's
-view of a game as an answer: what the routes that read or change one game share."""
+"""A game's version in headers (`ETag`, `If-Match`), `Idempotency-Key`, `?words=`, and the
+caller's view of a game as an answer: what the routes that read or change one game share."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+import marshmallow as ma
 from flask import Response, request
 
 from api.encoding import encode_game_view
@@ -13,6 +14,7 @@ from api.errors import ApiError
 from api.request_guard import header_seq
 
 IF_MATCH = '(?:W/)?"?([0-9]{1,15})"?'  # as the IfMatch parameter documents it
+_WORDS = ma.fields.Boolean()  # the Words parameter: the spellings a query schema takes
 
 
 def etag(version: int) -> str:
@@ -44,6 +46,23 @@ def idempotency_key() -> str | None:
     if key is not None and not 0 < len(key) <= 200:
         raise ApiError(400, "bad_idempotency_key", "Idempotency-Key: 1-200 characters")
     return key
+
+
+def words_asked() -> bool:
+    """`?words=`, the document's `Words` parameter: a boolean, false when absent. Read
+    here, not by a query schema, because both requests of every move carry it: a schema
+    parse is built and run per request for this one flag."""
+    if not request.query_string:  # a bot's or a script's request: no query to parse
+        return False
+    given = request.args.getlist("words")  # (`get` raises and catches a KeyError when absent)
+    if not given:
+        return False
+    try:
+        return bool(_WORDS.deserialize(given[0]))
+    except ma.ValidationError as err:
+        raise ApiError(422, "validation_error",
+                       "the request does not match the schema: see errors",
+                       errors={"query": {"words": err.messages}}) from None
 
 
 def vary(words: bool) -> str:

@@ -72,7 +72,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
 
     @blp.route("")
     class Events(MethodView):
-        @blp.arguments(PlayerEventsArgsSchema, location="query")
+        @blp.arguments(PlayerEventsArgsSchema(), location="query")
         @blp.response(200, PlayerEventsPageSchema)
         @blp.operation("listMyEvents", security=PLAYER, failures=[NO_PLAYER_KEY, BAD_QUERY])
         def get(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
 
     @blp.route("/stream")
     class Stream(MethodView):
-        @blp.arguments(PlayerStreamArgsSchema, location="query")
+        @blp.arguments(PlayerStreamArgsSchema(), location="query")
         @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": {
             "type": "object", "required": ["data"], "description": "one message",
             "properties": {

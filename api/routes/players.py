@@ -41,7 +41,7 @@ def make_blueprint(service: GameService, erase: Erase | None = None) -> PagedBlu
 
     @blp.route("")
     class Players(MethodView):
-        @blp.arguments(NewPlayerSchema)
+        @blp.arguments(NewPlayerSchema())
         @blp.response(201, PlayerKeySchema)
         @blp.operation("registerPlayer", body="NewPlayer", failures=[
             Failure(409, ("name_taken",), "the name is taken"),

@@ -126,7 +126,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
 
     @blp.route("/<string:game_id>/events/stream")
     class EventStream(MethodView):
-        @blp.arguments(StreamArgsSchema, location="query")
+        @blp.arguments(StreamArgsSchema(), location="query")
         @blp.doc(responses={200: {"content": {"text/event-stream": {"schema": {
             "type": "object", "required": ["data"], "description": "one message of the stream",
             "properties": {

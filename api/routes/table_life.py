@@ -70,7 +70,7 @@ def make_blueprint(service: GameService) -> ContractBlueprint:
 
     @blp.route("/<string:game_id>/leave")
     class Leave(MethodView):
-        @blp.arguments(LeaveSchema)
+        @blp.arguments(LeaveSchema())
         @blp.response(200, GameViewSchema)
         @_operation(blp, "leaveGame", BAD_LEVEL, body="Leave")
         def post(self, body: dict[str, Any], game_id: str) -> Response:

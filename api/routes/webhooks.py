@@ -98,7 +98,7 @@ def make_blueprint(service: GameService, store: WebhookStore,
 
     @blp.route("/<string:game_id>/webhooks")
     class Webhooks(MethodView):
-        @blp.arguments(WebhookArgsSchema)
+        @blp.arguments(WebhookArgsSchema())
         @blp.response(201, RegisteredWebhookSchema)
         @blp.operation("registerWebhook", security=SEAT_OR_CREATOR, body="WebhookArgs",
                        failures=[NO_OWNER, UNKNOWN_GAME,

@@ -8,6 +8,12 @@ the log is still at the version read. Whatever stops it (a crash, a kill, Redis 
 away) leaves the game whole or archived: the only write is that one step. Running it
 twice, or on two workers at once, archives the game once.
 
+Once the game is archived, the copy of what reads of its table need (`reading.Final`, the
+key a reader's expansion writes too) is kept beside the record for `read_ttl_s`: the day
+after a game ends is when it is read most, and its first read after a restart then costs
+what a live game's does instead of an expansion. A crash before that write loses only the
+copy (the first reader expands and writes it).
+
 A game whose record does not expand exactly is kept whole and noted as refused, with the
 reason (`donkeypost archive --refused` lists them).
 """
@@ -18,6 +24,8 @@ import logging
 from typing import Literal
 
 from domain.archive.explain import NotArchivable, archive
+from domain.archive.reading import DEFAULT_READ_TTL_S, Archived, encode_final
+from domain.archive.record import decode as decode_record
 from domain.archive.replay import Games
 from domain.store.port import ArchiveStore
 from domain.table import OVER, decode_envelope, evolve_envelope
@@ -27,8 +35,10 @@ log = logging.getLogger(__name__)
 Outcome = Literal["archived", "already", "unknown", "not_over", "moved", "refused"]
 
 
-def archive_game(archives: ArchiveStore, games: Games, game_id: str) -> Outcome:
-    """Archive the game if it is over; what happened."""
+def archive_game(archives: ArchiveStore, games: Games, game_id: str,
+                 read_ttl_s: float = DEFAULT_READ_TTL_S) -> Outcome:
+    """Archive the game if it is over, with the copy its reads need for `read_ttl_s` (0:
+    none); what happened."""
     if archives.archived(game_id) is not None:
         archives.archive_done(game_id)
         return "already"
@@ -43,7 +53,7 @@ def archive_game(archives: ArchiveStore, games: Games, game_id: str) -> Outcome:
         archives.archive_done(game_id)
         return "not_over"
     try:
-        data, _expansion = archive(stored, games)
+        data, expansion = archive(stored, games)
     except NotArchivable as err:
         log.warning("game %s is kept whole: its archive would not expand exactly (%s)",
                     game_id, err)
@@ -51,5 +61,8 @@ def archive_game(archives: ArchiveStore, games: Games, game_id: str) -> Outcome:
         return "refused"
     if not archives.replace_with_archive(game_id, table.version, data):
         return "moved"  # appended to meanwhile (a rematch's link): archived next time
+    if read_ttl_s > 0:
+        found = Archived.of(decode_record(data), data, expansion, games)
+        archives.keep_read(game_id, encode_final(found.final()), read_ttl_s)
     archives.archive_done(game_id)
     return "archived"

@@ -19,6 +19,7 @@ type-preserving encoding of JSON-like values (an event's data, an action's body)
 
 from __future__ import annotations
 
+import functools
 import struct
 from typing import Any
 
@@ -412,6 +413,13 @@ def nth_wait(n: int) -> int:
     return start + n * _LAST_UNIT
 
 
+@functools.cache
+def _waits_of_length(length: int) -> tuple[int, int]:
+    """The stamped waits of bit length `length` (> 1): those below them, and the first
+    above (a pure function of the length, asked for at every wait: remembered)."""
+    return waits_below(1 << (length - 1)), waits_below(1 << length)
+
+
 def write_wait(bits: BitWriter, digits: Digits, delta: int, width: int) -> None:
     """A wait (or a negative delta, as `write_delta` writes it)."""
     length = delta.bit_length()
@@ -420,7 +428,7 @@ def write_wait(bits: BitWriter, digits: Digits, delta: int, width: int) -> None:
         return
     _write_length(bits, length, width)
     if length > 1:
-        low, high = waits_below(1 << (length - 1)), waits_below(1 << length)
+        low, high = _waits_of_length(length)
         digits.add(waits_below(delta) - low, high - low)
 
 
@@ -430,5 +438,5 @@ def read_wait(bits: BitReader, digits: DigitReader, width: int) -> int:
         return escaped
     if length <= 1:
         return length
-    low, high = waits_below(1 << (length - 1)), waits_below(1 << length)
+    low, high = _waits_of_length(length)
     return nth_wait(low + digits.take(high - low))

@@ -12,12 +12,13 @@ Expansions are kept in this process, the most recently used first, up to `cache_
 events in all (an event expanded costs about 1-2 KB of this process's memory).
 
 Reading a game's table (its view, `GET /games/{id}`), seed, creator or version needs no
-expansion when one was made lately by any process: the one that expands a record keeps
-what those reads need (`Final`: the final table as read, the seat tokens, the seed, the
-creator, the version, and the digest of the record it came from) beside the record for
-`read_ttl_s`, a cache shared by the processes; a process that restarts, or another
-worker process, answers from it at the cost of a live game's read. A copy is used only
-for the record it came from (a game written back and archived again is expanded again).
+expansion when one was made lately by any process: the archiving (`archiving`), and any
+process that expands a record, keeps what those reads need (`Final`: the final table as
+read, the seat tokens, the seed, the creator, the version, and the digest of the record
+it came from) beside the record for `read_ttl_s`, a cache shared by the processes; a
+process that restarts, or another worker process, answers from it at the cost of a live
+game's read. A copy is used only for the record it came from (a game written back and
+archived again is expanded again).
 
 An append to an archived game (a rematch's link, after the end) writes the game's keys
 back first (`restore_archived`, one atomic step), then appends; and an append that ends
@@ -111,6 +112,11 @@ class Archived:
     expansion: Expansion
     snapshot: bytes
 
+    @classmethod
+    def of(cls, record: Record, data: bytes, expansion: Expansion, games: Games) -> Archived:
+        """The record `data` decodes to, with its expansion."""
+        return cls(record, data, expansion, as_read(encode_table(expansion.table), games))
+
     @property
     def version(self) -> int:
         return len(self.expansion.events)
@@ -165,8 +171,7 @@ class ExpansionCache:
 
 def expand_record(data: bytes, games: Games) -> Archived:
     record = decode_record(data)
-    expansion = expand(record, games)
-    return Archived(record, data, expansion, as_read(encode_table(expansion.table), games))
+    return Archived.of(record, data, expand(record, games), games)
 
 
 class ArchivedGames:

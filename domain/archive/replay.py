@@ -1,7 +1,9 @@
 """Expanding a record: its steps run again through the service's own decide-and-fold path.
 
-A move goes through `decide_action` (the checks, the game's `decide` with the RNG of the
-seed and version, the automatic follow-ups, the end), an event step through `fold` and,
+A move goes through `decide_action` (the game's `decide` with the RNG of the seed and
+version, the automatic follow-ups, the end; not the checks of the seat's turn and of the
+action's shape, which the replay took from the table: `legal=True`), an event step
+through `fold` and,
 when it says so, what the table does next (`follow`: the start, the end, the abort), all
 with a clock that gives back the readings the record kept. So every event comes out with
 its sequence number, time, commitments and chained hash as they were first stamped, and
@@ -97,25 +99,10 @@ def expand(record: Record, games: Games) -> Expansion:
     events: list[Event] = []
     checkpoints: dict[int, bytes] = {}
     table: Table | None = None
+    special_steps = record.special
     for step in range(record.steps):
-        special = record.special.get(step)
-        batch = Batch()
-        if isinstance(special, EventStep):
-            ev = restore_created(special.event, seed, games)
-            game = games[ev.data["type"] if table is None else table.type]
-            table = fold(table, game, [ev], batch, clock, seed)
-            if special.follow:
-                table = follow_up(table, game, seed, batch, clock)
-        elif isinstance(special, Verbatim):
-            ev = decode_event(special.raw)
-            if table is None and ev.type != "game_created":
-                raise FormatError("the log does not start with game_created")
-            game = games[ev.data["type"] if table is None else table.type]
-            table = evolve_table(table, ev, game)
-            batch.events.append(ev)
-            if ev.seq % CHECKPOINT_EVERY == 0:
-                batch.checkpoint = (ev.seq, encode_table(table))
-        else:
+        special = special_steps.get(step)
+        if special is None or isinstance(special, ActAs):  # a move
             if table is None:
                 raise FormatError("a move before the game was created")
             game = games[table.type]
@@ -126,9 +113,29 @@ def expand(record: Record, games: Games) -> Expansion:
             legal = game.legal_actions(table.game, seat)
             if not legal:
                 raise FormatError(f"step {step}: seat {seat} has no legal action")
-            action = legal[digits.take(len(legal))]  # (the game's own: parsed as it is)
-            by = special.by if isinstance(special, ActAs) else default_by(table, seat)
-            table, batch = decide_action(game, table, seed, seat, action, None, by, clock)
+            action = legal[digits.take(len(legal))]
+            by = special.by if special is not None else default_by(table, seat)
+            # (a seat to act, one of its legal actions: not checked again)
+            table, batch = decide_action(game, table, seed, seat, action, None, by, clock,
+                                         legal=True)
+        elif isinstance(special, EventStep):
+            batch = Batch()
+            ev = restore_created(special.event, seed, games)
+            game = games[ev.data["type"] if table is None else table.type]
+            table = fold(table, game, [ev], batch, clock, seed)
+            if special.follow:
+                table = follow_up(table, game, seed, batch, clock)
+        else:
+            assert isinstance(special, Verbatim)
+            batch = Batch()
+            ev = decode_event(special.raw)
+            if table is None and ev.type != "game_created":
+                raise FormatError("the log does not start with game_created")
+            game = games[ev.data["type"] if table is None else table.type]
+            table = evolve_table(table, ev, game)
+            batch.events.append(ev)
+            if ev.seq % CHECKPOINT_EVERY == 0:
+                batch.checkpoint = (ev.seq, encode_table(table))
         events.extend(batch.events)
         if batch.checkpoint is not None:
             checkpoints[batch.checkpoint[0]] = batch.checkpoint[1]

@@ -27,20 +27,23 @@ from domain.table import Table, to_act
 
 
 def decide_action(game: Game[Any, Any], table: Table, seed: str, seat: int, action: Any,
-                  if_match: int | None, by: str,
-                  clock: Callable[[], float]) -> tuple[Table, Batch]:
+                  if_match: int | None, by: str, clock: Callable[[], float], *,
+                  legal: bool = False) -> tuple[Table, Batch]:
     """The table the action of `seat` in `game` leads to, and the batch to append. `by`:
     the seat's owner ("player"), its bot, or the server for an absent player ("timeout",
-    "away").
+    "away"). `legal`: `seat` is one of the table's seats to act and `action` one of the
+    game's legal actions for it, as a replay takes them (`domain.archive.replay`), so
+    neither is checked again (the game's `decide` still is, and the seat's time).
     Raises the domain's errors (PreconditionFailed when `if_match` is not the version)."""
     if if_match is not None and if_match != table.version:
         raise PreconditionFailed(if_match, table.version)
-    check_playing(table)
+    if not legal:
+        check_playing(table)
     if by == "player":
         check_in_play(table, seat)
-    if seat not in to_act(table, game):
+    if not legal and seat not in to_act(table, game):
         raise NotYourTurn(f"seat {seat} may not act now")
-    parsed = parse_action(game, action)
+    parsed = action if legal else parse_action(game, action)
     if by == "player":
         check_time_left(table, seat, clock())
     prefix: list[Event] = []

@@ -148,3 +148,24 @@ def test_the_words_come_in_the_requests_language(api):
     events = api.http.get(f"/games/{game_id}/events?words=true&lang=de",
                           headers=api.auth(tokens[seat])).get_json()["events"]
     assert events[3]["sentence"]["text"] == "Die Partie hat begonnen."
+
+
+def test_words_is_a_boolean_as_the_document_says(api):
+    """`words` takes a boolean's spellings; anything else is the schema's 422, on the view
+    and on a move, before the move is tried."""
+    game_id, tokens = api.new_game("trash", 2)
+    view = api.view(game_id, tokens[0])
+    seat = view["to_act"][0]
+    move = api.view(game_id, tokens[seat])["legal_actions"][0]
+    for spelling, asked in (("true", True), ("1", True), ("false", False), ("0", False)):
+        answer = api.http.get(f"/games/{game_id}?words={spelling}",
+                              headers=api.auth(tokens[seat])).get_json()
+        assert (answer["action_labels"] is not None) is asked
+    for path, send in ((f"/games/{game_id}", api.http.get),
+                       (f"/games/{game_id}/actions", api.http.post)):
+        refused = send(f"{path}?words=maybe", json=move, headers=api.auth(tokens[seat]))
+        assert refused.status_code == 422
+        body = refused.get_json()
+        assert body["code"] == "validation_error"
+        assert list(body["errors"]["query"]) == ["words"]
+    assert api.view(game_id, tokens[seat])["version"] == view["version"]  # nothing played

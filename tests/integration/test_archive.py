@@ -74,11 +74,17 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
         assert archive_game(first.archives, games_under_test(), table.id) == "archived"
         assert redis_client.exists(*keys.archived_away(table.id)) == 0
         assert redis_client.exists(keys.archive(table.id)) == 1
+        # The copy of what its views read, for a day.
+        assert 0 < redis_client.pttl(keys.archive_read(table.id)) <= 86_400_000
     # Another process, which never expanded these games: it lists them from their
-    # summaries, expanding none.
+    # summaries, expanding none, and answers their views from the copies.
     second = bootstrap(settings(redis_url), hooks=NoHooks(), clock=clock, games=games_under_test())
     client = web_app(second, {"TESTING": True}).test_client()
     assert client.get("/games?status=finished&page_size=50").get_data() == listing
+    assert len(second.service.store.cache) == 0
+    for table, _tokens in played:
+        answer = client.get(f"/games/{table.id}")
+        assert (answer.get_data(), answer.headers.get("ETag")) == before[table.id][0][2:]
     assert len(second.service.store.cache) == 0
     for table, tokens in played:
         after = http_answers(client, table.id, table.version, tokens, table.players)

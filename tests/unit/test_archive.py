@@ -41,7 +41,7 @@ from domain.archive.record import (
 from domain.archive.replay import expand
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp, verify_chain
-from domain.rng import rng_for
+from domain.rng import drew, rng_for
 from domain.service import GameService
 from domain.service.folding import Stamped, stamp_time
 from domain.store import MemoryEventStore
@@ -101,11 +101,11 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
     before = answers(service, table.id, tokens)
     assert archive_game(archives, games_under_test(), table.id) == "archived"
     assert store.read(table.id) == [] and archives.archived(table.id) is not None
+    assert archives.reads_kept.get(table.id) is not None  # (the copy for its reads)
     reading = service.store
     assert isinstance(reading, ArchivedGames)
     reading.cache.forget(table.id)  # as a process that never saw it
     assert answers(service, table.id, tokens) == before
-    assert archives.reads_kept.get(table.id) is not None  # (its expansion's copy)
     # A process that restarts: its views, seed and version from the copy.
     restarted = ArchivedGames(store, archives, games_under_test())
     assert answers(GameService(restarted, games_under_test(), clock=Clock()), table.id,
@@ -172,46 +172,61 @@ class CountedArchives(MemoryArchiveStore):
 
 
 def test_a_restarted_process_reads_an_archived_games_table_from_the_copy_of_its_expansion():
-    """The process that expands a record keeps what reads of the game's table need beside
-    it: another process (or this one restarted) answers the view, the seat of a token, the
-    seed, the creator and the version from it, without expanding, in one read; a copy made
-    from another record is never used."""
+    """The archiving, and a process that expands a record, keep what reads of the game's
+    table need beside it: another process (or this one restarted) answers the view, the
+    seat of a token, the seed, the creator and the version from it, without expanding, in
+    one read; a copy made from another record is never used."""
     service, store, archives = service_pair()
     table, tokens = play(service, "ochs-und-esel", 4, {"rounds": 1}, 3, people=2,
                          life=False)
-    other, _ = play(service, "trash", 2, {"max_rounds": 1}, 4, people=0, life=False)
+    other, other_tokens = play(service, "trash", 2, {"max_rounds": 1}, 4, people=1,
+                               life=False)
+    seat_tokens = {table.id: tokens, other.id: other_tokens}
 
     def views(service: GameService, game_id: str) -> list[bytes]:
         out = []
         for viewer in viewers(service.load(game_id)[0]):
-            loaded, seat = service.load(game_id, tokens.get(viewer) if viewer is not None
-                                        else None)
+            token = seat_tokens[game_id].get(viewer) if viewer is not None else None
+            loaded, seat = service.load(game_id, token)
             out.append(msgspec.json.encode(service.view(loaded, seat) | {"server_time": 0}))
         store = service.store
         out.append(msgspec.json.encode([store.version(game_id), store.seed(game_id),
                                         store.creator(game_id)]))
         return out
 
+    def restarted() -> tuple[ArchivedGames, CountedArchives]:
+        counted = CountedArchives(store)
+        counted.records, counted.reads_kept = archives.records, archives.reads_kept
+        return ArchivedGames(store, counted, games_under_test()), counted
+
     before = {i: views(service, i) for i in (table.id, other.id)}
-    for game_id in before:
-        assert archive_game(archives, games_under_test(), game_id) == "archived"
-    first = ArchivedGames(store, archives, games_under_test())
+    # Archived with its copy (the default: a day), or without one.
+    assert archive_game(archives, games_under_test(), table.id) == "archived"
+    assert archive_game(archives, games_under_test(), other.id, read_ttl_s=0) == "archived"
+    assert set(archives.reads_kept) == {table.id}
+
+    # Read first right after its archiving: from the copy, nothing expanded.
+    first, counted = restarted()
     assert views(GameService(first, games_under_test(), clock=Clock()), table.id) == \
         before[table.id]
-    assert len(first.cache) == 1 and table.id in archives.reads_kept
-
-    counted = CountedArchives(store)
-    counted.records, counted.reads_kept = archives.records, archives.reads_kept
-    restarted = ArchivedGames(store, counted, games_under_test())
-    assert views(GameService(restarted, games_under_test(), clock=Clock()), table.id) == \
-        before[table.id]
-    assert len(restarted.cache) == 0  # nothing expanded
+    assert len(first.cache) == 0
     assert counted.reads == len(viewers(table)) + 1 + 3  # one read each
 
+    # With no copy, the first reader expands the record and keeps the copy; a process
+    # that restarts then answers from it.
+    first, _ = restarted()
+    assert views(GameService(first, games_under_test(), clock=Clock()), other.id) == \
+        before[other.id]
+    assert len(first.cache) == 1 and other.id in archives.reads_kept
+    again, counted = restarted()
+    assert views(GameService(again, games_under_test(), clock=Clock()), other.id) == \
+        before[other.id]
+    assert len(again.cache) == 0
+    assert counted.reads == len(viewers(other)) + 1 + 3
+
     # The other game's copy under this game's name: not its record's, so not used.
-    ArchivedGames(store, archives, games_under_test()).final(other.id)
     archives.reads_kept[table.id] = archives.reads_kept[other.id]
-    again = ArchivedGames(store, archives, games_under_test())
+    again, _ = restarted()
     assert views(GameService(again, games_under_test(), clock=Clock()), table.id) == \
         before[table.id]
     assert len(again.cache) == 1
@@ -394,6 +409,19 @@ def test_the_rng_seeded_on_use_draws_what_random_random_draws():
         assert [lazy.random(), lazy.randrange(7), lazy.choice(deck), lazy.gauss(0, 1)] == \
             [eager.random(), eager.randrange(7), eager.choice(same), eager.gauss(0, 1)]
         assert lazy.getstate() == eager.getstate()
+    # A shuffle of one card draws nothing; a method taken before the first draw (after
+    # which the RNG is a plain Random) still draws what Random draws.
+    lazy, eager = rng_for("s" * 64, 7), random.Random()
+    eager.seed(int.from_bytes(hashlib.sha256(f"{'s' * 64}:7".encode()).digest(), "big"))
+    bits = lazy.getrandbits
+    lazy.shuffle([1])
+    assert not drew(lazy)
+    deck, same = list(range(104)), list(range(104))
+    lazy.shuffle(deck)
+    eager.shuffle(same)
+    assert drew(lazy) and deck == same
+    assert [bits(30), lazy.random(), lazy.sample(deck, 3)] == \
+        [eager.getrandbits(30), eager.random(), eager.sample(same, 3)]
 
 
 def test_packed_time_deltas_round_trip_and_cost_less_than_varints():

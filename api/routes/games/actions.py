@@ -25,8 +25,14 @@ from api.contract.operations import (
 from api.encoding import encode_game_view, with_view
 from api.errors import ApiError, from_domain
 from api.locale import game_words
-from api.routes.game_headers import etag, idempotency_key, if_match, if_match_hint
-from api.schemas import ActedSchema, WordsArgsSchema
+from api.routes.game_headers import (
+    etag,
+    idempotency_key,
+    if_match,
+    if_match_hint,
+    words_asked,
+)
+from api.schemas import ActedSchema
 from domain.errors import DomainError, UnknownGame
 from domain.service import GameService
 from domain.table import Table
@@ -51,10 +57,9 @@ def _told(service: GameService, table: Table, body: bytes, words: Translate) -> 
 def register(blp: ContractBlueprint, service: GameService) -> None:
     @blp.route("/<string:game_id>/actions")
     class Actions(MethodView):
-        @blp.arguments(WordsArgsSchema, location="query")
         @blp.response(200, ActedSchema)
         @blp.operation("postAction", security=SEAT, body="Action", responses={200: "Acted"},
-                       parameters=["IfMatch", "IdempotencyKey"], headers={200: ["ETAG"]},
+                       parameters=["IfMatch", "IdempotencyKey", "Words"], headers={200: ["ETAG"]},
                        failures=[
                            NO_SEAT, NOT_SEATED, UNKNOWN_GAME, BUSY, BAD_QUERY,
                            Failure(409, GAME_STATE, "not your turn, the game is not being "
@@ -76,7 +81,7 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                                        "$response.body#/version"),
                            **game_link("listEvents", "$request.path.game_id"),
                            **game_link("takeBack", "$request.path.game_id")}})
-        def post(self, args: dict[str, Any], game_id: str) -> Any:
+        def post(self, game_id: str) -> Any:
             """Play one action
 
             The events it caused come back as the caller may see them, with the caller's
@@ -84,6 +89,7 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             `words=true` labelled and laid out, and the events told in sentences): no GET
             is needed after a move. A retried
             request (the same `Idempotency-Key`) gets the first answer, view included."""
+            asked = words_asked()
             token = bearer_token()
             loaded = service.load_to_act(game_id, token, version=if_match_hint())
             seat = require_seat(loaded.seat, token)
@@ -105,7 +111,7 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
             table = result.table
             if result.replayed:  # the first answer's view: of the game at its version
                 table = service.table_at(game_id, msgspec.json.decode(result.body)["version"])
-            words = game_words(args["words"], table.type)
+            words = game_words(asked, table.type)
             view = encode_game_view(service.view(table, seat, words))
             body = result.body if words is None else _told(service, table, result.body, words)
             return Response(with_view(body, view), status=200,

@@ -31,7 +31,7 @@ REFUSED_GAME = Failure(422, ("unknown_game_type", "bad_player_count", "bad_playe
 def register(blp: ContractBlueprint, service: GameService) -> None:
     @blp.route("")
     class Games(MethodView):
-        @blp.arguments(CreateGameSchema)
+        @blp.arguments(CreateGameSchema())
         @blp.response(201, CreatedGameSchema)
         @blp.operation("createGame", body="CreateGame", responses={201: "CreatedGame"},
                        security=ANYONE_OR_PLAYER, failures=[REFUSED_GAME, BAD_PLAYER_KEY, Failure(
@@ -61,7 +61,7 @@ def register(blp: ContractBlueprint, service: GameService) -> None:
                     "creator_token": service.issue_creator_token(table.id)}
 
         @blp.etag
-        @blp.arguments(ListArgsSchema, location="query")
+        @blp.arguments(ListArgsSchema(), location="query")
         @blp.response(200, GameViewSchema(many=True))
         @blp.paginate()
         @blp.operation("listGames", failures=[BAD_QUERY],

@@ -32,7 +32,7 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
     @blp.route("/<string:game_id>/events")
     class Events(MethodView):
         @blp.etag
-        @blp.arguments(EventsArgsSchema, location="query")
+        @blp.arguments(EventsArgsSchema(), location="query")
         @blp.response(200, EventsPageSchema)
         @blp.operation("listEvents", security=SEAT_OR_SPECTATOR, responses={200: "EventsPage"},
                        headers={200: ["Vary"]},
@@ -63,7 +63,7 @@ def register(blp: ContractBlueprint, service: GameService, hub: EventHub) -> Non
 
     @blp.route("/<string:game_id>/states/<int:seq>")
     class States(MethodView):
-        @blp.arguments(WordsArgsSchema, location="query")
+        @blp.arguments(WordsArgsSchema(), location="query")
         @blp.response(200, GameViewSchema)
         @blp.operation("getState", security=SEAT_OR_SPECTATOR, responses={200: "GameView"},
                        failures=[BAD_TOKEN, UNKNOWN_GAME, BAD_QUERY,

@@ -33,7 +33,7 @@ NAME_OR_KEY = "name_or_key_required"
 def register(blp: ContractBlueprint, service: GameService) -> None:
     @blp.route("/<string:game_id>/players")
     class Players(MethodView):
-        @blp.arguments(JoinSchema)
+        @blp.arguments(JoinSchema())
         @blp.response(201, JoinedSchema)
         @blp.operation("joinGame", body="Join", responses={201: "Joined"},
                        parameters=["IdempotencyKey"], security=ANYONE_OR_PLAYER, failures=[

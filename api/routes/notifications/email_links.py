@@ -28,7 +28,7 @@ def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
 
     @blp.route("/players/email/confirm")
     class Confirm(MethodView):
-        @blp.arguments(EmailLinkArgsSchema, location="query")
+        @blp.arguments(EmailLinkArgsSchema(), location="query")
         @blp.response(200, description="a page saying the address is confirmed",
                       content_type="text/html")
         @blp.operation("confirmEmail", failures=[BAD_LINK, STALE_LINK, BAD_QUERY])
@@ -47,7 +47,7 @@ def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
 
     @blp.route("/players/email/unsubscribe")
     class Unsubscribe(MethodView):
-        @blp.arguments(EmailLinkArgsSchema, location="query")
+        @blp.arguments(EmailLinkArgsSchema(), location="query")
         @blp.response(200, description="a page with a button that unsubscribes",
                       content_type="text/html")
         @blp.operation("unsubscribeEmailPage", failures=[BAD_LINK, BAD_QUERY])
@@ -61,7 +61,7 @@ def register(blp: ContractBlueprint, wiring: NotifyWiring) -> None:
                          '<button type="submit">Stop the e-mails</button></form>',
                          raw=True)
 
-        @blp.arguments(EmailLinkArgsSchema, location="query")
+        @blp.arguments(EmailLinkArgsSchema(), location="query")
         @blp.response(200, description="a page saying it is done",
                       content_type="text/html")
         @blp.operation("unsubscribeEmail", failures=[BAD_LINK, BAD_QUERY, RATE_LIMITED])

@@ -35,7 +35,7 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
             """Your player-level webhooks (without their secrets)"""
             return [h.described() for h in store.hooks(require_player(service).id)]
 
-        @blp.arguments(NewPlayerWebhookSchema)
+        @blp.arguments(NewPlayerWebhookSchema())
         @blp.response(201, RegisteredPlayerWebhookSchema)
         @blp.operation("registerMyWebhook", security=PLAYER, body="NewPlayerWebhook",
                        failures=[NO_PLAYER_KEY, Failure(409, ("too_many_webhooks",),

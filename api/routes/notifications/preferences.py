@@ -40,7 +40,7 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
             """Your notification preferences, address and subscriptions"""
             return shown(require_player(service).id)
 
-        @blp.arguments(NotificationsSchema)
+        @blp.arguments(NotificationsSchema())
         @blp.response(200, NotificationsSchema)
         @blp.operation("setMyNotifications", security=PLAYER, body="SetNotifications",
                        failures=[NO_PLAYER_KEY, BAD_PREFS])

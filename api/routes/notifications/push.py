@@ -43,7 +43,7 @@ def register(blp: ContractBlueprint, service: GameService, wiring: NotifyWiring)
             """Your browsers' Web Push subscriptions"""
             return [_sub_view(s) for s in store.subscriptions(require_player(service).id)]
 
-        @blp.arguments(NewPushSubscriptionSchema)
+        @blp.arguments(NewPushSubscriptionSchema())
         @blp.response(201, PushSubscriptionSchema)
         @blp.operation("addMyPushSubscription", security=PLAYER, body="NewPushSubscription",
                        failures=[NO_PLAYER_KEY, Failure(409, ("too_many_subscriptions",),
