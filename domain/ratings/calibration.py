@@ -11,8 +11,8 @@ least from one version of the bots to the next), the others start as new players
 Where the bots' ratings come from, first found first:
 1. the deployment's own calibration, kept in the rating store (the budgets of its searching
    levels are its own, and so is their strength);
-2. the calibration shipped with the code (`calibration.json`, made with the default
-   budgets: the command that made it is in docs/bots.md);
+2. the calibration shipped with the code (`calibration.json`: the game types it holds, the
+   commands that made it, with iteration budgets, are in it and in docs/bots.md);
 3. the fixed ratings of `domain.ratings.bots` (a level or a game never calibrated).
 """
 
