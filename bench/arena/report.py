@@ -29,14 +29,15 @@ def tables(records: Sequence[GameRecord], title: str) -> tuple[Table, Table]:
     levels = Table(title=title, caption="win rate: share of first places, a first place "
                    f"shared by k players counting 1/k; ± is the 95% CI; {better} "
                    f"{score_name} is better")
+    timed = any(r.move_times for r in records)  # runs read back from JSON have no times
     for col in ("level", "seat-games", "win rate", f"mean {score_name}", "mean place",
-                "moves", "mean ms", "p50 ms", "p99 ms", "max ms"):
+                *(("moves", "mean ms", "p50 ms", "p99 ms", "max ms") if timed else ())):
         levels.add_column(col, justify="left" if col == "level" else "right")
     for st in level_stats(records):
+        times = (str(st.moves), f"{st.mean_move_ms:.1f}", f"{st.p50_move_ms:.1f}",
+                 f"{st.p99_move_ms:.1f}", f"{st.max_move_ms:.1f}") if timed else ()
         levels.add_row(st.level, str(st.samples), _fmt(st.win_rate, st.win_ci, 3),
-                       _fmt(st.mean_score, st.score_ci), f"{st.mean_place:.2f}",
-                       str(st.moves), f"{st.mean_move_ms:.1f}", f"{st.p50_move_ms:.1f}",
-                       f"{st.p99_move_ms:.1f}", f"{st.max_move_ms:.1f}")
+                       _fmt(st.mean_score, st.score_ci), f"{st.mean_place:.2f}", *times)
     pairs = Table(title="head to head (same table)")
     for col in ("first", "second", "games", f"{score_name} first − second",
                 "first placed better"):
