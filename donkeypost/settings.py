@@ -83,7 +83,8 @@ Variable → setting (default):
 - `DONKEYPOST_ARCHIVE_READ_TTL_S` → `archive_read_ttl_s`, how long the copy of what reads
   of an archived game's table need is kept in Redis after the game is archived and after
   a process expanded it, for the other processes and those that restart (86400; 0: none;
-  `docs/archive.md`)
+  `forever`: kept as long as the record, ~0.9 KB more a game, so that no first read of an
+  archived game replays it; `docs/archive.md`)
 - `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
   measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
@@ -106,6 +107,7 @@ lets them be on other networks).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -302,7 +304,7 @@ class Settings:
                                  default.archive_after_s),
             archive_cache_events=read("DONKEYPOST_ARCHIVE_CACHE_EVENTS", _positive(int),
                                       default.archive_cache_events),
-            archive_read_ttl_s=read("DONKEYPOST_ARCHIVE_READ_TTL_S", _not_negative,
+            archive_read_ttl_s=read("DONKEYPOST_ARCHIVE_READ_TTL_S", _seconds_or_forever,
                                     default.archive_read_ttl_s),
             memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
                                   default.memory_budget_mb),
@@ -321,6 +323,16 @@ def _not_negative(raw: str) -> float:
     value = float(raw)
     if value < 0:
         raise ValueError("must be 0 or more")
+    return value
+
+
+def _seconds_or_forever(raw: str) -> float:
+    """A duration in seconds, or `forever` (infinity: no expiry)."""
+    if raw.strip().lower() == "forever":
+        return math.inf
+    value = _not_negative(raw)
+    if math.isnan(value):
+        raise ValueError("must be a number of seconds or 'forever'")
     return value
 
 

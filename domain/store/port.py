@@ -86,7 +86,8 @@ class ArchiveStore(Protocol):
 
     def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
         """Keep `copy`, what reads of the archived game's table need (`domain.archive.
-        reading.Final`), for `ttl_s` seconds: a cache shared by the processes."""
+        reading.Final`), for `ttl_s` seconds (`math.inf`: as long as the record): a cache
+        shared by the processes."""
         ...
 
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:

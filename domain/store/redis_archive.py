@@ -14,6 +14,7 @@ live outside any game's slot, like the other indexes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -130,7 +131,10 @@ class RedisArchiveStore:
         return record, copy
 
     def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
-        self.redis.set(keys.archive_read(game_id), copy, px=max(1, round(ttl_s * 1000)))
+        if math.isinf(ttl_s):  # kept as long as the record (`forever`)
+            self.redis.set(keys.archive_read(game_id), copy)
+        else:
+            self.redis.set(keys.archive_read(game_id), copy, px=max(1, round(ttl_s * 1000)))
 
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:
         away = keys.archived_away(game_id)

@@ -5,6 +5,7 @@ whole or archived, never neither; an archived game's keys are one record."""
 
 from __future__ import annotations
 
+import math
 import time
 
 import msgspec
@@ -91,6 +92,33 @@ def test_every_answer_of_an_archived_game_is_the_one_before(redis_url, redis_cli
         for want, got in zip(before[table.id], after, strict=True):
             assert got == want, f"{table.type} {want[0]} differs once archived"
     assert client.get("/games?status=finished&page_size=50").get_data() == listing
+
+
+def test_a_copy_kept_for_ever_answers_an_old_games_first_view_without_expanding(
+        redis_url, redis_client):
+    """With `DONKEYPOST_ARCHIVE_READ_TTL_S=forever` the copy has no expiry: a process
+    started any time later answers the game's view from it, as the game answered before."""
+    clock = Clock()
+    forever = settings(redis_url, archive_read_ttl_s=math.inf)
+    first = bootstrap(forever, hooks=NoHooks(), clock=clock, games=games_under_test())
+    table, _tokens = play(first.service, "trash", 3, {}, seed=5, people=0)
+    clock.frozen = True
+    client = web_app(first, {"TESTING": True}).test_client()
+    before = client.get(f"/games/{table.id}")
+    assert archive_game(first.archives, games_under_test(), table.id,
+                        read_ttl_s=forever.archive_read_ttl_s) == "archived"
+    assert redis_client.pttl(keys.archive_read(table.id)) == -1  # no expiry
+    later = bootstrap(forever, hooks=NoHooks(), clock=clock, games=games_under_test())
+    answer = web_app(later, {"TESTING": True}).test_client().get(f"/games/{table.id}")
+    assert (answer.get_data(), answer.headers.get("ETag")) == \
+        (before.get_data(), before.headers.get("ETag"))
+    assert len(later.service.store.cache) == 0  # nothing was expanded
+    # A reader's own expansion writes its copy for ever too.
+    redis_client.delete(keys.archive_read(table.id))
+    third = bootstrap(forever, hooks=NoHooks(), clock=clock, games=games_under_test())
+    web_app(third, {"TESTING": True}).test_client().get(f"/games/{table.id}")
+    assert len(third.service.store.cache) == 1
+    assert redis_client.pttl(keys.archive_read(table.id)) == -1
 
 
 def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(

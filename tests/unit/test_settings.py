@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 import re
 from pathlib import Path
 
@@ -79,10 +80,19 @@ def test_rate_limits_proxies_and_origins_from_the_environment():
     ("WEBHOOK_ALLOWED_PORTS", "0"), ("WEBHOOK_ALLOWED_PORTS", "9100-9000"),
     ("DONKEYPOST_APPENDFSYNC", "no"), ("DONKEYPOST_BOT_WORKERS", "0"),
     ("DONKEYPOST_STRONG_MS", "fast"), ("DONKEYPOST_EXPERT_MS", "0"),
+    ("DONKEYPOST_ARCHIVE_READ_TTL_S", "-1"), ("DONKEYPOST_ARCHIVE_READ_TTL_S", "nan"),
+    ("DONKEYPOST_ARCHIVE_READ_TTL_S", "always"),
 ])
 def test_a_malformed_value_is_refused_by_name(name, value):
     with pytest.raises(SettingsError, match=name):
         Settings.from_env({name: value})
+
+
+def test_the_copy_for_reads_of_an_archived_game_can_be_kept_for_ever():
+    assert Settings.from_env({}).archive_read_ttl_s == 86_400
+    assert Settings.from_env({"DONKEYPOST_ARCHIVE_READ_TTL_S": "forever"}) \
+        .archive_read_ttl_s == math.inf
+    assert Settings.from_env({"DONKEYPOST_ARCHIVE_READ_TTL_S": "0"}).archive_read_ttl_s == 0
 
 
 def test_a_cluster_for_the_games_with_the_queues_on_a_plain_redis():
