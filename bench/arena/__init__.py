@@ -14,7 +14,8 @@ the acting seats move one at a time in a random order; each bot only ever gets i
 
 Reported per level: the win rate (share of first places; a first place shared by k
 players counts 1/k), the mean score (penalty, slots, points: whatever the game's outcome
-reports) with its 95% confidence interval (Student t), and the move times; then, for each
+reports) and the mean place, each with its 95% confidence interval (Student t), and the
+move times; then, for each
 pair of levels, the mean per-game score difference with its 95% interval and how often the
 first placed better than the second (paired: both sat at the same table).
 

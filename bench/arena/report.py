@@ -37,7 +37,8 @@ def tables(records: Sequence[GameRecord], title: str) -> tuple[Table, Table]:
         times = (str(st.moves), f"{st.mean_move_ms:.1f}", f"{st.p50_move_ms:.1f}",
                  f"{st.p99_move_ms:.1f}", f"{st.max_move_ms:.1f}") if timed else ()
         levels.add_row(st.level, str(st.samples), _fmt(st.win_rate, st.win_ci, 3),
-                       _fmt(st.mean_score, st.score_ci), f"{st.mean_place:.2f}", *times)
+                       _fmt(st.mean_score, st.score_ci), _fmt(st.mean_place, st.place_ci),
+                       *times)
     pairs = Table(title="head to head (same table)")
     for col in ("first", "second", "games", f"{score_name} first − second",
                 "first placed better"):

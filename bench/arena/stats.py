@@ -20,6 +20,7 @@ class LevelStats:
     mean_score: float
     score_ci: float
     mean_place: float
+    place_ci: float
     moves: int
     mean_move_ms: float
     p50_move_ms: float
@@ -65,10 +66,11 @@ def level_stats(records: Sequence[GameRecord]) -> list[LevelStats]:
     for level in order:
         w, wci = mean_ci(wins[level])
         s, sci = mean_ci(scores[level])
+        pl, plci = mean_ci(places[level])
         ms = [t * 1000.0 for t in times[level]]
         out.append(LevelStats(
             level=level, samples=len(wins[level]), win_rate=w, win_ci=wci, mean_score=s,
-            score_ci=sci, mean_place=math.fsum(places[level]) / len(places[level]),
+            score_ci=sci, mean_place=pl, place_ci=plci,
             moves=len(ms), mean_move_ms=math.fsum(ms) / len(ms) if ms else math.nan,
             p50_move_ms=percentile(ms, 50), p99_move_ms=percentile(ms, 99),
             max_move_ms=max(ms) if ms else math.nan))

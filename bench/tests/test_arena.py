@@ -9,6 +9,7 @@ import pytest
 
 from bench.arena.cli import main as arena
 from bench.arena.combine import main as combine
+from bench.stats import mean_ci
 
 
 def test_the_arena_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,6 +37,14 @@ def test_two_runs_of_one_table_read_as_one_sample(tmp_path: Path,
     for level, wins in firsts.items():
         assert wins == pytest.approx(sum(lv["win_rate"] * lv["samples"] for a in alone
                                          for lv in a["levels"] if lv["level"] == level))
+    # The mean place and its interval are over the seats each level held in both runs.
+    for lv in doc["levels"]:
+        places = [float(r["places"][s]) for r in doc["records"]
+                  for s, level in enumerate(r["levels"]) if level == lv["level"]]
+        mean, half = mean_ci(places)
+        assert len(places) == 12 and half > 0.0
+        assert (lv["mean_place"], lv["place_ci"]) == pytest.approx((mean, half))
+        assert f"{mean:.2f} ± {half:.2f}" in out
     # One seed twice is the same games twice; another table is another sample.
     assert combine([runs[0], runs[0]]) == 2
     other = tmp_path / "other.json"

@@ -53,6 +53,9 @@ def test_levels_and_pairs_over_the_same_tables() -> None:
     assert list(stats) == ["strong", "basic", "random"]
     assert stats["strong"].win_rate == 0.75 and stats["basic"].win_rate == 0.25  # 1, then 1/2
     assert stats["random"].mean_score == 45.0 and stats["basic"].mean_place == 1.5
+    # places 2 then 1: sd 0.707 over 2 games, t(0.975, 1 df) = 12.706
+    assert stats["basic"].place_ci == pytest.approx(12.706 * 0.5, abs=1e-2)
+    assert stats["random"].place_ci == 0.0  # third both times
     assert stats["strong"].moves == 4 and stats["strong"].p50_move_ms == pytest.approx(1.0)
     pairs = {(p.first, p.second): p for p in pair_stats(records)}
     assert pairs["strong", "basic"].mean_diff == -5.0
