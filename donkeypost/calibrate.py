@@ -5,6 +5,8 @@ store and shown on the leaderboards.
     donkeypost calibrate [--game ochs-und-esel ...] [--games 60] [--players 4]
         [--options '{"rounds": 1}'] [--iterations 2000 --expert-iterations 8000]
         [--jobs 2] [--seed 0] [--dry-run] [--json calibration.json]
+    donkeypost calibrate --refit calibration.json [--refit more.json] [--game trash]
+        [--dry-run] [--json refitted.json]
 
 The searching levels think with this deployment's budgets (`DONKEYPOST_STRONG_MS`,
 `DONKEYPOST_EXPERT_MS`) unless iteration budgets are given: their strength, and so their
@@ -12,7 +14,9 @@ rating, is the deployment's. Each game seats the levels in turn: every level at 
 when there are seats enough (the others filled in turn), else each combination of levels in
 turn; the seats rotate from game to game. `--dry-run` plays and prints without writing;
 `--json` also writes the ratings in the shape of the calibration shipped with the code
-(`domain/ratings/calibration.json`).
+(`domain/ratings/calibration.json`), with every game's result (the levels by seat, the
+places) and the command that played it. `--refit` fits those results again without
+playing (the games of several files for one game type are fitted together).
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.bots.levels import LEVELS
-from domain.bots.match import Match, play_matches
+from domain.bots.match import play_matches
 from domain.bots.search_terms import Budget
 from domain.ratings.calibration import ANCHOR_LEVEL, calibrate
 from domain.ratings.standing import Standing
@@ -58,7 +62,10 @@ def register(sub: argparse._SubParsersAction) -> Callable[[argparse.Namespace], 
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--dry-run", action="store_true", help="play and print, keep nothing")
     p.add_argument("--json", dest="json_file", type=Path, default=None,
-                   help="also write the ratings to this file")
+                   help="also write the ratings and the games' results to this file")
+    p.add_argument("--refit", action="append", type=Path, default=None,
+                   help="fit the games' results of a file --json wrote, without playing "
+                        "(repeatable: the files' games of one game type fitted together)")
     return cmd_calibrate
 
 
@@ -78,14 +85,6 @@ def seatings(levels: Sequence[str], players: int, games: int) -> list[list[str]]
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
     from rich.table import Table
 
     console = Console()
@@ -96,10 +95,20 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                       f"{ANCHOR_LEVEL} (the anchor)")
         return 2
     games = installed()
-    game_ids = args.games_of or sorted(games)
+    if args.refit:
+        try:
+            played = _read_runs(args.refit)
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            console.print(f"[red]--refit: {err}")
+            return 2
+        if args.games_of:
+            played = {g: played[g] for g in args.games_of if g in played}
+        game_ids = sorted(played)
+    else:
+        game_ids = args.games_of or sorted(games)
     missing = [g for g in game_ids if g not in games]
-    if missing:
-        console.print(f"[red]unknown game type(s): {', '.join(missing)}")
+    if missing or not game_ids:
+        console.print(f"[red]unknown game type(s): {', '.join(missing) or 'none given'}")
         return 2
     service = None
     from donkeypost.settings import Settings, SettingsError
@@ -116,13 +125,54 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         from donkeypost.bootstrap import bootstrap
 
         service = bootstrap(settings, hooks=NoHooks()).service
+    if not args.refit:
+        played = _play(args, console, games, game_ids, levels, settings)
+    out: dict[str, dict[str, Any]] = {}
+    for game_id in game_ids:
+        run = played[game_id]
+        seen = {lv for lvs, _ in run.games for lv in lvs}
+        rated = [lv for lv in LEVELS if lv in seen]
+        standings = calibrate(run.games)
+        if service is not None:
+            service.calibrated(game_id, {lv: standings[lv] for lv in rated})
+        out[game_id] = {lv: _fields(standings[lv]) for lv in rated}
+        console.print(_table(Table, games.game(game_id).title, rated, standings, run.games,
+                             run.run))
+    if args.json_file is not None:
+        args.json_file.write_text(_dump(
+            {"commands": {g: played[g].command for g in game_ids},
+             "runs": {g: played[g].run for g in game_ids}, "ratings": out},
+            {g: played[g].games for g in game_ids}))
+    if service is None:
+        console.print("dry run: nothing kept")
+    return 0
+
+
+class _Run(NamedTuple):
+    """One game type's calibration games: their results, the command, how long it took."""
+
+    games: list[tuple[list[str], list[int]]]  # the levels by seat, the places
+    command: str
+    run: str
+
+
+def _play(args: argparse.Namespace, console: Any, games: Any, game_ids: Sequence[str],
+          levels: Sequence[str], settings: Any) -> dict[str, _Run]:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     options = json.loads(args.options) if args.options else None
     # The deployment's budgets per move, unless iteration budgets are given.
     budgets = {**settings.bot_budgets, **{
         level: Budget(seconds=None, iterations=n) for level, n in
         (("strong", args.iterations), ("expert", args.expert_iterations)) if n is not None}}
-    out: dict[str, dict[str, Any]] = {}
-    runs: dict[str, str] = {}
+    out: dict[str, _Run] = {}
     for game_id in game_ids:
         game = games.game(game_id)
         players = args.players or USUAL_PLAYERS.get(game_id, game.min_players)
@@ -136,20 +186,57 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             matches = play_matches(game, seated, f"calibrate:{game_id}:{args.seed}",
                                    options, budgets, args.jobs,
                                    lambda _m, t=task: progress.advance(t))
-        standings = calibrate((m.levels, m.places) for m in matches)
-        if service is not None:
-            service.calibrated(game_id, {lv: standings[lv] for lv in levels})
-        out[game_id] = {lv: _fields(standings[lv]) for lv in levels}
-        runs[game_id] = (f"{len(matches)} games of {players} seats in "
-                         f"{time.perf_counter() - started:.0f} s")
-        console.print(_table(Table, game.title, levels, standings, matches, runs[game_id]))
-    if args.json_file is not None:
-        args.json_file.write_text(json.dumps({
-            "command": shlex.join(["donkeypost", *sys.argv[1:]]), "runs": runs,
-            "ratings": out}, indent=1) + "\n")
-    if service is None:
-        console.print("dry run: nothing kept")
-    return 0
+        out[game_id] = _Run([(m.levels, m.places) for m in matches],
+                            _command(args, game_id, players, levels),
+                            f"{len(matches)} games of {players} seats in "
+                            f"{time.perf_counter() - started:.0f} s")
+    return out
+
+
+def _command(args: argparse.Namespace, game_id: str, players: int,
+             levels: Sequence[str]) -> str:
+    """The command that plays these games of one game type again (the same games, with
+    iteration budgets; with the deployment's time budgets, games of the same strength)."""
+    words = ["donkeypost", "calibrate", "--game", game_id, "--games", str(args.games),
+             "--players", str(players), "--levels", ",".join(levels), "--seed", str(args.seed)]
+    for flag, value in (("--options", args.options), ("--iterations", args.iterations),
+                        ("--expert-iterations", args.expert_iterations)):
+        if value is not None:
+            words += [flag, str(value)]
+    return shlex.join([*words, "--jobs", str(args.jobs)])
+
+
+def _read_runs(files: Sequence[Path]) -> dict[str, _Run]:
+    """The games' results of the files `--json` wrote, per game type (the games of several
+    files for one game type one after the other)."""
+    out: dict[str, _Run] = {}
+    for path in files:
+        data = json.loads(path.read_text())
+        for game_id, results in data["games"].items():
+            found = [([str(lv) for lv in levels], [int(p) for p in places])
+                     for levels, places in results]
+            for levels, places in found:
+                if len(levels) != len(places) or not set(levels) <= set(LEVELS):
+                    raise ValueError(f"{path}: {game_id}: not a game's result: "
+                                     f"{levels} {places}")
+            command = data.get("commands", {}).get(game_id) or data.get("command", "")
+            run = data.get("runs", {}).get(game_id, f"{len(found)} games")
+            if game_id in out:
+                before = out[game_id]
+                out[game_id] = _Run(before.games + found, f"{before.command}; {command}",
+                                    f"{before.run}; {run}")
+            else:
+                out[game_id] = _Run(found, command, run)
+    return out
+
+
+def _dump(head: dict[str, Any], results: dict[str, list[tuple[list[str], list[int]]]]) -> str:
+    """The calibration file: `head` indented, then each game's result on a line of its own."""
+    text = json.dumps(head, indent=1)[:-2]
+    blocks = [f"  {json.dumps(game_id)}: [\n" + ",\n".join(
+        "   " + json.dumps([levels, places], separators=(",", ":"))
+        for levels, places in games) + "\n  ]" for game_id, games in results.items()]
+    return text + ',\n "games": {\n' + ",\n".join(blocks) + "\n }\n}\n"
 
 
 def _fields(s: Standing) -> dict[str, Any]:
@@ -158,16 +245,17 @@ def _fields(s: Standing) -> dict[str, Any]:
 
 
 def _table(table_type: Any, title: str, levels: Sequence[str],
-           standings: dict[str, Standing], matches: Sequence[Match], run: str) -> Any:
+           standings: dict[str, Standing],
+           results: Sequence[tuple[Sequence[str], Sequence[int]]], run: str) -> Any:
     table = table_type(title=f"{title}: {run}", caption=f"{ANCHOR_LEVEL} is the anchor "
                        "(fixed); ± is two deviations")
     for col in ("level", "rating", "games", "first places"):
         table.add_column(col, justify="left" if col == "level" else "right")
     for level in sorted(levels, key=lambda lv: -standings[lv].rating):
         s = standings[level]
-        seats = sum(m.levels.count(level) for m in matches)
-        firsts = sum(p == 1 for m in matches for lv, p in zip(m.levels, m.places, strict=True)
-                     if lv == level)
+        seats = sum(lvs.count(level) for lvs, _ in results)
+        firsts = sum(p == 1 for lvs, places in results
+                     for lv, p in zip(lvs, places, strict=True) if lv == level)
         shown = f"{s.rating:.0f}" if level == ANCHOR_LEVEL else \
             f"{s.rating:.0f} ± {2 * s.deviation:.0f}"
         table.add_row(level, shown, str(seats), f"{firsts / seats:.2f}" if seats else "-")

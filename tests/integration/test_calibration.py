@@ -22,6 +22,19 @@ def test_a_calibration_is_kept_shown_and_used(service, components, monkeypatch, 
     basic = written["ratings"]["trash"]["basic"]
     assert written["ratings"]["trash"]["random"]["rating"] == 1000.0
     assert basic["games"] == 12 and basic["rating"] > 1000.0
+    # The games' results are in the file, and fit again to the same ratings without play.
+    results = written["games"]["trash"]
+    assert len(results) == 12 and {tuple(sorted(lv)) for lv, _ in results} == {
+        ("basic", "random")}
+    assert sum(places[levels.index("basic")] == 1 for levels, places in results) == \
+        basic["wins"]
+    again = tmp_path / "again.json"
+    assert main(["calibrate", "--refit", str(out), "--dry-run", "--json", str(again)]) == 0
+    refitted = json.loads(again.read_text())
+    assert refitted["ratings"] == written["ratings"]
+    assert refitted["games"] == written["games"]
+    assert refitted["commands"] == written["commands"]
+    assert "--games 12" in written["commands"]["trash"]
     kept = service.deps.ratings.bot_standings("trash")["basic"]
     assert round(kept.rating, 1) == basic["rating"] and kept.games == 12
     board, _ = service.leaderboard("trash", 0, 10)
@@ -49,3 +62,12 @@ def test_a_dry_run_keeps_nothing(service, monkeypatch, redis_url, capsys):
                  "--dry-run"]) == 0
     assert "nothing kept" in capsys.readouterr().out
     assert service.leaderboard("trash", 0, 10) == ([], 0)
+
+
+def test_a_refit_of_a_file_without_games_is_refused(monkeypatch, redis_url, tmp_path,
+                                                     capsys):
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    bad = tmp_path / "old.json"
+    bad.write_text(json.dumps({"ratings": {"trash": {}}}))
+    assert main(["calibrate", "--refit", str(bad), "--dry-run"]) == 2
+    assert "--refit" in capsys.readouterr().out
