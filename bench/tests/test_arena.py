@@ -9,7 +9,9 @@ import pytest
 
 from bench.arena.cli import main as arena
 from bench.arena.combine import main as combine
+from bench.arena.search_budgets import look, regret, report
 from bench.stats import mean_ci
+from domain.registry import installed
 
 
 def test_the_arena_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,3 +53,20 @@ def test_two_runs_of_one_table_read_as_one_sample(tmp_path: Path,
     assert arena(["--game", "trash", "--seats", "random,basic", "--games", "2", "--seed", "2",
                   "--quiet", "--json", str(other)]) == 0
     assert combine([runs[0], str(other)]) == 2
+
+
+def test_the_search_budgets_look_searches_each_decision_at_every_budget() -> None:
+    game = installed().game("canyon-donkeys")
+    looks = look(game, players=3, games=1, seed=0, budgets=[10, 40], reference=80,
+                 pool_scale=2)
+    assert looks and all(x.legal >= 2 for x in looks)
+    runs = {"10", "40", "10 again", "reference", "reference, wide pool"}
+    for x in looks:
+        assert set(x.choices) == runs and all(c is not None for c in x.choices.values())
+        assert x.stats["10"].iterations <= 10 and x.stats["reference"].iterations <= 80
+        assert 1.0 <= x.effective <= 48.0  # the canyon kit weighs a pool of 48 deals
+        # The same choice as the reference's gives up nothing by the reference's figures.
+        assert all(regret(x, run, "reference") == 0.0 for run in runs
+                   if x.choices[run] == x.choices["reference"])
+    assert any(regret(x, "10", "reference") != 0.0 for x in looks)
+    assert len(report(looks, [10, 40])) == 1 + 5 + 3 + 4  # header, runs, two judges
