@@ -85,12 +85,16 @@ def run_level(game_id: str, players: int, budget_s: float, parallel: int,
     cpu_ms = [c * 1000.0 for _, c, _ in moves]
     rollouts = [float(r) for _, _, r in moves]
     budget_ms = budget_s * 1000.0
+    # The moves that searched until the deadline (the others stopped early, their choice
+    # settled): what the budget buys when it is all used.
+    full = [float(r) for s, _, r in moves if s >= 0.95 * budget_s]
     return {"parallel": parallel, "moves": len(moves), "budget_ms": budget_ms,
             "p50_ms": percentile(ms, 50), "p99_ms": percentile(ms, 99),
             "max_ms": max(ms) if ms else None,
             "p99_over_budget_ms": percentile(ms, 99) - budget_ms if ms else None,
             "cpu_p50_ms": percentile(cpu_ms, 50), "cpu_p99_ms": percentile(cpu_ms, 99),
-            "rollouts_p50": percentile(rollouts, 50), "rollouts_p1": percentile(rollouts, 1)}
+            "rollouts_p50": percentile(rollouts, 50), "rollouts_p1": percentile(rollouts, 1),
+            "full_moves": len(full), "full_rollouts_p50": percentile(full, 50) if full else None}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -112,7 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {row['moves']} moves: p50 {row['p50_ms']:.0f} ms, p99 {row['p99_ms']:.0f} "
               f"ms, max {row['max_ms']:.0f} ms (budget {row['budget_ms']:.0f} ms); CPU p50 "
               f"{row['cpu_p50_ms']:.0f} ms, p99 {row['cpu_p99_ms']:.0f} ms; rollouts "
-              f"per move p50 {row['rollouts_p50']:.0f}, p1 {row['rollouts_p1']:.0f}",
+              f"per move p50 {row['rollouts_p50']:.0f}, p1 {row['rollouts_p1']:.0f}; "
+              f"{row['full_moves']} moves used the whole budget: rollouts p50 "
+              f"{row['full_rollouts_p50'] or 0:.0f}",
               flush=True)
     doc = {"command": "python -m bench.search_load " + " ".join(
         sys.argv[1:] if argv is None else argv), "game": args.game, "players": args.players,

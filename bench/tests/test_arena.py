@@ -11,6 +11,7 @@ from bench.arena.cli import main as arena
 from bench.arena.combine import main as combine
 from bench.arena.search_budgets import look, regret, report
 from bench.stats import mean_ci
+from domain.bots.levels import kit_for
 from domain.registry import installed
 
 
@@ -69,4 +70,25 @@ def test_the_search_budgets_look_searches_each_decision_at_every_budget() -> Non
         assert all(regret(x, run, "reference") == 0.0 for run in runs
                    if x.choices[run] == x.choices["reference"])
     assert any(regret(x, "10", "reference") != 0.0 for x in looks)
-    assert len(report(looks, [10, 40])) == 1 + 5 + 3 + 4  # header, runs, two judges
+    assert len(report(looks, [10, 40], kit_for(game))) == 1 + 5 + 3 + 4  # header, runs, judges
+
+
+def test_the_search_budgets_look_plays_the_other_seats_at_their_levels_in_a_trick_game(
+        ) -> None:
+    game = installed().game("ochs-und-esel")
+    looks = look(game, players=4, games=1, seed=0, budgets=[10, 40], reference=80,
+                 pool_scale=2, others=["basic", "random", "random"],
+                 options={"rounds": 1, "ox_variant": False})
+    assert looks and all(x.legal >= 2 and x.basic is not None for x in looks)
+    runs = {"10", "40", "10 again", "reference", "reference again"}  # no weighing: no pool
+    for x in looks:
+        assert set(x.choices) == runs
+        assert x.stats["10"].playouts <= 10 and x.stats["reference"].playouts <= 80
+    lines = report(looks, [10, 40], kit_for(game))
+    assert len(lines) == 1 + 5 + 3 + 4 and "effective deals" not in lines[0]
+    # The rollouts keep the heuristic's move unless a better one is clear: at 10 rollouts
+    # nearly always.
+    assert sum(x.choices["10"] == x.basic for x in looks) >= 0.8 * len(looks)
+    with pytest.raises(ValueError, match="4 players need 3"):
+        look(game, players=4, games=1, seed=0, budgets=[10], reference=20, pool_scale=1,
+             others=["basic"])

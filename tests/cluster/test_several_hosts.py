@@ -73,21 +73,25 @@ def hosts(redis_cluster: Cluster, redis_url: str,
     assert codes == [0, 0], [w.output()[-2000:] for w in workers]
 
 
-def _tcp_ports(pid: int) -> set[int]:
-    """The local ports of the TCP sockets that process `pid` holds."""
+def _tcp_connections(pid: int) -> set[tuple[int, int]]:
+    """The (local port, remote port) of each TCP socket that process `pid` holds. A local
+    port alone does not name a connection: the kernel gives one ephemeral port to several
+    outgoing connections when their destinations differ, so another process's connection
+    to a node may share it with this one's connection to another node."""
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         with contextlib.suppress(OSError):
             target = os.readlink(fd)
             if target.startswith("socket:["):
                 inodes.add(target[len("socket:["):-1])
-    ports = set()
+    found = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:
             fields = line.split()
             if fields[9] in inodes:
-                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
-    return ports
+                found.add((int(fields[1].rsplit(":", 1)[1], 16),
+                           int(fields[2].rsplit(":", 1)[1], 16)))
+    return found
 
 
 class Alternating:
@@ -200,14 +204,16 @@ def test_deadlines_fire_once_with_two_workers_while_clients_use_both_hosts(
     assert played[2:] and all(e.data.get("auto") == "away" for e in played[2:])
 
 
-def _connections(cluster: Cluster, ports: set[int]) -> dict[int, list[dict[str, Any]]]:
-    """Each live node's clients whose address is one of `ports` on this machine."""
+def _connections(cluster: Cluster,
+                 held: set[tuple[int, int]]) -> dict[int, list[dict[str, Any]]]:
+    """Each live node's clients that are one of the connections `held` (`_tcp_connections`:
+    from the client's port to the node's)."""
     found = {}
     for node in cluster.nodes:
         if node.alive():
             admin = node.client()
             found[node.port] = [c for c in admin.client_list()
-                                if int(c["addr"].rsplit(":", 1)[1]) in ports]
+                                if (int(c["addr"].rsplit(":", 1)[1]), node.port) in held]
             admin.close()
     return found
 
@@ -256,7 +262,7 @@ def test_a_hosts_streams_hold_a_bounded_number_of_connections_to_each_node(
         wait_until(lambda: all(seen.get(g) == base[g] + 1 for g, _t in games), 30,
                    "every stream at the move")
         (web_process,) = hosts.web[0].worker_pids()
-        held = _connections(redis_cluster, _tcp_ports(web_process))
+        held = _connections(redis_cluster, _tcp_connections(web_process))
     finally:
         stop.set()
     subscriptions = [c for clients in held.values() for c in clients
