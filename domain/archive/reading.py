@@ -146,8 +146,8 @@ def read_copy(copy: bytes, data: bytes, games: Games,
         return None
     try:
         return rebuilt(kept, data, games)
-    except (FormatError, msgspec.ValidationError, KeyError):
-        return None
+    except (FormatError, msgspec.DecodeError, KeyError, ValueError):
+        return None  # (a cache: the record is expanded instead)
 
 
 def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:

@@ -148,6 +148,10 @@ def test_the_final_table_rebuilds_from_the_slim_copy_and_the_summary_byte_for_by
     # A copy cut short, or of another record, is not used (the record is expanded).
     assert read_copy(copy[:-3], data, games) is None
     assert read_copy(copy, data + b"\0", games) is None
+    kept = msgspec.msgpack.decode(copy[1:], type=Kept)
+    for state in (b"\xc1", b"\x01"):  # a game state that does not read: ignored too
+        odd = msgspec.structs.replace(kept, game=msgspec.Raw(state))
+        assert read_copy(KEPT_COPY + msgspec.msgpack.encode(odd), data, games) is None
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
