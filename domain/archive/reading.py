@@ -97,10 +97,11 @@ class Final(msgspec.Struct, frozen=True, array_like=True):
 
 class Kept(msgspec.Struct, frozen=True, array_like=True):
     """The copy of what reads of an archived game's table need that its record does not
-    hold: the final game state (msgpack, as its game's `state_type`), the take-back
-    memory and the last hash (32 bytes when it is a sha256 in hex), with the version and
-    the digest of the record. The rest of the table, the seed, the tokens and the
-    creator are read from the record (its summary, head and last fields: `rebuilt`)."""
+    hold: the final game state (msgpack: its fields' values in order, without their names,
+    `state_bytes`), the take-back memory and the last hash (32 bytes when it is a sha256
+    in hex), with the version and the digest of the record. The rest of the table, the
+    seed, the tokens and the creator are read from the record (its summary, head and last
+    fields: `rebuilt`)."""
 
     digest: bytes
     version: int
@@ -113,8 +114,9 @@ _FINAL = msgspec.msgpack.Decoder(Final)
 _KEPT = msgspec.msgpack.Decoder(Kept)
 _NIL = b"\xc0"  # msgpack's nil: a table with no game state (a game cancelled unstarted)
 # The first byte of a copy kept as `Kept` (one kept whole, `Final`, is a zlib stream:
-# its first byte is 0x78).
-KEPT_COPY = b"\x01"
+# its first byte is 0x78). A copy of an earlier layout (its game state by field names,
+# 0x01) does not read: the record is expanded, and the copy written again.
+KEPT_COPY = b"\x02"
 
 
 def encode_final(final: Final) -> bytes:
@@ -160,7 +162,7 @@ def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:
         return None
     game = None
     if bytes(kept.game) != _NIL:
-        game = _state_decoder(games[fields["type"]].state_type).decode(kept.game)
+        game = state_of(kept.game, games[fields["type"]].state_type)
     last_hash = kept.last_hash
     if isinstance(last_hash, bytes):
         last_hash = last_hash.hex()
@@ -171,9 +173,39 @@ def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:
     return Final(kept.digest, kept.version, head.seed, creator, tokens, encode_table(table))
 
 
+def state_bytes(state: Any) -> bytes:
+    """A game state for the copy: a struct's field values in order, without their names
+    (about half its bytes: the names are most of a final state's); anything else as
+    msgpack encodes it."""
+    if isinstance(state, msgspec.Struct):
+        return msgspec.msgpack.encode(msgspec.structs.astuple(state))
+    return msgspec.msgpack.encode(state)
+
+
+def state_of(raw: bytes, state_type: type) -> Any:
+    """The game state `state_bytes` wrote."""
+    positional, fields = _positional(state_type)
+    if positional is None:
+        return _decoder(state_type).decode(raw)
+    values = _decoder(positional).decode(raw)
+    return state_type(**{name: getattr(values, name) for name in fields})
+
+
 @functools.lru_cache(maxsize=64)
-def _state_decoder(state_type: type) -> msgspec.msgpack.Decoder[Any]:
-    return msgspec.msgpack.Decoder(state_type)
+def _positional(state_type: type) -> tuple[type | None, tuple[str, ...]]:
+    """A struct like `state_type` read from an array of its fields' values (None: not a
+    struct)."""
+    if not (isinstance(state_type, type) and issubclass(state_type, msgspec.Struct)):
+        return None, ()
+    fields = msgspec.structs.fields(state_type)
+    mirror = msgspec.defstruct(f"{state_type.__name__}Values",
+                               [(f.name, f.type) for f in fields], array_like=True)
+    return mirror, tuple(f.name for f in fields)
+
+
+@functools.lru_cache(maxsize=128)
+def _decoder(of: type) -> msgspec.msgpack.Decoder[Any]:
+    return msgspec.msgpack.Decoder(of)
 
 
 def copy_of(archived: Archived, games: Games) -> bytes:
@@ -185,7 +217,7 @@ def copy_of(archived: Archived, games: Games) -> bytes:
         return encode_final(final)
     read = decode_table(archived.snapshot, games)
     kept = Kept(final.digest, final.version, compact_hash(read.last_hash) or read.last_hash,
-                msgspec.Raw(msgspec.msgpack.encode(read.game)), read.undo)
+                msgspec.Raw(state_bytes(read.game)), read.undo)
     copy = KEPT_COPY + msgspec.msgpack.encode(kept)
     if read_copy(copy, archived.data, games) != final:
         return encode_final(final)

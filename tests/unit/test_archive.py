@@ -149,6 +149,12 @@ def test_the_final_table_rebuilds_from_the_slim_copy_and_the_summary_byte_for_by
     assert read_copy(copy[:-3], data, games) is None
     assert read_copy(copy, data + b"\0", games) is None
     kept = msgspec.msgpack.decode(copy[1:], type=Kept)
+    # The game state by its fields' values alone: smaller than by their names.
+    assert len(kept.game) < len(msgspec.msgpack.encode(expansion.table.game))
+    # A copy of the earlier layout (its state by field names, first byte 1) is not read.
+    earlier = msgspec.structs.replace(
+        kept, game=msgspec.Raw(msgspec.msgpack.encode(expansion.table.game)))
+    assert read_copy(b"\x01" + msgspec.msgpack.encode(earlier), data, games) is None
     for state in (b"\xc1", b"\x01"):  # a game state that does not read: ignored too
         odd = msgspec.structs.replace(kept, game=msgspec.Raw(state))
         assert read_copy(KEPT_COPY + msgspec.msgpack.encode(odd), data, games) is None
