@@ -113,7 +113,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
     for game_type, players, options in TYPES:
         found: dict[str, list[float]] = {k: [] for k in (
             "events", "moves", "before", "after", "record", "summary", "choices", "bits",
-            "entropy", "archive_ms", "expand_ms", "copy")}
+            "entropy", "archive_ms", "expand_ms", "copy", "copy_len")}
         for n in range(games):
             game_id, moves = play(components, game_type, players, options, seed + n)
             stored = components.archives.stored_game(game_id)
@@ -136,6 +136,7 @@ def per_type(components: Components, games: int, seed: int) -> list[dict[str, An
             found["after"].append(components.store_redis.memory_usage(keys.archive(game_id)))
             found["copy"].append(
                 components.store_redis.memory_usage(keys.archive_read(game_id)) or 0)
+            found["copy_len"].append(len(components.archives.archived_and_read(game_id)[1] or b""))
             started = time.perf_counter()
             expand_record(data, components.service.games)
             found["expand_ms"].append(1000 * (time.perf_counter() - started))
@@ -309,6 +310,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sections", default="sizes,memory,listing,first-read,expand",
                         help="which figures (comma-separated)")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="first-read: new processes for each case")
     parser.add_argument("--read-in-new-process", metavar="SPEC", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.read_in_new_process:
@@ -342,7 +345,7 @@ def main() -> None:
                   f"first page {page['first_ms']:.1f} ms, then {page['again_ms']:.1f} ms "
                   f"(medians)")
         if "first-read" in sections:
-            print_first_reads(first_read(url, clock))
+            print_first_reads(first_read(url, clock, args.runs))
         if "expand" in sections:
             print("\nExpanding an archived game of about 500 moves (the record decoded, "
                   "every step replayed, the final table as read), median CPU time of 30\n")
@@ -388,8 +391,9 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
     print(f"\n{games} bot games per row\n")
     print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
           "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
-          "archive ms p50 | expand ms p50 | copy for reads p50 B (first day) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "archive ms p50 | expand ms p50 | copy for reads p50 B (first day) | "
+          "kept for ever: record + copy p50 B (goal: events + 200) | within the goal |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
         per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
@@ -398,6 +402,9 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
                                                      strict=True) if c)
         entropy = statistics.median(e / c for e, c in zip(r["entropy"], r["choices"],
                                                         strict=True) if c)
+        # (`DONKEYPOST_ARCHIVE_READ_TTL_S=forever`: the record and the copy, their lengths)
+        kept = [a + b for a, b in zip(r["record"], r["copy_len"], strict=True)]
+        goal = [e + 200 for e in r["events"]]
         print(f"| {r['game']} {r['options'] or ''} | {r['players']} | "
               f"{med['events']:.0f} | {med['moves']:.0f} | "
               f"{med['before']:,.0f} / {pct(r['before'], .95):,.0f} | "
@@ -405,7 +412,9 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
               f"({med['record']:.0f} / {pct(r['record'], .95):.0f}) | "
               f"{med['summary']:.0f} | {per_event:.2f} | "
               f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
-              f"{med['expand_ms']:.1f} | {med['copy']:,.0f} |")
+              f"{med['expand_ms']:.1f} | {med['copy']:,.0f} ({med['copy_len']:,.0f}) | "
+              f"{statistics.median(kept):,.0f} ({statistics.median(goal):,.0f}) | "
+              f"{sum(k <= g for k, g in zip(kept, goal, strict=True))}/{len(kept)} |")
 
 
 if __name__ == "__main__":

@@ -8,11 +8,11 @@ the log is still at the version read. Whatever stops it (a crash, a kill, Redis 
 away) leaves the game whole or archived: the only write is that one step. Running it
 twice, or on two workers at once, archives the game once.
 
-Once the game is archived, the copy of what reads of its table need (`reading.Final`, the
-key a reader's expansion writes too) is kept beside the record for `read_ttl_s`: the day
-after a game ends is when it is read most, and its first read after a restart then costs
-what a live game's does instead of an expansion. A crash before that write loses only the
-copy (the first reader expands and writes it).
+Once the game is archived, the copy of what reads of its table need besides the record
+(`reading.copy_of`, the key a reader's expansion writes too) is kept beside it for
+`read_ttl_s`: the day after a game ends is when it is read most, and its first read
+after a restart then costs about what a live game's does instead of an expansion. A crash
+before that write loses only the copy (the first reader expands and writes it).
 
 A game whose record does not expand exactly is kept whole and noted as refused, with the
 reason (`donkeypost archive --refused` lists them).
@@ -24,7 +24,7 @@ import logging
 from typing import Literal
 
 from domain.archive.explain import NotArchivable, archive
-from domain.archive.reading import DEFAULT_READ_TTL_S, Archived, encode_final
+from domain.archive.reading import DEFAULT_READ_TTL_S, Archived, copy_of
 from domain.archive.record import decode as decode_record
 from domain.archive.replay import Games
 from domain.store.port import ArchiveStore
@@ -63,6 +63,6 @@ def archive_game(archives: ArchiveStore, games: Games, game_id: str,
         return "moved"  # appended to meanwhile (a rematch's link): archived next time
     if read_ttl_s > 0:
         found = Archived.of(decode_record(data), data, expansion, games)
-        archives.keep_read(game_id, encode_final(found.final()), read_ttl_s)
+        archives.keep_read(game_id, copy_of(found, games), read_ttl_s)
     archives.archive_done(game_id)
     return "archived"

@@ -193,6 +193,18 @@ class Reader:
         except IndexError:
             raise FormatError("the archive ends early") from None
 
+    def skip_varints(self, n: int) -> None:
+        """Go past `n` varints without reading their values."""
+        data, at = self.data, self.at
+        try:
+            while n:
+                if data[at] < 0x80:
+                    n -= 1
+                at += 1
+        except IndexError:
+            raise FormatError("the archive ends early") from None
+        self.at = at
+
     def signed(self) -> int:
         n = self.varint()
         return n >> 1 if not n & 1 else -(n >> 1) - 1

@@ -13,12 +13,16 @@ events in all (an event expanded costs about 1-2 KB of this process's memory).
 
 Reading a game's table (its view, `GET /games/{id}`), seed, creator or version needs no
 expansion when one was made lately by any process: the archiving (`archiving`), and any
-process that expands a record, keeps what those reads need (`Final`: the final table as
-read, the seat tokens, the seed, the creator, the version, and the digest of the record
-it came from) beside the record for `read_ttl_s`, a cache shared by the processes; a
-process that restarts, or another worker process, answers from it at the cost of a live
-game's read. A copy is used only for the record it came from (a game written back and
-archived again is expanded again).
+process that expands a record, keeps beside the record, for `read_ttl_s`, what those
+reads need and the record does not hold (`Kept`: the final game state, the take-back
+memory, the last hash, with the version and the digest of the record), a cache shared by
+the processes. A process that restarts, or another worker process, builds the final table
+as read from the record's summary (the table without those three fields), head and seat
+tokens plus the copy (`rebuilt`: byte for byte the table the expansion ends with,
+checked before a copy is written), at about the cost of a live game's read. A record
+without a summary (format 1) has the whole of it kept instead (`Final`), and a copy in
+that form, as all copies were once, is read as it is. A copy is used only for the record
+it came from (a game written back and archived again is expanded again).
 
 An append to an archived game (a rematch's link, after the end) writes the game's keys
 back first (`restore_archived`, one atomic step), then appends; and an append that ends
@@ -27,6 +31,7 @@ a game notes it as due for its archive (`archive_due`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 import zlib
@@ -37,11 +42,12 @@ from typing import Any
 
 import msgspec
 
+from domain.archive.codec import FormatError
 from domain.archive.explain import as_read
-from domain.archive.record import Record
+from domain.archive.record import Record, compact_hash, peek_holders
 from domain.archive.record import decode as decode_record
 from domain.archive.replay import Expansion, Games, expand
-from domain.archive.summary import listed, record_summary
+from domain.archive.summary import head_summary, listed, record_summary
 from domain.chat import ChatEntry
 from domain.errors import VersionConflict
 from domain.events import Event
@@ -58,7 +64,7 @@ from domain.store.port import (
     StoredGame,
     TimerChanges,
 )
-from domain.table import encode_table
+from domain.table import Undo, decode_envelope, decode_table, encode_table
 
 DEFAULT_CACHE_EVENTS = 100_000
 DEFAULT_READ_TTL_S = 86_400.0
@@ -73,9 +79,10 @@ def record_digest(data: bytes) -> bytes:
 
 
 class Final(msgspec.Struct, frozen=True, array_like=True):
-    """What reads of an archived game's table need, from its expansion: the final table as
-    read (a snapshot's bytes), the seat tokens, the seed, the creator and the version, with
-    the digest of the record they came from."""
+    """What reads of an archived game's table need: the final table as read (a snapshot's
+    bytes), the seat tokens, the seed, the creator and the version, with the digest of
+    the record they came from. (The copy of a record without a summary, format 1, keeps
+    it whole: `encode_final`.)"""
 
     digest: bytes
     version: int
@@ -88,7 +95,28 @@ class Final(msgspec.Struct, frozen=True, array_like=True):
         return Stored(self.snapshot, [])
 
 
+class Kept(msgspec.Struct, frozen=True, array_like=True):
+    """The copy of what reads of an archived game's table need that its record does not
+    hold: the final game state (msgpack: its fields' values in order, without their names,
+    `state_bytes`), the take-back memory and the last hash (32 bytes when it is a sha256
+    in hex), with the version and the digest of the record. The rest of the table, the
+    seed, the tokens and the creator are read from the record (its summary, head and last
+    fields: `rebuilt`)."""
+
+    digest: bytes
+    version: int
+    last_hash: Any  # bytes (a sha256's 32) or, were it not one, its text
+    game: msgspec.Raw
+    undo: Undo | None
+
+
 _FINAL = msgspec.msgpack.Decoder(Final)
+_KEPT = msgspec.msgpack.Decoder(Kept)
+_NIL = b"\xc0"  # msgpack's nil: a table with no game state (a game cancelled unstarted)
+# The first byte of a copy kept as `Kept` (one kept whole, `Final`, is a zlib stream:
+# its first byte is 0x78). A copy of an earlier layout (its game state by field names,
+# 0x01) does not read: the record is expanded, and the copy written again.
+KEPT_COPY = b"\x02"
 
 
 def encode_final(final: Final) -> bytes:
@@ -101,6 +129,99 @@ def decode_final(data: bytes) -> Final | None:
         return _FINAL.decode(zlib.decompress(data))
     except (zlib.error, msgspec.DecodeError):
         return None
+
+
+def read_copy(copy: bytes, data: bytes, games: Games,
+              digest: bytes | None = None) -> Final | None:
+    """What reads of the table need, from the copy kept beside the record `data`
+    (either kind; `digest`: the record's, when known); None when the copy is not that
+    record's or does not read."""
+    digest = digest or record_digest(data)
+    if not copy.startswith(KEPT_COPY):
+        final = decode_final(copy)
+        return final if final is not None and final.digest == digest else None
+    try:
+        kept = _KEPT.decode(copy[1:])
+    except msgspec.DecodeError:
+        return None
+    if kept.digest != digest:
+        return None
+    try:
+        return rebuilt(kept, data, games)
+    except (FormatError, msgspec.DecodeError, KeyError, ValueError):
+        return None  # (a cache: the record is expanded instead)
+
+
+def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:
+    """The final table as read, from the record's summary and what `kept` adds (None:
+    the record has no summary, or is of another version). Only the record's head,
+    special steps and last fields are read: not its choices nor its clock readings."""
+    head, first, tokens, creator = peek_holders(data)
+    fields = head_summary(head, first, games)
+    if fields is None or head.version != kept.version:
+        return None
+    game = None
+    if bytes(kept.game) != _NIL:
+        game = state_of(kept.game, games[fields["type"]].state_type)
+    last_hash = kept.last_hash
+    if isinstance(last_hash, bytes):
+        last_hash = last_hash.hex()
+    # The table as a reader decodes it (`decode_table`): the rest of it through the
+    # decoder of snapshots (built once, when this module is imported).
+    envelope = decode_envelope(msgspec.json.encode(fields))
+    table = msgspec.structs.replace(envelope, game=game, undo=kept.undo, last_hash=last_hash)
+    return Final(kept.digest, kept.version, head.seed, creator, tokens, encode_table(table))
+
+
+def state_bytes(state: Any) -> bytes:
+    """A game state for the copy: a struct's field values in order, without their names
+    (about half its bytes: the names are most of a final state's); anything else as
+    msgpack encodes it."""
+    if isinstance(state, msgspec.Struct):
+        return msgspec.msgpack.encode(msgspec.structs.astuple(state))
+    return msgspec.msgpack.encode(state)
+
+
+def state_of(raw: bytes, state_type: type) -> Any:
+    """The game state `state_bytes` wrote."""
+    positional, fields = _positional(state_type)
+    if positional is None:
+        return _decoder(state_type).decode(raw)
+    values = _decoder(positional).decode(raw)
+    return state_type(**{name: getattr(values, name) for name in fields})
+
+
+@functools.lru_cache(maxsize=64)
+def _positional(state_type: type) -> tuple[type | None, tuple[str, ...]]:
+    """A struct like `state_type` read from an array of its fields' values (None: not a
+    struct)."""
+    if not (isinstance(state_type, type) and issubclass(state_type, msgspec.Struct)):
+        return None, ()
+    fields = msgspec.structs.fields(state_type)
+    mirror = msgspec.defstruct(f"{state_type.__name__}Values",
+                               [(f.name, f.type) for f in fields], array_like=True)
+    return mirror, tuple(f.name for f in fields)
+
+
+@functools.lru_cache(maxsize=128)
+def _decoder(of: type) -> msgspec.msgpack.Decoder[Any]:
+    return msgspec.msgpack.Decoder(of)
+
+
+def copy_of(archived: Archived, games: Games) -> bytes:
+    """The copy to keep beside an archived game's record: `Kept` when its record has a
+    summary and the table rebuilds from the two byte for byte (checked here), else the
+    whole `Final`."""
+    final = archived.final()
+    if archived.record.summary is None:
+        return encode_final(final)
+    read = decode_table(archived.snapshot, games)
+    kept = Kept(final.digest, final.version, compact_hash(read.last_hash) or read.last_hash,
+                msgspec.Raw(state_bytes(read.game)), read.undo)
+    copy = KEPT_COPY + msgspec.msgpack.encode(kept)
+    if read_copy(copy, archived.data, games) != final:
+        return encode_final(final)
+    return copy
 
 
 @dataclass
@@ -217,8 +338,8 @@ class ArchivedGames:
         kept = self.finals.get(game_id)
         if kept is not None and kept.digest == digest:
             return kept
-        read = decode_final(copy) if copy is not None else None
-        if read is not None and read.digest == digest:
+        read = read_copy(copy, data, self.games, digest) if copy is not None else None
+        if read is not None:
             self.finals.put(game_id, read)
             return read
         return self._expanded(game_id, data).final()
@@ -227,7 +348,7 @@ class ArchivedGames:
         found = expand_record(data, self.games)
         self.cache.put(game_id, found)
         if self.read_ttl_s > 0:
-            self.archives.keep_read(game_id, encode_final(found.final()), self.read_ttl_s)
+            self.archives.keep_read(game_id, copy_of(found, self.games), self.read_ttl_s)
         return found
 
     # --- writing -------------------------------------------------------------------------

@@ -192,13 +192,7 @@ def decode(data: bytes) -> Record:
         last += delta
         times.append(last / 1000 if mode != TIMES_BITS else
                      _DOUBLE.unpack(_INT64.pack(last))[0])
-    tokens = {}
-    for _ in range(r.varint()):
-        digest = _read_hash(r)
-        tokens[digest] = r.varint()
-    creator = _read_hash(r) if r.byte() else None
-    if not r.done():
-        raise FormatError("bytes after the archive's end")
+    tokens, creator = _read_holders(r)
     return Record(seed=head.seed, version=head.version, steps=head.steps, special=special,
                   choices=choices, times=times, tokens=tokens, creator=creator,
                   summary=head.summary)
@@ -237,6 +231,44 @@ def peek(data: bytes) -> Head:
     if head.format == 1 or not r.varint() or r.varint() != 0:
         return head
     return replace(head, special={0: _read_special(r)})
+
+
+def peek_holders(data: bytes) -> tuple[Head, Special | None, dict[str, int], str | None]:
+    """What reads of an archived game's final table need of its record besides its
+    summary: the head, the first step when it is a special one (the creation), and the
+    seat tokens' and creator's hashes, at its end. The special steps are read on the way
+    (the format has no length for them); the choices and the clock readings are skipped,
+    not decoded (a blob each, or for the varint encodings one varint each)."""
+    r = Reader(data)
+    head = _read_head(r)
+    special = _read_specials(r)
+    r.blob()  # the choices
+    count = head.readings
+    if head.format == 1:
+        count = r.varint()
+        if count:
+            r.signed()
+    if count and head.mode == TIMES_MS_PACKED:
+        r.blob()
+    elif count and head.mode in _WIDTHS:
+        r.blob()
+        r.blob()
+    elif count:
+        r.skip_varints(count - 1)
+    tokens, creator = _read_holders(r)
+    return head, special.get(0), tokens, creator
+
+
+def _read_holders(r: Reader) -> tuple[dict[str, int], str | None]:
+    """The seat tokens' hashes and the creator's, the record's last fields."""
+    tokens = {}
+    for _ in range(r.varint()):
+        digest = _read_hash(r)
+        tokens[digest] = r.varint()
+    creator = _read_hash(r) if r.byte() else None
+    if not r.done():
+        raise FormatError("bytes after the archive's end")
+    return tokens, creator
 
 
 def _read_head(r: Reader) -> Head:
@@ -307,29 +339,31 @@ def _whole_ms(t: float) -> bool:
 def _write_hash(w: Writer, value: str, prefixed: bool = False) -> None:
     """A sha256 or a seed: 32 bytes when it is 64 lowercase hex digits; otherwise (only
     with `prefixed`) its text."""
-    compact = len(value) == 64 and value == value.lower() and _is_hex(value)
+    compact = compact_hash(value)
     if prefixed:
-        w.byte(0 if compact else 1)
-        if not compact:
+        w.byte(0 if compact is not None else 1)
+        if compact is None:
             w.text(value)
             return
-    elif not compact:
+    elif compact is None:
         raise ValueError(f"not a sha256 in hex: {value!r}")
-    w.raw(bytes.fromhex(value))
+    w.raw(compact)
+
+
+def compact_hash(value: str) -> bytes | None:
+    """A sha256 given as 64 lowercase hex digits, as its 32 bytes (None: not one)."""
+    if len(value) != 64 or value != value.lower():
+        return None
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        return None
 
 
 def _read_hash(r: Reader, prefixed: bool = False) -> str:
     if prefixed and r.byte() == 1:
         return r.text()
     return r.raw(32).hex()
-
-
-def _is_hex(value: str) -> bool:
-    try:
-        bytes.fromhex(value)
-    except ValueError:
-        return False
-    return True
 
 
 def _write_special(w: Writer, step: Special) -> None:

@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 
 from domain.archive.codec import FormatError, Reader, Writer
-from domain.archive.record import EventStep, Record, Special, Verbatim, peek
+from domain.archive.record import EventStep, Head, Record, Special, Verbatim, peek
 from domain.archive.replay import Games, restore_created
 from domain.events import Event
 from domain.events import decode as decode_event
@@ -82,6 +82,11 @@ def summary_bytes(table: Table, base: Mapping[str, Any]) -> bytes:
 
 def summary_table(data: bytes, base: Mapping[str, Any]) -> bytes:
     """The table a summary stands for, as a snapshot's bytes."""
+    return _encode(summary_fields(data, base))
+
+
+def summary_fields(data: bytes, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The table a summary stands for, field by field (builtins, in the table's order)."""
     table = dict(base)
     created_ms = _ms(base["created_at"])
     r = Reader(data)
@@ -101,7 +106,7 @@ def summary_table(data: bytes, base: Mapping[str, Any]) -> bytes:
         raise FormatError("bytes after the summary's end")
     if not ended:
         table["ended_at"] = table["updated_at"]
-    return _encode(table)
+    return table
 
 
 def _write_seats(w: Writer, seats: list[dict[str, Any]], base: list[dict[str, Any]]) -> None:
@@ -189,9 +194,17 @@ def record_summary(data: bytes, games: Games) -> bytes | None:
     """The final table (a snapshot's bytes, without the game state) of an archive record,
     read from its summary alone: no expansion. None: a record without one (format 1)."""
     head = peek(data)
+    fields = head_summary(head, head.special.get(0), games)
+    return _encode(fields) if fields is not None else None
+
+
+def head_summary(head: Head, first: Special | None, games: Games) -> dict[str, Any] | None:
+    """The final table without its game state, field by field, from a record's head and
+    its first step when that is a special one (`record.peek`, `record.peek_holders`):
+    None when it has no summary (format 1)."""
     if head.summary is None:
         return None
-    creation = creation_of(head.special.get(0), head.seed, games, head.first_time)
+    creation = creation_of(first, head.seed, games, head.first_time)
     if creation is None:
         raise FormatError("a summary without the game's creation")
-    return summary_table(head.summary, base_of(creation, head.seed, head.version))
+    return summary_fields(head.summary, base_of(creation, head.seed, head.version))

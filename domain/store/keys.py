@@ -18,8 +18,9 @@ of one game stay in one slot of a Redis Cluster:
 - `game:{id}:analysis` the post-game analysis once made (`domain.bots.analysis`, JSON)
 - `game:{id}:archive` a finished game's archive record (`domain.archive`), in place of its
   stream, snapshot, checkpoints, tokens, seed and creator
-- `game:{id}:read`    what reads of an archived game's table need, from its expansion
-  (`domain.archive.reading.Final`): a cache shared by the processes (SET EX)
+- `game:{id}:read`    what reads of an archived game's table need that its record does
+  not hold, from its expansion (`domain.archive.reading.Kept`; of a record without a
+  summary, all of it: `Final`): a cache shared by the processes (SET EX)
 
 Keys of one player share the hash tag `{<player id>}` (one slot per player, so that the
 rating script and each player's inbox writes stay in one slot):

@@ -85,9 +85,9 @@ class ArchiveStore(Protocol):
         ...
 
     def keep_read(self, game_id: str, copy: bytes, ttl_s: float) -> None:
-        """Keep `copy`, what reads of the archived game's table need (`domain.archive.
-        reading.Final`), for `ttl_s` seconds (`math.inf`: as long as the record): a cache
-        shared by the processes."""
+        """Keep `copy`, what reads of the archived game's table need besides its record
+        (`domain.archive.reading.copy_of`), for `ttl_s` seconds (`math.inf`: as long as
+        the record): a cache shared by the processes."""
         ...
 
     def replace_with_archive(self, game_id: str, version: int, record: bytes) -> bool:

@@ -27,8 +27,17 @@ from domain.archive.codec import (
     write_delta,
     write_wait,
 )
-from domain.archive.explain import NotArchivable, archive
-from domain.archive.reading import ArchivedGames
+from domain.archive.explain import NotArchivable, archive, as_read
+from domain.archive.reading import (
+    KEPT_COPY,
+    Archived,
+    ArchivedGames,
+    Kept,
+    copy_of,
+    encode_final,
+    read_copy,
+    rebuilt,
+)
 from domain.archive.record import (
     TIMES_WAITS,
     TIMES_WAITS_WIDE,
@@ -111,6 +120,44 @@ def test_every_game_archives_and_answers_as_before(game_type, players, options, 
     assert answers(GameService(restarted, games_under_test(), clock=Clock()), table.id,
                    tokens) == before
     assert archive_game(archives, games_under_test(), table.id) == "already"
+
+
+@pytest.mark.parametrize(("game_type", "players", "options"), VARIANTS)
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_final_table_rebuilds_from_the_slim_copy_and_the_summary_byte_for_byte(
+        game_type, players, options, seed):
+    """The copy kept for reads holds only what the record does not (the game state, the
+    take-back memory, the last hash): with the record's summary, head and tokens it gives
+    the final table as read, byte for byte, and the seed, creator, tokens and version."""
+    games = games_under_test()
+    service, _store, archives = service_pair()
+    table, _ = play(service, game_type, players, options, seed, people=2)
+    data, expansion = archive(archives.stored_game(table.id), games)
+    record = decode(data)
+    archived = Archived.of(record, data, expansion, games)
+    copy = copy_of(archived, games)
+    assert copy.startswith(KEPT_COPY)  # (not the whole table: that is the fallback)
+    final = rebuilt(msgspec.msgpack.decode(copy[1:], type=Kept), data, games)
+    assert final is not None
+    assert final.snapshot == as_read(encode_table(expansion.table), games)
+    assert (final.version, final.seed, final.creator, final.tokens) == \
+        (len(expansion.events), record.seed, record.creator, record.tokens)
+    assert read_copy(copy, data, games) == archived.final()
+    whole = encode_final(archived.final())
+    assert len(copy) < len(whole) - len(record.summary or b"")
+    # A copy cut short, or of another record, is not used (the record is expanded).
+    assert read_copy(copy[:-3], data, games) is None
+    assert read_copy(copy, data + b"\0", games) is None
+    kept = msgspec.msgpack.decode(copy[1:], type=Kept)
+    # The game state by its fields' values alone: smaller than by their names.
+    assert len(kept.game) < len(msgspec.msgpack.encode(expansion.table.game))
+    # A copy of the earlier layout (its state by field names, first byte 1) is not read.
+    earlier = msgspec.structs.replace(
+        kept, game=msgspec.Raw(msgspec.msgpack.encode(expansion.table.game)))
+    assert read_copy(b"\x01" + msgspec.msgpack.encode(earlier), data, games) is None
+    for state in (b"\xc1", b"\x01"):  # a game state that does not read: ignored too
+        odd = msgspec.structs.replace(kept, game=msgspec.Raw(state))
+        assert read_copy(KEPT_COPY + msgspec.msgpack.encode(odd), data, games) is None
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
@@ -223,6 +270,14 @@ def test_a_restarted_process_reads_an_archived_games_table_from_the_copy_of_its_
         before[other.id]
     assert len(again.cache) == 0
     assert counted.reads == len(viewers(other)) + 1 + 3
+
+    # A copy in the earlier form (the whole final table, zlib'd) is read as it was.
+    assert archives.reads_kept[table.id].startswith(KEPT_COPY)
+    archives.reads_kept[table.id] = encode_final(first.final(table.id))
+    again, counted = restarted()
+    assert views(GameService(again, games_under_test(), clock=Clock()), table.id) == \
+        before[table.id]
+    assert len(again.cache) == 0
 
     # The other game's copy under this game's name: not its record's, so not used.
     archives.reads_kept[table.id] = archives.reads_kept[other.id]
@@ -538,6 +593,11 @@ def test_a_record_of_format_1_still_expands_and_archives_again_as_format_2():
     again = StoredGame(events=expansion.events, snapshot=encode_table(expansion.table),
                        checkpoints=expansion.checkpoints, tokens=record.tokens,
                        seed=record.seed, creator=record.creator)
+    # Its copy for reads keeps the whole final table: the record has no summary.
+    archived = Archived.of(record, _V1_RECORD, expansion, games_under_test())
+    copy = copy_of(archived, games_under_test())
+    assert not copy.startswith(KEPT_COPY)
+    assert read_copy(copy, _V1_RECORD, games_under_test()) == archived.final()
     data, second = archive(again, games_under_test())
     assert data[0] == 2 and decode(data).summary is not None
     assert [e.hash for e in second.events] == [e.hash for e in expansion.events]
