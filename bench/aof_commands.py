@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -71,10 +72,20 @@ def breakdown(aof: bytes) -> Counter[str]:
     return sizes
 
 
-def _aof_state(client: redis.Redis) -> tuple[Path, int, int]:
+def _aof_state(client: redis.Redis, timeout_s: float = 10.0) -> tuple[Path, int, int]:
+    """The AOF's path, size and rewrites so far, once what Redis holds for it is written.
+    (Redis's reply to a command does not mean its AOF write is done: with `appendfsync
+    everysec` a write is put off, up to two seconds, while a background fsync is still
+    going, as on a busy disk; `aof_buffer_length` is what waits.)"""
     where = Path(client.config_get("dir")["dir"]) / \
         client.config_get("appendfilename")["appendfilename"]
+    deadline = time.monotonic() + timeout_s
     info: dict[str, Any] = client.info("persistence")
+    while int(info.get("aof_buffer_length", 0)) > 0:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the AOF was not written within {timeout_s} s")
+        time.sleep(0.01)
+        info = client.info("persistence")
     return where, int(info.get("aof_current_size", 0)), int(info.get("aof_rewrites", 0))
 
 
@@ -86,7 +97,6 @@ def measure(redis_url: str, moves: int, pool: int, steps: Steps) -> dict[str, An
     where, size0, rewrites0 = _aof_state(client)
     with steps.step("aof: moves", total=moves) as step:
         player.play(moves, step.advance)
-    client.execute_command("PING")  # the AOF is written before Redis's next reply
     _, size1, rewrites1 = _aof_state(client)
     if rewrites1 != rewrites0:
         return {"moves": moves, "voided": "the AOF was rewritten during the moves"}
