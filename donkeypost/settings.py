@@ -83,7 +83,7 @@ Variable → setting (default):
 - `DONKEYPOST_ARCHIVE_READ_TTL_S` → `archive_read_ttl_s`, how long the copy of what reads
   of an archived game's table need is kept in Redis after the game is archived and after
   a process expanded it, for the other processes and those that restart (86400; 0: none;
-  `forever`: kept as long as the record, ~0.3-0.8 KB more a game, so that no first read of an
+  `forever`: kept as long as the record, ~0.2-0.5 KB more a game, so that no first read of an
   archived game replays it; `docs/archive.md`)
 - `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
   measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
