@@ -53,6 +53,8 @@ DELETED_NAME = "deleted player"
 # open -> cancelled (by its creator, before the start)
 STATUSES = ("open", "active", "finished", "cancelled", "aborted")
 OVER = ("finished", "cancelled", "aborted")  # nothing more is played
+# The events that put a table in one of those statuses.
+OVER_EVENTS = ("game_finished", "game_cancelled", "game_aborted")
 # After this many deadlines missed in a row a seat is marked away and auto-played at once.
 AWAY_AFTER_TIMEOUTS = 2
 

@@ -8,11 +8,11 @@ over `?after=`). A browser's `EventSource` cannot send an `Authorization` header
 streams a seat's events with a single-use ticket instead (`POST
 /games/{id}/events/stream/tickets`, `api.stream_tickets`), a new one for each
 connection. A comment line keeps idle connections open every `SSE_KEEPALIVE_S` seconds
-(15 by default). The stream ends after the game's `game_finished` event, and a
-request with nothing left to send about a finished game gets 204, which tells a browser's
-EventSource to stop reconnecting. A stream also ends after `SSE_MAX_S` seconds (an hour
-by default) so that long-lived connections spread over restarted and added workers; the
-client resumes where it was.
+(15 by default). The stream ends after the event that ends the game (`game_finished`,
+`game_aborted`, `game_cancelled`), and a request with nothing left to send about a game
+that is over gets 204, which tells a browser's EventSource to stop reconnecting. A
+stream also ends after `SSE_MAX_S` seconds (an hour by default) so that long-lived
+connections spread over restarted and added workers; the client resumes where it was.
 
 With `?views=true` the stream also carries the caller's view of the game, as `GET
 /games/{id}` gives it (`legal_actions` included), in a `view` message (no `id:`): one when
@@ -66,7 +66,7 @@ from domain.chat import ChatEntry, shown
 from domain.events import Event
 from domain.redaction import redact
 from domain.service import GameService
-from domain.table import Table
+from domain.table import OVER, OVER_EVENTS, Table
 from domain.texts import Translate
 
 RETRY_MS = 3000  # how long a browser waits before reconnecting
@@ -142,7 +142,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                                         "`views=true`) the caller's view of the game"},
                 "retry": {"type": "integer"}}}}}}})
         @blp.response(200, description=STREAM_DESCRIPTION, content_type="text/event-stream")
-        @blp.alt_response(204, description="the game is finished and everything was sent")
+        @blp.alt_response(204, description="the game is over and everything was sent")
         @blp.operation("streamEvents", security=SEAT_OR_SPECTATOR, parameters=["LastEventId"],
                        failures=[BAD_TOKEN, BAD_TICKET, UNKNOWN_GAME, BAD_QUERY, Failure(
                            400, ("bad_last_event_id",), "Last-Event-ID is not a seq"),
@@ -168,7 +168,7 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
                 table, seat = caller_table(service, game_id)
             after, chat_after = _last_event_id(args["after"], args["messages_after"])
             finished = table.status == "finished"
-            if finished and after >= table.version:
+            if table.status in OVER and after >= table.version:
                 return Response(status=204)
             if after > table.version:
                 # Seqs only grow: a client past the end holds a seq of another log (or made
@@ -182,7 +182,8 @@ def make_blueprint(service: GameService, hub: EventHub, tickets: StreamTickets,
             words = game_words(args["words"], table.type)
             views = _Views(service, game_id, seat, words) if args["views"] else None
             frames = _frames(service, hub, game_id, seat, (after, chat_after), finished,
-                             keepalive_s, max_s, views, table, words)
+                             keepalive_s, max_s, views, table, words,
+                             over=table.status in OVER)
             return Response(frames, mimetype="text/event-stream", headers={
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -240,18 +241,20 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
             start: tuple[int, int], finished: bool, keepalive_s: float,
             max_s: float, views: _Views | None = None,
             opened_on: Table | None = None,
-            words: Translate | None = None) -> Iterator[bytes]:
+            words: Translate | None = None, over: bool = False) -> Iterator[bytes]:
+    """`finished`: the game had a result when the stream opened (its events are shown in
+    full); `over`: it was over, with a result or not (nothing more comes: no feed)."""
     after, chat_after = start
     yield b"retry: %d\n\n" % RETRY_MS
     if views is not None and opened_on is not None and after >= opened_on.version:
         yield views.of(opened_on)  # nothing to catch up: the view now, at once
-    feed, group = (None, 0) if finished else hub.watch(game_id)
+    feed, group = (None, 0) if over else hub.watch(game_id)
     # A player watching their seat live is not notified of this game meanwhile.
     player = opened_on.seats[viewer].player if opened_on is not None and \
-        viewer is not None and not finished else None
+        viewer is not None and not over else None
     hub.present(player, game_id, keepalive_s * 2 + 5)
     ends_at = time.monotonic() + max_s
-    ended = False  # game_finished was sent: what is left of the chat, then the end
+    ended = False  # the game's end was sent: what is left of the chat, then the end
     try:
         while True:
             batch = [] if ended else _next_batch(service, feed, game_id, after)
@@ -275,7 +278,7 @@ def _frames(service: GameService, hub: EventHub, game_id: str, viewer: int | Non
                         if now is not None and words is not None:
                             service.with_sentences(now, [event], words)
                         frames.append(sse_message(event, chat_after))
-                        ended = ended or item.type == "game_finished"
+                        ended = ended or item.type in OVER_EVENTS
                 # One write per batch: on a busy process the send, not the JSON, costs most.
                 if views is not None and now is not None:
                     frames.append(views.of(now))

@@ -64,14 +64,14 @@ from domain.store.port import (
     StoredGame,
     TimerChanges,
 )
-from domain.table import Undo, decode_envelope, decode_table, encode_table
+from domain.table import OVER_EVENTS, Undo, decode_envelope, decode_table, encode_table
 
 DEFAULT_CACHE_EVENTS = 100_000
 DEFAULT_READ_TTL_S = 86_400.0
 FINALS_KEPT = 10_000  # (a final table as read: about 1.5 KB)
 SUMMARIES_KEPT = 10_000  # (a summary as a table's bytes: about 1 KB)
 # The events that end a game: after them it waits for its archive.
-GAME_OVER = ("game_finished", "game_aborted", "game_cancelled")
+GAME_OVER = OVER_EVENTS
 
 
 def record_digest(data: bytes) -> bytes:

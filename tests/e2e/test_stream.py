@@ -86,6 +86,26 @@ def test_a_stream_is_the_log_as_the_caller_sees_it_and_resumes_after_the_end(api
         assert done.status_code == 204, "nothing left: a browser stops reconnecting"
 
 
+def test_the_stream_of_an_aborted_game_ends_too(api, base):
+    """An aborted game has no `game_finished`: its stream ends after `game_aborted`, and a
+    resume at its end gets 204, rather than keep-alives until `SSE_MAX_S`."""
+    game_id, tokens = api.new_game("high-card", 2, {"cards": 5})
+    with open_stream(base, game_id, tokens[0]) as (response, messages):
+        _messages_until(messages, api.view(game_id)["version"])
+        for token in tokens:
+            voted = api.http.post(f"/games/{game_id}/abort", headers=api.auth(token))
+            assert voted.status_code == 200, voted.get_json()
+        assert api.view(game_id)["status"] == "aborted"
+        rest = [m for m in messages if isinstance(m, SseMessage)]  # ends by itself
+    assert rest[-1].event == "game_aborted"
+    version = api.view(game_id)["version"]
+    with open_stream(base, game_id, tokens[0], after=1) as (response, messages):
+        again = [m for m in messages if isinstance(m, SseMessage)]  # ends by itself
+    assert int(again[-1].id) == version
+    with open_stream(base, game_id, tokens[0], last_event_id=version) as (done, _):
+        assert done.status_code == 204
+
+
 def test_a_client_that_keeps_reconnecting_misses_and_repeats_nothing(app, api, base):
     game_id, tokens = api.new_game("high-card", 3, {"cards": 5})
     store = app.extensions["donkeypost"].store
