@@ -20,9 +20,10 @@ names, player ids and what they did (resigned, left).
                  twice its milliseconds after the creation; 1: a value (a float) follows
                anything else: a value (`codec`)
 
-`summary_bytes` writes it, `summary_table` gives back the table's bytes, as a snapshot's
-(`domain.table.decode_table` reads them), and `archive.explain.check` proves, before any
-game is archived, that they are the table the expansion ends with.
+`summary_bytes` writes it, `summary_fields` gives back the table field by field
+(`record_summary` encodes them as a snapshot's bytes, which `domain.table.decode_table`
+reads), and `archive.explain.check` proves, before any game is archived, that they are
+the table the expansion ends with.
 """
 
 from __future__ import annotations
@@ -78,11 +79,6 @@ def summary_bytes(table: Table, base: Mapping[str, Any]) -> bytes:
         else:
             w.value(value)
     return w.bytes()
-
-
-def summary_table(data: bytes, base: Mapping[str, Any]) -> bytes:
-    """The table a summary stands for, as a snapshot's bytes."""
-    return _encode(summary_fields(data, base))
 
 
 def summary_fields(data: bytes, base: Mapping[str, Any]) -> dict[str, Any]:

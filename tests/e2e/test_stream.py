@@ -90,7 +90,7 @@ def test_the_stream_of_an_aborted_game_ends_too(api, base):
     """An aborted game has no `game_finished`: its stream ends after `game_aborted`, and a
     resume at its end gets 204, rather than keep-alives until `SSE_MAX_S`."""
     game_id, tokens = api.new_game("high-card", 2, {"cards": 5})
-    with open_stream(base, game_id, tokens[0]) as (response, messages):
+    with open_stream(base, game_id, tokens[0]) as (_response, messages):
         _messages_until(messages, api.view(game_id)["version"])
         for token in tokens:
             voted = api.http.post(f"/games/{game_id}/abort", headers=api.auth(token))
@@ -99,7 +99,7 @@ def test_the_stream_of_an_aborted_game_ends_too(api, base):
         rest = [m for m in messages if isinstance(m, SseMessage)]  # ends by itself
     assert rest[-1].event == "game_aborted"
     version = api.view(game_id)["version"]
-    with open_stream(base, game_id, tokens[0], after=1) as (response, messages):
+    with open_stream(base, game_id, tokens[0], after=1) as (_response, messages):
         again = [m for m in messages if isinstance(m, SseMessage)]  # ends by itself
     assert int(again[-1].id) == version
     with open_stream(base, game_id, tokens[0], last_event_id=version) as (done, _):
