@@ -3,7 +3,7 @@ of each choice against the information in it, archiving and expansion times, the
 many finished games, and the first read of an archived game against a view.
 
     python -m bench.archive [--games 20] [--memory-games 1000] [--clock paced|post|wall]
-                            [--sections sizes,memory,listing,first-read,expand]
+                            [--sections sizes,memory,listing,first-read,cold,expand]
 
 Games are bots-only (`random` and `basic` seats), played through the service on an
 embedded Redis exactly as `donkeypost serve` runs it (AOF on). `--clock paced` stamps the
@@ -36,7 +36,7 @@ import msgspec
 from domain import bots
 from domain.archive.archiving import archive_game
 from domain.archive.explain import explain
-from domain.archive.reading import expand_record
+from domain.archive.reading import DEFAULT_COPIES, ReadCopies, expand_record
 from domain.archive.record import decode as decode_record
 from domain.service import NoHooks
 from domain.store import keys
@@ -177,8 +177,9 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
     process (`read_in_new_process`: after its imports and its app's start) against the
     median view of a live game of the same type in that process: `runs` times right after
     its archiving (the copy the archiving kept for its reads), `runs` times with no copy
-    (archived over a day ago and not read since: the process expands it), then `runs`
-    times with the copy the first of those left (read before the restart)."""
+    (the process expands it: what a game this long costs when its copy was not kept for
+    ever, or after a restore from a backup, which leaves copies out), then `runs` times
+    with the copy the first of those left."""
     components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
     rows = []
     for n, (game_type, players, options) in enumerate(LONG_GAMES):
@@ -206,6 +207,29 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
         rows.append({"game": game_type, "players": players, "options": options,
                      "moves": moves, "events": events, "archived": archived, "cold": cold,
                      "warm": warm, "copy_bytes": copy_bytes})
+    return rows
+
+
+def cold_reads(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]]:
+    """For each of the usual games (`TYPES`): one archived and its copy deleted (archived
+    over a day ago, not read since), read first by `runs` new processes (each expands it)
+    against a live game's view in that process: which games a first read expands within
+    about 10 views, and so which need their copy kept."""
+    components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
+    rows = []
+    for n, (game_type, players, options) in enumerate(TYPES):
+        game_id, moves = play(components, game_type, players, options, 4000 + n)
+        live, _ = play(components, game_type, players, options, 4100 + n, stop_after=20)
+        events = components.service.store.version(game_id)
+        assert archive_game(components.archives, components.service.games, game_id,
+                            ReadCopies(ttl_s=0)) == "archived"
+        cold = []
+        for _ in range(runs):
+            components.store_redis.delete(keys.archive_read(game_id))  # (what a read left)
+            cold.append(read_in_new_process(redis_url, game_id, live))
+            assert cold[-1]["expanded"]
+        rows.append({"game": game_type, "players": players, "options": options,
+                     "moves": moves, "events": events, "cold": cold})
     return rows
 
 
@@ -308,7 +332,7 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=1000)
     parser.add_argument("--clock", choices=("paced", "post", "wall"), default="paced")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sections", default="sizes,memory,listing,first-read,expand",
+    parser.add_argument("--sections", default="sizes,memory,listing,first-read,cold,expand",
                         help="which figures (comma-separated)")
     parser.add_argument("--runs", type=int, default=3,
                         help="first-read: new processes for each case")
@@ -346,6 +370,19 @@ def main() -> None:
                   f"(medians)")
         if "first-read" in sections:
             print_first_reads(first_read(url, clock, args.runs))
+        if "cold" in sections:
+            print("\nFirst read of an archived game with no copy (the record expanded) by "
+                  "a new process, against a view of a live game of the same type in that "
+                  "process; medians of the runs\n")
+            print("| game | seats | moves | events | cold first read ms | a view ms | "
+                  "cold / view | its copy, by default |")
+            print("|---|---|---|---|---|---|---|---|")
+            for r in cold_reads(url, clock, args.runs):
+                cold = statistics.median(x["first_read_ms"] for x in r["cold"])
+                view = statistics.median(x["view_ms"] for x in r["cold"])
+                print(f"| {r['game']} {r['options'] or ''} | {r['players']} | {r['moves']} "
+                      f"| {r['events']:,} | {cold:.2f} | {view:.2f} | {cold / view:.1f} | "
+                      f"{kept_for(r['events'])} |")
         if "expand" in sections:
             print("\nExpanding an archived game of about 500 moves (the record decoded, "
                   "every step replayed, the final table as read), median CPU time of 30\n")
@@ -358,13 +395,20 @@ def main() -> None:
                       f"{1000 * r['ms'] / r['moves']:.1f} |")
 
 
+def kept_for(events: int) -> str:
+    """How long a game of `events` events keeps its copy for reads, by default."""
+    return "for ever" if math.isinf(DEFAULT_COPIES.ttl_for(events)) else "a day"
+
+
 def print_first_reads(rows: list[dict[str, Any]]) -> None:
     print("\nFirst read of an archived game by a new process (after its imports, its app's "
           "start and a first request), against a view of a live game of the same type in "
           "that process; medians of the runs. Archived: read first right after its "
-          "archiving (the copy kept with the record); cold: no copy (archived over a day "
-          "ago, not read since: the record is expanded); read: read before the restart "
-          "(the copy its expansion kept).\n")
+          "archiving (the copy kept with the record: for these long games, by default, "
+          "as long as the record); cold: no copy (the record is expanded: a game this "
+          "long whose copy is kept only a day, archived over a day ago and not read since, "
+          "or after a restore from a backup); read: read before the restart (the copy its "
+          "expansion kept).\n")
     print("| game | moves | events | app start ms | first request ms | first read, "
           "archived ms | first read, cold ms | first read, read ms | again ms | a view of "
           "a live game ms | archived / view | cold / view | read / view | copy B |")
@@ -392,8 +436,9 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
     print("| game | seats | events p50 | moves p50 | before p50 / p95 B | after p50 / p95 B "
           "(record) | of which summary p50 B | B/event p50 | bits/choice p50 (entropy) | "
           "archive ms p50 | expand ms p50 | copy for reads p50 B (first day) | "
-          "kept for ever: record + copy p50 B (goal: events + 200) | within the goal |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "kept: record + copy kept for ever p50 B (goal: events + 200) | within the goal "
+          "| all copies kept for ever: record + copy p50 B | within the goal |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         med = {k: statistics.median(v) for k, v in r.items() if isinstance(v, list)}
         per_event = statistics.median(a / e for a, e in zip(r["record"], r["events"],
@@ -402,8 +447,13 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
                                                      strict=True) if c)
         entropy = statistics.median(e / c for e, c in zip(r["entropy"], r["choices"],
                                                         strict=True) if c)
-        # (`DONKEYPOST_ARCHIVE_READ_TTL_S=forever`: the record and the copy, their lengths)
-        kept = [a + b for a, b in zip(r["record"], r["copy_len"], strict=True)]
+        # What stays: the record, and the copy of a game long enough to keep it as long as
+        # the record (the default); with `DONKEYPOST_ARCHIVE_READ_TTL_S=forever`, every
+        # game's copy (their lengths).
+        long = DEFAULT_COPIES.kept_from_events or math.inf
+        kept = [a + (b if e >= long else 0)
+                for a, b, e in zip(r["record"], r["copy_len"], r["events"], strict=True)]
+        forever = [a + b for a, b in zip(r["record"], r["copy_len"], strict=True)]
         goal = [e + 200 for e in r["events"]]
         print(f"| {r['game']} {r['options'] or ''} | {r['players']} | "
               f"{med['events']:.0f} | {med['moves']:.0f} | "
@@ -414,7 +464,9 @@ def sizes(url: str, clock: Any, games: int, seed: int) -> None:
               f"{bits:.2f} ({entropy:.2f}) | {med['archive_ms']:.1f} | "
               f"{med['expand_ms']:.1f} | {med['copy']:,.0f} ({med['copy_len']:,.0f}) | "
               f"{statistics.median(kept):,.0f} ({statistics.median(goal):,.0f}) | "
-              f"{sum(k <= g for k, g in zip(kept, goal, strict=True))}/{len(kept)} |")
+              f"{sum(k <= g for k, g in zip(kept, goal, strict=True))}/{len(kept)} | "
+              f"{statistics.median(forever):,.0f} | "
+              f"{sum(k <= g for k, g in zip(forever, goal, strict=True))}/{len(kept)} |")
 
 
 if __name__ == "__main__":

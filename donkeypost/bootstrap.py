@@ -205,7 +205,7 @@ def game_service(store_redis: RedisClient, games: GameRegistry, hooks: Hooks, cl
         store_class(store_redis, wait_replicas=settings.wait_replicas,
                     wait_timeout_ms=settings.wait_timeout_ms),
         archives or RedisArchiveStore(store_redis), games,
-        cache_events=settings.archive_cache_events, read_ttl_s=settings.archive_read_ttl_s)
+        cache_events=settings.archive_cache_events, copies=settings.read_copies)
     return GameService(store=store, games=games, hooks=hooks, clock=clock,
                        players=RedisPlayerStore(store_redis),
                        ratings=RedisRatingStore(store_redis),
@@ -301,7 +301,7 @@ def job_context(components: Components) -> JobContext:
         on_attempt=_webhook_metrics(settings)),
         retention=settings.retention, archives=components.archives,
         archive_after_s=settings.archive_after_s,
-        archive_read_ttl_s=settings.archive_read_ttl_s,
+        archive_copies=settings.read_copies,
         notifier=components.notifications.notifier(components.service),
         bot_budgets=settings.bot_budgets)
 

@@ -372,7 +372,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
     progress = _Progress("archived")
     for n, game_id in enumerate(due, 1):
         outcome = archive_game(archives, components.service.games, game_id,
-                               settings.archive_read_ttl_s)
+                               settings.read_copies)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         progress(n, len(due))
     print(", ".join(f"{k}: {v}" for k, v in sorted(outcomes.items())) or "nothing to do",

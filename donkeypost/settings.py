@@ -85,6 +85,9 @@ Variable → setting (default):
   a process expanded it, for the other processes and those that restart (86400; 0: none;
   `forever`: kept as long as the record, ~0.2-0.5 KB more a game, so that no first read of an
   archived game replays it; `docs/archive.md`)
+- `DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS` → `archive_kept_from_events`, a game of at least
+  this many events keeps that copy as long as its record, its expansion being too long for
+  a first read (200; `none`: no game does; `docs/archive.md`)
 - `DONKEYPOST_MEMORY_BUDGET_MB` → `memory_budget_mb`, the games' Redis memory `/healthz`
   measures against, warning from 80 % (none: Redis's `maxmemory`, if set)
 - `SMTP_URL` → `smtp_url`, the mail server of the e-mail notifications: `smtp://`,
@@ -115,6 +118,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
+from domain.archive.reading import ReadCopies
 from domain.bots.search_terms import Budget
 from domain.connection import MAX_CONNECTIONS, cluster_nodes
 from domain.players.clock_settings import VacationPolicy
@@ -181,6 +185,7 @@ class Settings:
     archive_after_s: float = 3600.0
     archive_cache_events: int = 100_000
     archive_read_ttl_s: float = 86_400.0
+    archive_kept_from_events: int | None = 200
     memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
@@ -221,6 +226,11 @@ class Settings:
                                 "(`donkeypost serve` starts an embedded one), or "
                                 "REDIS_CLUSTER_URL for a Redis Cluster")
         return url
+
+    @property
+    def read_copies(self) -> ReadCopies:
+        """How long the copies for archived games' reads are kept."""
+        return ReadCopies(self.archive_read_ttl_s, self.archive_kept_from_events)
 
     @property
     def queue_url(self) -> str:
@@ -306,6 +316,8 @@ class Settings:
                                       default.archive_cache_events),
             archive_read_ttl_s=read("DONKEYPOST_ARCHIVE_READ_TTL_S", _seconds_or_forever,
                                     default.archive_read_ttl_s),
+            archive_kept_from_events=read("DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS",
+                                          _count_or_none, default.archive_kept_from_events),
             memory_budget_mb=read("DONKEYPOST_MEMORY_BUDGET_MB", _positive(float),
                                   default.memory_budget_mb),
             smtp_url=read("SMTP_URL", _smtp_url, None),
@@ -443,6 +455,11 @@ def _count(raw: str) -> int:
     if value < 0:
         raise ValueError("a count of 0 or more")
     return value
+
+
+def _count_or_none(raw: str) -> int | None:
+    """A count of 0 or more, or `none`."""
+    return None if raw.strip().lower() == "none" else _count(raw)
 
 
 def _origins(raw: str) -> tuple[str, ...]:

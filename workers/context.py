@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from domain.archive.reading import ReadCopies
 from domain.bots.search_terms import Budget
 from domain.service import GameService
 from domain.service.retention import RetentionPolicy
@@ -51,7 +52,7 @@ class JobContext:
     archives: ArchiveStore | None = None  # the finished games' archive records
     archive_after_s: float = 3600.0  # a game over is archived this long after its end
     # How long the copy of what an archived game's reads need is kept after its archiving.
-    archive_read_ttl_s: float = 86_400.0
+    archive_copies: ReadCopies = field(default_factory=ReadCopies)
     # Turns players' streams into e-mail and Web Push (`workers.notify`), in the workers
     # serving the notifications queue; None: not here.
     notifier: Notifier | None = None

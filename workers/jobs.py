@@ -115,7 +115,7 @@ def archive_game(game_id: str) -> str:
     if current.archives is None:
         return "no_archives"
     return archiving.archive_game(current.archives, current.service.games, game_id,
-                                  current.archive_read_ttl_s)
+                                  current.archive_copies)
 
 
 def _act_for(game_id: str, version: int, seat: int, by: str) -> str:

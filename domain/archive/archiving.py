@@ -9,10 +9,12 @@ away) leaves the game whole or archived: the only write is that one step. Runnin
 twice, or on two workers at once, archives the game once.
 
 Once the game is archived, the copy of what reads of its table need besides the record
-(`reading.copy_of`, the key a reader's expansion writes too) is kept beside it for
-`read_ttl_s`: the day after a game ends is when it is read most, and its first read
-after a restart then costs about what a live game's does instead of an expansion. A crash
-before that write loses only the copy (the first reader expands and writes it).
+(`reading.copy_of`, the key a reader's expansion writes too) is kept beside it as
+`copies` says (`reading.ReadCopies`): a day by default, the day after a game ends being
+when it is read most, and as long as the record for a long game, whose expansion a first
+read could not afford; its first read after a restart then costs about what a live
+game's does instead of an expansion. A crash before that write loses only the copy (the
+first reader expands and writes it).
 
 A game whose record does not expand exactly is kept whole and noted as refused, with the
 reason (`donkeypost archive --refused` lists them).
@@ -24,7 +26,7 @@ import logging
 from typing import Literal
 
 from domain.archive.explain import NotArchivable, archive
-from domain.archive.reading import DEFAULT_READ_TTL_S, Archived, copy_of
+from domain.archive.reading import DEFAULT_COPIES, Archived, ReadCopies
 from domain.archive.record import decode as decode_record
 from domain.archive.replay import Games
 from domain.store.port import ArchiveStore
@@ -36,9 +38,9 @@ Outcome = Literal["archived", "already", "unknown", "not_over", "moved", "refuse
 
 
 def archive_game(archives: ArchiveStore, games: Games, game_id: str,
-                 read_ttl_s: float = DEFAULT_READ_TTL_S) -> Outcome:
-    """Archive the game if it is over, with the copy its reads need for `read_ttl_s` (0:
-    none); what happened."""
+                 copies: ReadCopies = DEFAULT_COPIES) -> Outcome:
+    """Archive the game if it is over, with the copy its reads need for as long as
+    `copies` says; what happened."""
     if archives.archived(game_id) is not None:
         archives.archive_done(game_id)
         return "already"
@@ -61,8 +63,7 @@ def archive_game(archives: ArchiveStore, games: Games, game_id: str,
         return "refused"
     if not archives.replace_with_archive(game_id, table.version, data):
         return "moved"  # appended to meanwhile (a rematch's link): archived next time
-    if read_ttl_s > 0:
-        found = Archived.of(decode_record(data), data, expansion, games)
-        archives.keep_read(game_id, copy_of(found, games), read_ttl_s)
+    Archived.of(decode_record(data), data, expansion, games).keep_copy(
+        archives, game_id, games, copies)
     archives.archive_done(game_id)
     return "archived"

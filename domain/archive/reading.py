@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import threading
 import zlib
 from collections import OrderedDict
@@ -68,10 +69,35 @@ from domain.table import OVER_EVENTS, Undo, decode_envelope, decode_table, encod
 
 DEFAULT_CACHE_EVENTS = 100_000
 DEFAULT_READ_TTL_S = 86_400.0
+# From about this many events, a record's expansion costs a new process's first read of
+# the game more than ~10 views of a live game (`python -m bench.archive --sections cold`:
+# 230 events ~18 views, 55 events ~10): such a game keeps its copy as long as its record.
+DEFAULT_KEPT_FROM_EVENTS = 200
 FINALS_KEPT = 10_000  # (a final table as read: about 1.5 KB)
 SUMMARIES_KEPT = 10_000  # (a summary as a table's bytes: about 1 KB)
 # The events that end a game: after them it waits for its archive.
 GAME_OVER = OVER_EVENTS
+
+
+@dataclass(frozen=True)
+class ReadCopies:
+    """How long the copy of what reads of an archived game's table need (`Kept`) is kept
+    beside its record: `ttl_s` after the archiving and after each expansion (0: no copy
+    is kept), and as long as the record for a game of `kept_from_events` events or more
+    (None: for no game), whose expansion a first read could not afford."""
+
+    ttl_s: float = DEFAULT_READ_TTL_S
+    kept_from_events: int | None = DEFAULT_KEPT_FROM_EVENTS
+
+    def ttl_for(self, events: int) -> float:
+        """The copy's time to live for a game of `events` events (inf: no expiry)."""
+        if self.ttl_s > 0 and self.kept_from_events is not None and \
+                events >= self.kept_from_events:
+            return math.inf
+        return self.ttl_s
+
+
+DEFAULT_COPIES = ReadCopies()
 
 
 def record_digest(data: bytes) -> bytes:
@@ -233,6 +259,14 @@ class Archived:
     expansion: Expansion
     snapshot: bytes
 
+    def keep_copy(self, archives: ArchiveStore, game_id: str, games: Games,
+                  copies: ReadCopies) -> None:
+        """Keep the copy of what reads of its table need beside the record, for as long as
+        `copies` says for a game of its length (nothing if not at all)."""
+        ttl_s = copies.ttl_for(self.record.version)
+        if ttl_s > 0:
+            archives.keep_read(game_id, copy_of(self, games), ttl_s)
+
     @classmethod
     def of(cls, record: Record, data: bytes, expansion: Expansion, games: Games) -> Archived:
         """The record `data` decodes to, with its expansion."""
@@ -301,11 +335,11 @@ class ArchivedGames:
 
     def __init__(self, store: EventStore, archives: ArchiveStore, games: Games,
                  cache_events: int = DEFAULT_CACHE_EVENTS,
-                 read_ttl_s: float = DEFAULT_READ_TTL_S) -> None:
+                 copies: ReadCopies = DEFAULT_COPIES) -> None:
         self.store = store
         self.archives = archives
         self.games = games
-        self.read_ttl_s = read_ttl_s
+        self.copies = copies
         self.cache = ExpansionCache(cache_events)
         # game id -> its Final, read from the copy kept beside its record
         self.finals: Lru[str, Final] = Lru(FINALS_KEPT)
@@ -347,8 +381,7 @@ class ArchivedGames:
     def _expanded(self, game_id: str, data: bytes) -> Archived:
         found = expand_record(data, self.games)
         self.cache.put(game_id, found)
-        if self.read_ttl_s > 0:
-            self.archives.keep_read(game_id, copy_of(found, self.games), self.read_ttl_s)
+        found.keep_copy(self.archives, game_id, self.games, self.copies)
         return found
 
     # --- writing -------------------------------------------------------------------------

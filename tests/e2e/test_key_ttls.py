@@ -14,10 +14,11 @@ from donkeypost.settings import Settings
 from tests.e2e.api_client import ApiClient
 from tests.support.receiver import receiving
 
-# Kept as long as their game (the replay archive), deleted with it.
+# Kept as long as their game (the replay archive), deleted with it; a long archived game's
+# copy for reads too (a short one's expires).
 PER_GAME = ["game:{*}:events", "game:{*}:snap", "game:{*}:ckpt", "game:{*}:tokens",
             "game:{*}:secret", "game:{*}:creator", "game:{*}:hooks", "game:{*}:chat",
-            "game:{*}:chat:text", "game:{*}:archive"]
+            "game:{*}:chat:text", "game:{*}:archive", "game:{*}:read"]
 # Kept as long as their player: the record, the inbox (an entry per game of theirs,
 # removed with it), the standings and the record of the games rated; their own event
 # stream (bounded), their last moves and presence (pruned as read), their notification

@@ -106,7 +106,7 @@ def test_a_copy_kept_for_ever_answers_an_old_games_first_view_without_expanding(
     client = web_app(first, {"TESTING": True}).test_client()
     before = client.get(f"/games/{table.id}")
     assert archive_game(first.archives, games_under_test(), table.id,
-                        read_ttl_s=forever.archive_read_ttl_s) == "archived"
+                        forever.read_copies) == "archived"
     assert redis_client.pttl(keys.archive_read(table.id)) == -1  # no expiry
     later = bootstrap(forever, hooks=NoHooks(), clock=clock, games=games_under_test())
     answer = web_app(later, {"TESTING": True}).test_client().get(f"/games/{table.id}")
@@ -119,6 +119,40 @@ def test_a_copy_kept_for_ever_answers_an_old_games_first_view_without_expanding(
     web_app(third, {"TESTING": True}).test_client().get(f"/games/{table.id}")
     assert len(third.service.store.cache) == 1
     assert redis_client.pttl(keys.archive_read(table.id)) == -1
+
+
+def test_a_long_games_copy_is_kept_as_long_as_its_record_and_a_short_ones_for_a_day(
+        redis_url, redis_client):
+    """By default a game long enough that a first read could not afford its expansion
+    keeps its copy without expiry (written when it is archived, and again by a reader
+    that had to expand it); a short game's copy lasts a day."""
+    clock = Clock()
+    default = settings(redis_url)
+    first = bootstrap(default, hooks=NoHooks(), clock=clock, games=games_under_test())
+    long, _ = play(first.service, "trash", 3, {}, seed=5, people=0)
+    short, _ = play(first.service, "ochs-und-esel", 3, {"rounds": 1}, seed=5, people=0)
+    kept_from = default.read_copies.kept_from_events
+    assert kept_from is not None and short.version < kept_from <= long.version
+    clock.frozen = True
+    client = web_app(first, {"TESTING": True}).test_client()
+    before = client.get(f"/games/{long.id}").get_data()
+    for table in (long, short):
+        assert archive_game(first.archives, games_under_test(), table.id,
+                            default.read_copies) == "archived"
+    assert redis_client.pttl(keys.archive_read(long.id)) == -1  # no expiry
+    assert 0 < redis_client.pttl(keys.archive_read(short.id)) <= 86_400_000
+    redis_client.delete(keys.archive_read(long.id))
+    later = bootstrap(default, hooks=NoHooks(), clock=clock, games=games_under_test())
+    assert web_app(later, {"TESTING": True}).test_client().get(
+        f"/games/{long.id}").get_data() == before
+    assert len(later.service.store.cache) == 1  # expanded, and its copy kept again
+    assert redis_client.pttl(keys.archive_read(long.id)) == -1
+    # `DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS=none`: a long game's copy lasts a day too.
+    redis_client.delete(keys.archive_read(long.id))
+    daily = settings(redis_url, archive_kept_from_events=None)
+    third = bootstrap(daily, hooks=NoHooks(), clock=clock, games=games_under_test())
+    web_app(third, {"TESTING": True}).test_client().get(f"/games/{long.id}")
+    assert 0 < redis_client.pttl(keys.archive_read(long.id)) <= 86_400_000
 
 
 def test_a_worker_killed_while_archiving_leaves_every_game_whole_or_archived(

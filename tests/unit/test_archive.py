@@ -33,6 +33,7 @@ from domain.archive.reading import (
     Archived,
     ArchivedGames,
     Kept,
+    ReadCopies,
     copy_of,
     encode_final,
     read_copy,
@@ -249,7 +250,7 @@ def test_a_restarted_process_reads_an_archived_games_table_from_the_copy_of_its_
     before = {i: views(service, i) for i in (table.id, other.id)}
     # Archived with its copy (the default: a day), or without one.
     assert archive_game(archives, games_under_test(), table.id) == "archived"
-    assert archive_game(archives, games_under_test(), other.id, read_ttl_s=0) == "archived"
+    assert archive_game(archives, games_under_test(), other.id, ReadCopies(ttl_s=0)) == "archived"
     assert set(archives.reads_kept) == {table.id}
 
     # Read first right after its archiving: from the copy, nothing expanded.
@@ -288,7 +289,7 @@ def test_a_restarted_process_reads_an_archived_games_table_from_the_copy_of_its_
 
     # None kept when the copies are turned off.
     archives.reads_kept.clear()
-    off = ArchivedGames(store, archives, games_under_test(), read_ttl_s=0)
+    off = ArchivedGames(store, archives, games_under_test(), copies=ReadCopies(ttl_s=0))
     assert off.final(table.id) is not None and archives.reads_kept == {}
 
 

@@ -82,6 +82,8 @@ def test_rate_limits_proxies_and_origins_from_the_environment():
     ("DONKEYPOST_STRONG_MS", "fast"), ("DONKEYPOST_EXPERT_MS", "0"),
     ("DONKEYPOST_ARCHIVE_READ_TTL_S", "-1"), ("DONKEYPOST_ARCHIVE_READ_TTL_S", "nan"),
     ("DONKEYPOST_ARCHIVE_READ_TTL_S", "always"),
+    ("DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS", "-1"),
+    ("DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS", "long"),
 ])
 def test_a_malformed_value_is_refused_by_name(name, value):
     with pytest.raises(SettingsError, match=name):
@@ -93,6 +95,19 @@ def test_the_copy_for_reads_of_an_archived_game_can_be_kept_for_ever():
     assert Settings.from_env({"DONKEYPOST_ARCHIVE_READ_TTL_S": "forever"}) \
         .archive_read_ttl_s == math.inf
     assert Settings.from_env({"DONKEYPOST_ARCHIVE_READ_TTL_S": "0"}).archive_read_ttl_s == 0
+
+
+def test_a_long_games_copy_for_reads_is_kept_as_long_as_its_record():
+    copies = Settings.from_env({}).read_copies
+    assert (copies.ttl_for(199), copies.ttl_for(200)) == (86_400, math.inf)
+    copies = Settings.from_env({"DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS": "1000",
+                                "DONKEYPOST_ARCHIVE_READ_TTL_S": "60"}).read_copies
+    assert (copies.ttl_for(999), copies.ttl_for(1000)) == (60, math.inf)
+    copies = Settings.from_env({"DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS": "none"}).read_copies
+    assert copies.ttl_for(10**6) == 86_400
+    # No copy at all (a time to live of 0) holds for long games too.
+    copies = Settings.from_env({"DONKEYPOST_ARCHIVE_READ_TTL_S": "0"}).read_copies
+    assert copies.ttl_for(10**6) == 0
 
 
 def test_a_cluster_for_the_games_with_the_queues_on_a_plain_redis():
