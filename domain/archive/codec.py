@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 import struct
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from domain.archive.vocabulary import VOCABULARY
 from domain.service.folding import LAST_WAIT_UNIT, WAIT_UNITS, wait_unit
@@ -328,29 +329,79 @@ class BitReader:
         self.at += n
         return (self.acc >> (self.size - self.at)) & ((1 << n) - 1)
 
+    def peek(self, n: int) -> int:
+        """The next `n` bits, not taken (zeros past the end)."""
+        left = self.size - self.at
+        if n <= left:
+            return (self.acc >> (left - n)) & ((1 << n) - 1)
+        return (self.acc & ((1 << left) - 1)) << (n - left)
 
-# A packed delta: `width` bits (4, or 5) of its bit length L (0 to 2^width - 2) then its
-# L - 1 bits below the top one; 2^width - 1 (an escape): 6 more bits, L - 2^width + 1 for
-# a longer one (then its bits as before), 63 for a negative one (then its zigzag varint,
-# a byte at a time).
+    def skip(self, n: int) -> None:
+        if self.at + n > self.size:
+            raise FormatError("the packed bits end early")
+        self.at += n
+
+
+# A packed delta: the code of its bit length L (`LengthCode`: `width` bits, 4 or 5, or a
+# code fitted to the record's lengths, `domain.archive.lengths`) then its L - 1 bits below
+# the top one; for L at the code's escape or beyond, the escape then 6 more bits,
+# L - escape for a longer one (then its bits as before), 63 for a negative one (then its
+# zigzag varint, a byte at a time).
 _NEGATIVE = 63
 
 
-def _write_length(out: BitWriter, length: int, width: int) -> None:
-    """A bit length below `escape + _NEGATIVE` (`width` bits, escaped beyond: 6 more)."""
-    escape = (1 << width) - 1
+class LengthCode(Protocol):
+    """How a packed delta's bit length is written: symbols 0 to `escape` (the escape:
+    the length is longer, or the delta negative)."""
+
+    @property
+    def escape(self) -> int: ...
+
+    def write(self, out: BitWriter, symbol: int) -> None: ...
+
+    def read(self, bits: BitReader) -> int: ...
+
+
+@dataclass(frozen=True)
+class FixedWidth:
+    """Every length in `width` bits."""
+
+    width: int
+
+    @property
+    def escape(self) -> int:
+        return (1 << self.width) - 1
+
+    def write(self, out: BitWriter, symbol: int) -> None:
+        out.bits(symbol, self.width)
+
+    def read(self, bits: BitReader) -> int:
+        return bits.bits(self.width)
+
+
+FOUR_BITS, FIVE_BITS = FixedWidth(4), FixedWidth(5)
+
+
+def length_symbol(delta: int, escape: int) -> int:
+    """The symbol of `delta`'s length in a code escaping at `escape`."""
+    return escape if delta < 0 else min(delta.bit_length(), escape)
+
+
+def _write_length(out: BitWriter, length: int, code: LengthCode) -> None:
+    """A bit length below `escape + _NEGATIVE` (escaped beyond: 6 more bits)."""
+    escape = code.escape
     if length < escape:
-        out.bits(length, width)
+        code.write(out, length)
     else:
-        out.bits(escape, width)
+        code.write(out, escape)
         out.bits(length - escape, 6)
 
 
-def _read_length(bits: BitReader, width: int) -> tuple[int, int | None]:
+def _read_length(bits: BitReader, code: LengthCode) -> tuple[int, int | None]:
     """What `_write_length` wrote, or (0, the value) of a delta escaped as a zigzag
     varint (negative, or too long)."""
-    escape = (1 << width) - 1
-    length = bits.bits(width)
+    escape = code.escape
+    length = code.read(bits)
     if length != escape:
         return length, None
     more = bits.bits(6)
@@ -365,23 +416,23 @@ def _read_length(bits: BitReader, width: int) -> tuple[int, int | None]:
         shift += 7
 
 
-def write_delta(out: BitWriter, delta: int, width: int = 4) -> None:
+def write_delta(out: BitWriter, delta: int, code: LengthCode = FOUR_BITS) -> None:
     length = delta.bit_length()
-    if delta < 0 or length >= (1 << width) - 1 + _NEGATIVE:
-        out.bits((1 << width) - 1, width)
+    if delta < 0 or length >= code.escape + _NEGATIVE:
+        code.write(out, code.escape)
         out.bits(_NEGATIVE, 6)
         w = Writer()
         w.signed(delta)
         for byte in w.out:
             out.bits(byte, 8)
         return
-    _write_length(out, length, width)
+    _write_length(out, length, code)
     if length > 1:
         out.bits(delta, length - 1)
 
 
-def read_delta(bits: BitReader, width: int = 4) -> int:
-    length, escaped = _read_length(bits, width)
+def read_delta(bits: BitReader, code: LengthCode = FOUR_BITS) -> int:
+    length, escaped = _read_length(bits, code)
     if escaped is not None:
         return escaped
     if length <= 1:
@@ -432,20 +483,20 @@ def _waits_of_length(length: int) -> tuple[int, int]:
     return waits_below(1 << (length - 1)), waits_below(1 << length)
 
 
-def write_wait(bits: BitWriter, digits: Digits, delta: int, width: int) -> None:
+def write_wait(bits: BitWriter, digits: Digits, delta: int, code: LengthCode) -> None:
     """A wait (or a negative delta, as `write_delta` writes it)."""
     length = delta.bit_length()
-    if delta < 0 or length >= (1 << width) - 1 + _NEGATIVE:
-        write_delta(bits, delta, width)
+    if delta < 0 or length >= code.escape + _NEGATIVE:
+        write_delta(bits, delta, code)
         return
-    _write_length(bits, length, width)
+    _write_length(bits, length, code)
     if length > 1:
         low, high = _waits_of_length(length)
         digits.add(waits_below(delta) - low, high - low)
 
 
-def read_wait(bits: BitReader, digits: DigitReader, width: int) -> int:
-    length, escaped = _read_length(bits, width)
+def read_wait(bits: BitReader, digits: DigitReader, code: LengthCode) -> int:
+    length, escaped = _read_length(bits, code)
     if escaped is not None:
         return escaped
     if length <= 1:

@@ -29,7 +29,8 @@ The bytes (format version 2, `docs/archive.md`):
     byte     format version (2)
     byte     flags: the times' encoding (0: whole milliseconds, 1: float bits, both as
              varints; 2: whole milliseconds, packed; 3, 4: waits as stamped now, their
-             lengths packed in 4 or 5 bits and their places in a mixed-radix number)
+             lengths packed in 4 or 5 bits and their places in a mixed-radix number;
+             5, 6: as 2 and 3, the lengths in a code fitted to the record, `lengths.py`)
     varint   events in the log (its version)
     varint   steps
     seed     byte 0 + 32 bytes (64 lowercase hex digits), or byte 1 + varint length + text
@@ -38,9 +39,10 @@ The bytes (format version 2, `docs/archive.md`):
     varint   special steps; each: varint steps since the previous one, byte kind, fields
     blob     the choices: one number in a mixed radix, little-endian (`codec.Digits`)
     ...      the other readings, each as a signed delta from the one before: varints
-             (flags 0, 1), or a blob of them packed (flags 2: `codec.write_delta`), or
-             (flags 3, 4: `codec.write_wait`) a blob of their lengths and a blob of
-             their places
+             (flags 0, 1), or a blob of them packed (flags 2, 5: `codec.write_delta`;
+             5: the lengths' code described first), or (flags 3, 4, 6:
+             `codec.write_wait`) a blob of their lengths (6: the code described first)
+             and a blob of their places
     varint   seat tokens; each: 32 bytes (a sha256) + varint seat
     byte     0: no creator token; 1: its sha256, 32 bytes
 
@@ -57,21 +59,26 @@ from itertools import pairwise
 from typing import Any
 
 from domain.archive.codec import (
+    FIVE_BITS,
+    FOUR_BITS,
     BitReader,
     BitWriter,
     DigitReader,
     Digits,
     FormatError,
+    LengthCode,
     Reader,
     Writer,
     bytes_int,
     int_bytes,
     is_stamped_wait,
+    length_symbol,
     read_delta,
     read_wait,
     write_delta,
     write_wait,
 )
+from domain.archive.lengths import ESCAPE, FittedCode
 from domain.events import Event
 
 FORMAT_VERSION = 2
@@ -79,8 +86,13 @@ READ_VERSIONS = (1, 2)
 TIMES_MS, TIMES_BITS, TIMES_MS_PACKED = 0, 1, 2
 # Waits as stamped now (`codec.write_wait`), their lengths in 4 bits, or in 5.
 TIMES_WAITS, TIMES_WAITS_WIDE = 3, 4
-_WIDTHS = {TIMES_WAITS: 4, TIMES_WAITS_WIDE: 5}
-_MODES = (TIMES_MS, TIMES_BITS, TIMES_MS_PACKED, TIMES_WAITS, TIMES_WAITS_WIDE)
+# Packed milliseconds, and waits, their lengths in a code fitted to the record
+# (`lengths.FittedCode`, described at the start of the lengths' bits).
+TIMES_MS_FITTED, TIMES_WAITS_FITTED = 5, 6
+_PACKED: dict[int, LengthCode | None] = {TIMES_MS_PACKED: FOUR_BITS, TIMES_MS_FITTED: None}
+_WAITS: dict[int, LengthCode | None] = {TIMES_WAITS: FOUR_BITS, TIMES_WAITS_WIDE: FIVE_BITS,
+                                        TIMES_WAITS_FITTED: None}
+_MODES = (TIMES_MS, TIMES_BITS, *_PACKED, *_WAITS)
 _KIND_ACT_AS, _KIND_EVENT, _KIND_VERBATIM, _KIND_CREATED = 1, 3, 4, 5  # (2: reserved)
 # `game_created`'s fields as the service writes them, in order: kind 5 writes their values
 # only (a bot seat as its level, a person's open seat as null, a whole number of seconds
@@ -178,12 +190,14 @@ def decode(data: bytes) -> Record:
         first = head.first_stamp
     if not count:
         others: list[int] = []
-    elif mode == TIMES_MS_PACKED:
+    elif mode in _PACKED:
         bits = BitReader(r.blob())
-        others = [read_delta(bits) for _ in range(count - 1)]
-    elif mode in _WIDTHS:
+        code = _PACKED[mode] or FittedCode.read_description(bits)
+        others = [read_delta(bits, code) for _ in range(count - 1)]
+    elif mode in _WAITS:
         bits, places = BitReader(r.blob()), DigitReader(bytes_int(r.blob()))
-        others = [read_wait(bits, places, _WIDTHS[mode]) for _ in range(count - 1)]
+        code = _WAITS[mode] or FittedCode.read_description(bits)
+        others = [read_wait(bits, places, code) for _ in range(count - 1)]
     else:
         others = [r.signed() for _ in range(count - 1)]
     times: list[float] = []
@@ -248,9 +262,9 @@ def peek_holders(data: bytes) -> tuple[Head, Special | None, dict[str, int], str
         count = r.varint()
         if count:
             r.signed()
-    if count and head.mode == TIMES_MS_PACKED:
+    if count and head.mode in _PACKED:
         r.blob()
-    elif count and head.mode in _WIDTHS:
+    elif count and head.mode in _WAITS:
         r.blob()
         r.blob()
     elif count:
@@ -303,8 +317,8 @@ def _read_specials(r: Reader) -> dict[int, Special]:
 def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
     """The encoding and bytes of the clock readings after the first (their deltas), the
     shortest of: whole milliseconds as varints or packed; the waits' class codes packed
-    (times stamped as `stamp_time` stamps them now), with 4- or 5-bit lengths; else the
-    floats' bits as varints."""
+    (times stamped as `stamp_time` stamps them now); packed, their lengths in 4 or 5 bits
+    or in the code fitted to them; else the floats' bits as varints."""
     varints = Writer()
     for delta in deltas:
         varints.signed(delta)
@@ -313,17 +327,27 @@ def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
     if not deltas:
         return TIMES_MS, b""
     found = [(len(varints.out), TIMES_MS, varints.bytes())]
-    bits = BitWriter()
-    for delta in deltas:
-        write_delta(bits, delta)
-    packed = Writer()
-    packed.blob(bits.bytes())
-    found.append((len(packed.out), TIMES_MS_PACKED, packed.bytes()))
+    fitted = FittedCode.fitted(length_symbol(d, ESCAPE) for d in deltas)
+    for mode, code in _PACKED.items():
+        bits = BitWriter()
+        if code is None:
+            if fitted is None:
+                continue
+            fitted.describe(bits)
+        for delta in deltas:
+            write_delta(bits, delta, code or fitted)
+        packed = Writer()
+        packed.blob(bits.bytes())
+        found.append((len(packed.out), mode, packed.bytes()))
     if all(d < 0 or is_stamped_wait(d) for d in deltas):
-        for mode in (TIMES_WAITS, TIMES_WAITS_WIDE):
+        for mode, code in _WAITS.items():
             bits, places = BitWriter(), Digits()
+            if code is None:
+                if fitted is None:
+                    continue
+                fitted.describe(bits)
             for delta in deltas:
-                write_wait(bits, places, delta, _WIDTHS[mode])
+                write_wait(bits, places, delta, code or fitted)
             packed = Writer()
             packed.blob(bits.bytes())
             packed.blob(int_bytes(places.number()))

@@ -13,14 +13,18 @@ import pytest
 
 from domain.archive.archiving import archive_game
 from domain.archive.codec import (
+    FIVE_BITS,
+    FOUR_BITS,
     BitReader,
     BitWriter,
     DigitReader,
     Digits,
+    FormatError,
     Reader,
     Writer,
     int_bytes,
     is_stamped_wait,
+    length_symbol,
     nth_wait,
     read_delta,
     read_wait,
@@ -28,6 +32,7 @@ from domain.archive.codec import (
     write_wait,
 )
 from domain.archive.explain import NotArchivable, archive, as_read
+from domain.archive.lengths import ESCAPE, FittedCode
 from domain.archive.reading import (
     KEPT_COPY,
     Archived,
@@ -41,6 +46,7 @@ from domain.archive.reading import (
 )
 from domain.archive.record import (
     TIMES_WAITS,
+    TIMES_WAITS_FITTED,
     TIMES_WAITS_WIDE,
     EventStep,
     Record,
@@ -495,6 +501,59 @@ def test_packed_time_deltas_round_trip_and_cost_less_than_varints():
     assert len(quick.bytes()) <= 400 * 5 / 8
 
 
+def test_a_code_fitted_to_a_records_lengths_round_trips_and_writes_common_ones_short():
+    rng = random.Random(7)
+    quick = [rng.choice([0, 1, 1, 2, 3]) for _ in range(400)]  # bots a few ms apart
+    mixed = quick + [0, -1, -5000, 2**40, 2**90, 86_400_000] + \
+        [rng.randint(0, 10**7) for _ in range(200)]
+    for deltas in (quick, mixed, [7] * 50, [-3] * 5, [2**40] * 3):
+        fitted = FittedCode.fitted(length_symbol(d, ESCAPE) for d in deltas)
+        assert fitted is not None
+        bits = BitWriter()
+        fitted.describe(bits)
+        for delta in deltas:
+            write_delta(bits, delta, fitted)
+        reader = BitReader(bits.bytes())
+        code = FittedCode.read_description(reader)
+        assert code == fitted
+        assert [read_delta(reader, code) for _ in deltas] == deltas
+        assert reader.size - reader.at < 8  # (only the last byte's padding is left)
+    # Four lengths, two common: under two bits a length, description included (4 bits
+    # each in the fixed code).
+    bits = BitWriter()
+    fitted = FittedCode.fitted(length_symbol(d, ESCAPE) for d in quick)
+    assert fitted is not None
+    fitted.describe(bits)
+    for delta in quick:
+        write_delta(bits, delta, fitted)
+    fixed = BitWriter()
+    for delta in quick:
+        write_delta(fixed, delta)
+    assert len(bits.bytes()) < 0.8 * len(fixed.bytes())
+    assert FittedCode.fitted([]) is None
+    # A single length costs no bits; the description alone.
+    single = FittedCode.fitted([5] * 100)
+    assert single is not None and single.lengths == (0,)
+    with pytest.raises(KeyError):
+        single.write(BitWriter(), 6)
+
+
+def test_a_length_code_that_does_not_describe_a_prefix_code_is_refused():
+    for lengths in ((1, 1, 1), (2, 2, 2), (13, 1)):  # over- and under-full, too long
+        bits = BitWriter()
+        bits.bits(0, 5)
+        bits.bits(len(lengths) - 1, 5)
+        for n in lengths:
+            bits.bits(n, 4)
+        with pytest.raises(FormatError):
+            FittedCode.read_description(BitReader(bits.bytes()))
+    bits = BitWriter()
+    bits.bits(30, 5)
+    bits.bits(3, 5)  # symbols 30 to 33: past the escape
+    with pytest.raises(FormatError):
+        FittedCode.read_description(BitReader(bits.bytes()))
+
+
 def test_a_wait_is_stamped_to_the_unit_it_is_worth_never_after_the_clock():
     previous = 1_764_000_000.123
     for wait, unit in [(0.4567, 0.001), (5.4567, 0.01), (54.567, 0.1), (5456.7, 1.0)]:
@@ -514,16 +573,18 @@ def test_waits_round_trip_in_a_mixed_radix_and_cost_their_units_only():
     assert all(is_stamped_wait(d) for d in deltas if d >= 0)
     assert not any(is_stamped_wait(d) for d in (1001, 10_010, 100_100, 2**70))
     deltas += [nth_wait(rng.randint(0, 10**5)) for _ in range(300)]
-    for width in (4, 5):
+    fitted = FittedCode.fitted(length_symbol(d, ESCAPE) for d in deltas)
+    assert fitted is not None
+    for code in (FOUR_BITS, FIVE_BITS, fitted):
         bits, places = BitWriter(), Digits()
         for delta in deltas:
-            write_wait(bits, places, delta, width)
+            write_wait(bits, places, delta, code)
         reader, digits = BitReader(bits.bytes()), DigitReader(places.number())
-        assert [read_wait(reader, digits, width) for _ in deltas] == deltas
+        assert [read_wait(reader, digits, code) for _ in deltas] == deltas
     hours = [3_600_000 * h for h in range(1, 25)]  # a move an hour or a day after the last
     bits, places = BitWriter(), Digits()
     for delta in hours:
-        write_wait(bits, places, delta, 5)
+        write_wait(bits, places, delta, FIVE_BITS)
     size = len(bits.bytes()) + len(int_bytes(places.number()))
     packed = BitWriter()
     for delta in hours:
@@ -547,7 +608,7 @@ def test_a_game_of_long_waits_archives_its_times_by_their_units():
     table, _tokens = play(service, "ochs-und-esel", 3, {"rounds": 1}, 4, people=0)
     log = store.read(table.id)
     data, _expansion = archive(archives.stored_game(table.id), games_under_test())
-    assert data[1] in (TIMES_WAITS, TIMES_WAITS_WIDE)
+    assert data[1] in (TIMES_WAITS, TIMES_WAITS_WIDE, TIMES_WAITS_FITTED)
     assert archive_game(archives, games_under_test(), table.id) == "archived"
     assert store.read(table.id) == [] and service.store.read(table.id) == log
     readings = len(decode(data).times)
