@@ -189,6 +189,8 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
         live, _ = play(components, game_type, players, options, 3100 + n,
                        stop_after=LONG_MOVES // 2)
         events = components.service.store.version(game_id)
+        # (the same reads of the game before its archiving: its log is read as stored)
+        before = [read_in_new_process(redis_url, game_id, live) for _ in range(runs)]
         assert archive_game(components.archives, components.service.games,
                             game_id) == "archived"
         copy = keys.archive_read(game_id)
@@ -206,7 +208,7 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
             assert not warm[-1]["expanded"]
         rows.append({"game": game_type, "players": players, "options": options,
                      "moves": moves, "events": events, "archived": archived, "cold": cold,
-                     "warm": warm, "copy_bytes": copy_bytes})
+                     "warm": warm, "before": before, "copy_bytes": copy_bytes})
     return rows
 
 
@@ -286,12 +288,17 @@ def in_new_process(spec: dict[str, str], views: int = 30) -> dict[str, Any]:
 
     first_request = timed("/games/no-such-game", 404)
     first_read = timed(f"/games/{spec['archived']}")
+    expanded = len(components.service.store.cache) > 0
     again = timed(f"/games/{spec['archived']}")
     live_first = timed(f"/games/{spec['live']}")
     view = statistics.median(timed(f"/games/{spec['live']}") for _ in range(views))
+    # Then the game's log, as the web table's replay reads it (its first page of 1,000
+    # events, with their sentences): the first such read of an archived game expands it.
+    log_first = timed(f"/games/{spec['archived']}/events?limit=1000&words=true")
+    log_again = timed(f"/games/{spec['archived']}/events?limit=1000&words=true")
     return {"app_ms": app_ms, "first_request_ms": first_request, "first_read_ms": first_read,
             "again_ms": again, "live_first_ms": live_first, "view_ms": view,
-            "expanded": len(components.service.store.cache) > 0}
+            "log_first_ms": log_first, "log_again_ms": log_again, "expanded": expanded}
 
 
 def listing(redis_url: str, clock: Any, count: int = 20) -> dict[str, float]:
@@ -426,6 +433,23 @@ def print_first_reads(rows: list[dict[str, Any]]) -> None:
               f"{warm:.2f} | {med(runs, 'again_ms'):.2f} | {view:.2f} | "
               f"{archived / view:.1f} | {cold / view:.0f} | {warm / view:.1f} | "
               f"{r['copy_bytes']:,} |")
+    print("\nThe same processes then read the game's log as the replay does (GET "
+          "/games/{id}/events?limit=1000&words=true: its first 1,000 events with their "
+          "sentences): the first such read, and the next, before archiving (the log as "
+          "stored) and archived with the copy (the first such read expands the record).\n")
+    print("| game | events | first log read, before archiving ms | again ms | first log read, "
+          "archived ms | again ms | archived / before | in views |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        def median_of(runs: list[dict[str, Any]], key: str) -> float:
+            return statistics.median(x[key] for x in runs)
+        view = median_of(r["archived"] + r["cold"] + r["warm"], "view_ms")
+        before = median_of(r["before"], "log_first_ms")
+        archived = median_of(r["archived"], "log_first_ms")
+        print(f"| {r['game']} {r['options'] or ''} | {r['events']:,} | {before:.1f} | "
+              f"{median_of(r['before'], 'log_again_ms'):.1f} | {archived:.1f} | "
+              f"{median_of(r['archived'], 'log_again_ms'):.1f} | {archived / before:.2f} | "
+              f"{archived / view:.0f} |")
 
 
 def sizes(url: str, clock: Any, games: int, seed: int) -> None:
