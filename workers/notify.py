@@ -22,8 +22,9 @@ the message), and the final line is written right after; a push's place once it 
 A worker that dies mid-round leaves its lease to expire (`NOTIFY_LEASE_S`, 120 s by
 default), after which another worker takes the player again from the saved places: a
 message cut short before its place was saved is sent again, one whose place was saved
-is not. (Only a death in the microseconds between that write and the final line would
-lose an e-mail; a push whose service took it just before a death goes twice.) An
+is not. (Only a death between that write's sending and the final line — the write's
+round trip to Redis, a fraction of a millisecond — would lose an e-mail; a push whose
+service took it just before a death goes twice.) An
 e-mail that fails is tried again with backoff (`MAIL_RETRY_FIRST_S` × 4^n, at most
 `MAIL_RETRY_MAX_S`), `MAIL_ATTEMPTS` times, then passed over.
 
@@ -109,8 +110,9 @@ class MailServer:
              before_the_end: Callable[[], None] | None = None) -> None:
         """Send `message`. `before_the_end` is called once the whole message but its
         final line (the lone dot that ends SMTP's DATA) is with the server: what the
-        sender records then is true unless it dies in the next few microseconds, before
-        that line is written (a server given no end discards the message). Recording
+        sender records then is true unless it dies between that record's write and the
+        line (the write's answer from Redis, a fraction of a millisecond; a server given
+        no end discards the message). Recording
         after the server's answer instead would leave a round trip in which a death
         sends the message twice."""
         parts = urlsplit(self.url)
