@@ -125,11 +125,14 @@ class Kept(msgspec.Struct, frozen=True, array_like=True):
     """The copy of what reads of an archived game's table need that its record does not
     hold: the final game state (msgpack: its fields' values in order, without their names,
     `state_bytes`), the take-back memory and the last hash (32 bytes when it is a sha256
-    in hex), with the version and the digest of the record. The rest of the table, the
-    seed, the tokens and the creator are read from the record (its summary, head and last
-    fields: `rebuilt`)."""
+    in hex), with the version and the digest of the record, and the shape the state and
+    the take-back memory were written in (`layout_of`: a copy a long game keeps outlives
+    the code that wrote it, and a state of another shape read by position would put
+    values in the wrong fields). The rest of the table, the seed, the tokens and the
+    creator are read from the record (its summary, head and last fields: `rebuilt`)."""
 
     digest: bytes
+    layout: bytes
     version: int
     last_hash: Any  # bytes (a sha256's 32) or, were it not one, its text
     game: msgspec.Raw
@@ -141,8 +144,9 @@ _KEPT = msgspec.msgpack.Decoder(Kept)
 _NIL = b"\xc0"  # msgpack's nil: a table with no game state (a game cancelled unstarted)
 # The first byte of a copy kept as `Kept` (one kept whole, `Final`, is a zlib stream:
 # its first byte is 0x78). A copy of an earlier layout (its game state by field names,
-# 0x01) does not read: the record is expanded, and the copy written again.
-KEPT_COPY = b"\x02"
+# 0x01; without the state's shape, 0x02) does not read: the record is expanded, and the
+# copy written again.
+KEPT_COPY = b"\x03"
 
 
 def encode_final(final: Final) -> bytes:
@@ -186,9 +190,12 @@ def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:
     fields = head_summary(head, first, games)
     if fields is None or head.version != kept.version:
         return None
+    state_type = games[fields["type"]].state_type
+    if kept.layout != layout_of(state_type):
+        return None
     game = None
     if bytes(kept.game) != _NIL:
-        game = state_of(kept.game, games[fields["type"]].state_type)
+        game = state_of(kept.game, state_type)
     last_hash = kept.last_hash
     if isinstance(last_hash, bytes):
         last_hash = last_hash.hex()
@@ -197,6 +204,15 @@ def rebuilt(kept: Kept, data: bytes, games: Games) -> Final | None:
     envelope = decode_envelope(msgspec.json.encode(fields))
     table = msgspec.structs.replace(envelope, game=game, undo=kept.undo, last_hash=last_hash)
     return Final(kept.digest, kept.version, head.seed, creator, tokens, encode_table(table))
+
+
+@functools.lru_cache(maxsize=64)
+def layout_of(state_type: type) -> bytes:
+    """Four bytes that change with the shape a copy keeps the game state and the take-back
+    memory in (the digest of their JSON Schema: fields, their order and types, nested
+    structs too)."""
+    schema = msgspec.json.schema_components([state_type, Undo])
+    return hashlib.blake2b(msgspec.json.encode(schema), digest_size=4).digest()
 
 
 def state_bytes(state: Any) -> bytes:
@@ -242,7 +258,8 @@ def copy_of(archived: Archived, games: Games) -> bytes:
     if archived.record.summary is None:
         return encode_final(final)
     read = decode_table(archived.snapshot, games)
-    kept = Kept(final.digest, final.version, compact_hash(read.last_hash) or read.last_hash,
+    kept = Kept(final.digest, layout_of(games[read.type].state_type), final.version,
+                compact_hash(read.last_hash) or read.last_hash,
                 msgspec.Raw(state_bytes(read.game)), read.undo)
     copy = KEPT_COPY + msgspec.msgpack.encode(kept)
     if read_copy(copy, archived.data, games) != final:
@@ -340,6 +357,10 @@ class ArchivedGames:
         self.archives = archives
         self.games = games
         self.copies = copies
+        # The shapes of the games' states (`layout_of`): ~1 ms a game the first time in a
+        # process (msgspec reads the types), paid here rather than by a first reader.
+        for game in games.values():
+            layout_of(game.state_type)
         self.cache = ExpansionCache(cache_events)
         # game id -> its Final, read from the copy kept beside its record
         self.finals: Lru[str, Final] = Lru(FINALS_KEPT)

@@ -41,6 +41,7 @@ from domain.archive.reading import (
     ReadCopies,
     copy_of,
     encode_final,
+    layout_of,
     read_copy,
     rebuilt,
 )
@@ -165,6 +166,26 @@ def test_the_final_table_rebuilds_from_the_slim_copy_and_the_summary_byte_for_by
     for state in (b"\xc1", b"\x01"):  # a game state that does not read: ignored too
         odd = msgspec.structs.replace(kept, game=msgspec.Raw(state))
         assert read_copy(KEPT_COPY + msgspec.msgpack.encode(odd), data, games) is None
+    # Written by code whose game state had another shape: not read by position.
+    other = msgspec.structs.replace(kept, layout=bytes(4))
+    assert read_copy(KEPT_COPY + msgspec.msgpack.encode(other), data, games) is None
+    # Without the shape (the layout before it, first byte 2): not read either.
+    before = [kept.digest, kept.version, kept.last_hash, kept.game, kept.undo]
+    assert read_copy(b"\x02" + msgspec.msgpack.encode(before), data, games) is None
+
+
+def test_a_states_layout_changes_with_its_fields_and_their_nested_structs():
+    """Same names, other fields: a field added at the end, or in a nested struct."""
+    inner = msgspec.defstruct("Inner", [("cards", list[int])])
+    inner_seen = msgspec.defstruct("Inner", [("cards", list[int]), ("seen", int, 0)])
+    state = msgspec.defstruct("State", [("players", int), ("inner", inner)])
+    longer = msgspec.defstruct("State", [("players", int), ("inner", inner),
+                                         ("extra", int, 0)])
+    deeper = msgspec.defstruct("State", [("players", int), ("inner", inner_seen)])
+    same = msgspec.defstruct("State", [("players", int), ("inner", inner)])
+    layouts = {layout_of(t) for t in (state, longer, deeper)}
+    assert len(layouts) == 3 and all(len(x) == 4 for x in layouts)
+    assert layout_of(same) == layout_of(state)
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
