@@ -10,6 +10,8 @@ import random
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.archive.archiving import archive_game
 from domain.archive.codec import (
@@ -557,6 +559,30 @@ def test_a_code_fitted_to_a_records_lengths_round_trips_and_writes_common_ones_s
     assert single is not None and single.lengths == (0,)
     with pytest.raises(KeyError):
         single.write(BitWriter(), 6)
+
+
+_QUICK = st.integers(0, 3)  # bots at once
+_WAITS = st.integers(0, 10**5).map(nth_wait)  # stamped waits, a millisecond to days apart
+_ANY = st.integers(-10**6, 10**8)  # anything, clocks of two hosts that differ included
+_LONG = st.integers(2**40, 2**60)  # (escaped lengths; a reading is below 2^63 ms)
+_ABOUT_A_SECOND = st.integers(900, 1200).map(nth_wait)
+# A game's waits are alike (each encoding gets its turn), or anything mixed.
+_DELTAS = st.one_of(*(st.lists(s, max_size=300)
+                      for s in (_QUICK, _WAITS, _ANY, _ABOUT_A_SECOND)),
+                    st.lists(st.one_of(_QUICK, _WAITS), max_size=300),
+                    st.lists(st.one_of(_QUICK, _WAITS, _ANY, _LONG), max_size=300))
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=st.integers(1_700_000_000_000, 1_800_000_000_000), deltas=_DELTAS)
+def test_any_clock_readings_round_trip_whichever_encoding_is_shortest(first, deltas):
+    readings = [first]
+    for delta in deltas:
+        readings.append(readings[-1] + delta)
+    record = Record(seed="ab" * 32, version=len(readings), steps=0, special={}, choices=0,
+                    times=[ms / 1000 for ms in readings])
+    data = encode(record)
+    assert decode(data).times == record.times
 
 
 def test_a_length_code_that_does_not_describe_a_prefix_code_is_refused():
