@@ -178,8 +178,7 @@ def first_read(redis_url: str, clock: Any, runs: int = 3) -> list[dict[str, Any]
     median view of a live game of the same type in that process: `runs` times right after
     its archiving (the copy the archiving kept for its reads), `runs` times with no copy
     (the process expands it: what a game this long costs when its copy was not kept for
-    ever, or after a restore from a backup, which leaves copies out), then `runs` times
-    with the copy the first of those left."""
+    ever), then `runs` times with the copy the first of those left."""
     components = bootstrap(Settings(redis_url=redis_url), hooks=NoHooks(), clock=clock)
     rows = []
     for n, (game_type, players, options) in enumerate(LONG_GAMES):
@@ -413,8 +412,8 @@ def print_first_reads(rows: list[dict[str, Any]]) -> None:
           "that process; medians of the runs. Archived: read first right after its "
           "archiving (the copy kept with the record: for these long games, by default, "
           "as long as the record); cold: no copy (the record is expanded: a game this "
-          "long whose copy is kept only a day, archived over a day ago and not read since, "
-          "or after a restore from a backup); read: read before the restart (the copy its "
+          "long whose copy is kept only a day, archived over a day ago and not read "
+          "since); read: read before the restart (the copy its "
           "expansion kept).\n")
     print("| game | moves | events | app start ms | first request ms | first read, "
           "archived ms | first read, cold ms | first read, read ms | again ms | a view of "

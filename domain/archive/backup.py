@@ -33,7 +33,9 @@ with its other keys, in one atomic step, only if the store does not hold it (`pu
 service's keys are merged (what the store lacks is added, nothing is changed). Loading a
 file twice, or into a store that has moved on, duplicates nothing and overwrites nothing.
 Each game is listed again (`index`) and a game over but not archived is noted as due for
-its archive. Version 1 files (games only) are read as well.
+its archive; an archived game, which the load expands to check its record, gets its copy
+for reads from that expansion, kept as the archiving keeps it (`ReadCopies`). Version 1
+files (games only) are read as well.
 
 What a backup does not hold: what happened after it was written (moves, joins, chat,
 ratings, new players), idempotency records (a day's), stream tickets, webhook deliveries,
@@ -233,6 +235,8 @@ def load(reading: ArchivedGames, lines: Iterable[bytes], games: Games,
             archived = expand_record(record, games)  # (a record that does not expand is
             table = archived.expansion.table         # refused here, before it is kept)
             written = archives.put_archived(game_id, record, others)
+            if written:  # (its copy for reads, as the archiving keeps it: from this expansion)
+                archived.keep_copy(archives, game_id, games, reading.copies)
         else:
             stored = _stored(line["game"])
             table = latest_envelope(stored)

@@ -17,6 +17,7 @@ from api.rate_limits import RateLimits
 from domain.archive.archiving import archive_game
 from domain.archive.backup import BackupError, read_lines
 from domain.service import NoHooks
+from domain.store import keys
 from domain.table import to_act
 from donkeypost.bootstrap import bootstrap, web_app
 from donkeypost.settings import Settings
@@ -27,8 +28,8 @@ from tests.support.redis_process import RedisProcess
 from tests.support.workers import ROOT
 
 
-def donkeypost(url: str, *args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "REDIS_URL": url}
+def donkeypost(url: str, *args: str, **more: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "REDIS_URL": url, **more}
     env.pop("RQ_REDIS_URL", None)
     return subprocess.run([sys.executable, "-m", "donkeypost.cli", *args], cwd=ROOT,
                           env=env, capture_output=True, timeout=120, check=True)
@@ -65,10 +66,20 @@ def test_export_kill_redis_delete_its_files_import_and_play_on(tmp_path):
     fresh = RedisProcess(tmp_path / "redis-2")
     fresh.start()
     try:
-        done = donkeypost(fresh.url, "import", str(backup))
+        # (every game counted long here: its copy for reads kept as long as its record)
+        done = donkeypost(fresh.url, "import", str(backup),
+                          DONKEYPOST_ARCHIVE_KEEP_READ_FROM_EVENTS="1")
         assert b"5 games loaded, 0 already" in done.stderr
         settings = Settings(redis_url=fresh.url, rate_limits=RateLimits.off(),
                             health_workers=())
+        # The import expanded the archived game to check it, and kept its copy for reads
+        # from that expansion: a new process's first view of it expands nothing.
+        archived = finished[0][0].id
+        viewer = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
+        assert viewer.store_redis.pttl(keys.archive_read(archived)) == -1
+        view = web_app(viewer, {"TESTING": True}).test_client().get(f"/games/{archived}")
+        assert view.get_data() == before[archived][0][2]
+        assert len(viewer.service.store.cache) == 0
         second = bootstrap(settings, hooks=NoHooks(), clock=clock, games=games_under_test())
         client = web_app(second, {"TESTING": True}).test_client()
         for table, tokens in finished:
