@@ -18,6 +18,10 @@ names, player ids and what they did (resigned, left).
                  each; varint fields gone, their names
                a time (`created_at`, `updated_at`, `ended_at`): a zigzag varint, even:
                  twice its milliseconds after the creation; 1: a value (a float) follows
+               the outcome, when it is a game's own (no seat conceded, not early), under
+                 the name `outcome_ranked`: varint flags (1: lower is better; 2: the places
+                 are the scores' competition ranking, not written), the score's name, the
+                 scores, then (flag 2 unset) the places, as values
                anything else: a value (`codec`)
 
 `summary_bytes` writes it, `summary_fields` gives back the table field by field
@@ -41,6 +45,11 @@ from domain.events import decode as decode_event
 from domain.table import Table, created_table
 
 _TIMES = ("created_at", "updated_at", "ended_at")
+# An outcome as a game gives it (`domain.game.Outcome` with nothing the table ruled), and
+# the name its short form is written under.
+_OUTCOME_KEYS = ("places", "scores", "score_name", "lower_is_better")
+_RANKED = "outcome_ranked"
+_LOWER_IS_BETTER, _PLACES_RANKED = 1, 2
 _encode = msgspec.json.encode
 
 
@@ -70,8 +79,12 @@ def summary_bytes(table: Table, base: Mapping[str, Any]) -> bytes:
                if _encode(v) != _encode(final["updated_at"] if k == "ended_at" else base[k])]
     w.varint(len(changed))
     for key in changed:
-        w.value(key)
         value = final[key]
+        if key == "outcome" and _plain_outcome(value):
+            w.value(_RANKED)
+            _write_outcome(w, value)
+            continue
+        w.value(key)
         if key == "seats":
             _write_seats(w, value, base[key])
         elif key in _TIMES:
@@ -89,6 +102,9 @@ def summary_fields(data: bytes, base: Mapping[str, Any]) -> dict[str, Any]:
     ended = False
     for _ in range(r.varint()):
         key = r.value()
+        if key == _RANKED:
+            table["outcome"] = _read_outcome(r)
+            continue
         if key not in table:
             raise FormatError(f"a summary of a field the table does not have: {key!r}")
         if key == "seats":
@@ -134,6 +150,41 @@ def _read_seats(r: Reader, base: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seat.pop(r.value(), None)
         seats.append(seat)
     return seats
+
+
+def _plain_outcome(value: Any) -> bool:
+    """Is `value` a game's own outcome, with nothing the table ruled (`_OUTCOME_KEYS`)?"""
+    return isinstance(value, dict) and tuple(value) == _OUTCOME_KEYS and \
+        isinstance(value["score_name"], str) and type(value["lower_is_better"]) is bool
+
+
+def ranking(scores: list[Any], lower_is_better: bool) -> list[int]:
+    """The competition ranking of `scores` (tied scores share a place, the places after
+    them are skipped): what most games' places are."""
+    return [1 + sum(1 for t in scores if (t < s if lower_is_better else t > s))
+            for s in scores]
+
+
+def _write_outcome(w: Writer, outcome: dict[str, Any]) -> None:
+    lower = outcome["lower_is_better"]
+    ranked = outcome["places"] == ranking(outcome["scores"], lower)
+    w.varint((_LOWER_IS_BETTER if lower else 0) | (_PLACES_RANKED if ranked else 0))
+    w.value(outcome["score_name"])
+    w.value(outcome["scores"])
+    if not ranked:
+        w.value(outcome["places"])
+
+
+def _read_outcome(r: Reader) -> dict[str, Any]:
+    flags = r.varint()
+    lower = bool(flags & _LOWER_IS_BETTER)
+    name = r.value()
+    scores = r.value()
+    if not isinstance(scores, list):
+        raise FormatError("an outcome's scores that are not a list")
+    places = ranking(scores, lower) if flags & _PLACES_RANKED else r.value()
+    return {"places": places, "scores": scores, "score_name": name,
+            "lower_is_better": lower}
 
 
 def _write_time(w: Writer, value: Any, created_ms: int) -> None:

@@ -35,4 +35,6 @@ VOCABULARY: tuple[str, ...] = (
     "open", "active", "finished", "cancelled", "aborted",
     "places", "scores", "score_name", "lower_is_better", "conceded", "penalty", "points",
     "slots", "player_erased",
+    # a summary's outcome in short (`summary.py`)
+    "outcome_ranked",
 )

@@ -12,6 +12,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.json import encode as _encode
 
 from domain.archive.archiving import archive_game
 from domain.archive.codec import (
@@ -58,8 +59,10 @@ from domain.archive.record import (
     encode,
 )
 from domain.archive.replay import expand
+from domain.archive.summary import base_of, listed, summary_bytes, summary_fields
 from domain.commitments import commitment_key
 from domain.events import Event, event, stamp, verify_chain
+from domain.game import Outcome
 from domain.rng import drew, rng_for
 from domain.service import GameService
 from domain.service.folding import Stamped, stamp_time
@@ -188,6 +191,34 @@ def test_a_states_layout_changes_with_its_fields_and_their_nested_structs():
     layouts = {layout_of(t) for t in (state, longer, deeper)}
     assert len(layouts) == 3 and all(len(x) == 4 for x in layouts)
     assert layout_of(same) == layout_of(state)
+
+
+def test_a_summary_keeps_a_games_own_outcome_in_short_and_any_other_whole():
+    """An outcome a game gave (no seat conceded, not early) is kept without its keys, and
+    without its places when they are the scores' competition ranking; places that break
+    ties otherwise (a game's own tie-break), or an outcome the table ruled, come back
+    too, byte for byte."""
+    service, store, _archives = service_pair()
+    table, _ = play(service, "ochs-und-esel", 4, {"rounds": 1}, 3, people=0)
+    creation = store.read(table.id)[0]
+    base = base_of(creation, service.store.seed(table.id) or "", table.version)
+    ranked = Outcome(places=[3, 1, 3, 2], scores=[40.0, 10.0, 40.0, 20.0],
+                     score_name="penalty", lower_is_better=True)
+    tie_broken = msgspec.structs.replace(ranked, places=[4, 1, 3, 2])
+    ruled = msgspec.structs.replace(ranked, conceded=[2])
+    higher = Outcome(places=[2, 1], scores=[5.0, 7.0], score_name="points",
+                     lower_is_better=False)
+    sizes = {}
+    for name, outcome in [("ranked", ranked), ("tie_broken", tie_broken), ("ruled", ruled),
+                          ("higher", higher)]:
+        final = msgspec.structs.replace(table, outcome=outcome)
+        data = summary_bytes(final, base)
+        assert _encode(summary_fields(data, base)) == _encode(
+            msgspec.to_builtins(listed(final), str_keys=True)), name
+        sizes[name] = len(data)
+    # The places (a list of four: 6 bytes) are left out when ranked; the ruled one keeps
+    # its keys (a word each) and its places.
+    assert sizes["ranked"] + 6 == sizes["tie_broken"] < sizes["ruled"] - 4
 
 
 def test_a_game_with_timeouts_away_seats_resigns_and_leaves_round_trips():
