@@ -12,11 +12,12 @@ Expansions are kept in this process, the most recently used first, up to `cache_
 events in all (an event expanded costs about 1-2 KB of this process's memory).
 
 Reading a game's table (its view, `GET /games/{id}`), seed, creator or version needs no
-expansion when one was made lately by any process: the archiving (`archiving`), and any
-process that expands a record, keeps beside the record, for `read_ttl_s`, what those
+expansion when one was made lately by any process, or ever for a long game: the archiving
+(`archiving`), and any process that expands a record, keeps beside the record what those
 reads need and the record does not hold (`Kept`: the final game state, the take-back
-memory, the last hash, with the version and the digest of the record), a cache shared by
-the processes. A process that restarts, or another worker process, builds the final table
+memory, the last hash, with the version, the digest of the record and the state's shape),
+a cache shared by the processes, for as long as `ReadCopies` says (a day; as long as the
+record for a game whose expansion a first read could not afford). A process that restarts, or another worker process, builds the final table
 as read from the record's summary (the table without those three fields), head and seat
 tokens plus the copy (`rebuilt`: byte for byte the table the expansion ends with,
 checked before a copy is written), at about the cost of a live game's read. A record
@@ -70,8 +71,9 @@ from domain.table import OVER_EVENTS, Undo, decode_envelope, decode_table, encod
 DEFAULT_CACHE_EVENTS = 100_000
 DEFAULT_READ_TTL_S = 86_400.0
 # From about this many events, a record's expansion costs a new process's first read of
-# the game more than ~10 views of a live game (`python -m bench.archive --sections cold`:
-# 230 events ~18 views, 55 events ~10): such a game keeps its copy as long as its record.
+# the game well over 10 views of a live game (`python -m bench.archive --sections cold`:
+# 246 events 19 views, 100-107 events 15, 47 events 11): such a game keeps its copy as
+# long as its record.
 DEFAULT_KEPT_FROM_EVENTS = 200
 FINALS_KEPT = 10_000  # (a final table as read: about 1.5 KB)
 SUMMARIES_KEPT = 10_000  # (a summary as a table's bytes: about 1 KB)
