@@ -17,8 +17,9 @@ expansion when one was made lately by any process, or ever for a long game: the 
 reads need and the record does not hold (`Kept`: the final game state, the take-back
 memory, the last hash, with the version, the digest of the record and the state's shape),
 a cache shared by the processes, for as long as `ReadCopies` says (a day; as long as the
-record for a game whose expansion a first read could not afford). A process that restarts, or another worker process, builds the final table
-as read from the record's summary (the table without those three fields), head and seat
+record for a game whose expansion a first read could not afford). A process that
+restarts, or another worker process, builds the final table as read from the record's
+summary (the table without those three fields), head and seat
 tokens plus the copy (`rebuilt`: byte for byte the table the expansion ends with,
 checked before a copy is written), at about the cost of a live game's read. A record
 without a summary (format 1) has the whole of it kept instead (`Final`), and a copy in
