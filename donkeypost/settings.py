@@ -118,7 +118,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from api.rate_limits import RULES, RateLimits
-from domain.archive.reading import ReadCopies
+from domain.archive.reading import DEFAULT_KEPT_FROM_EVENTS, DEFAULT_READ_TTL_S, ReadCopies
 from domain.bots.search_terms import Budget
 from domain.connection import MAX_CONNECTIONS, cluster_nodes
 from domain.players.clock_settings import VacationPolicy
@@ -184,8 +184,8 @@ class Settings:
     web_server: WebServer = "gunicorn"
     archive_after_s: float = 3600.0
     archive_cache_events: int = 100_000
-    archive_read_ttl_s: float = 86_400.0
-    archive_kept_from_events: int | None = 200
+    archive_read_ttl_s: float = DEFAULT_READ_TTL_S
+    archive_kept_from_events: int | None = DEFAULT_KEPT_FROM_EVENTS
     memory_budget_mb: float | None = None
     smtp_url: str | None = None
     smtp_from: str = "donkeypost <noreply@localhost>"
