@@ -328,26 +328,32 @@ def _times(deltas: list[int], ms: bool) -> tuple[int, bytes]:
         return TIMES_MS, b""
     found = [(len(varints.out), TIMES_MS, varints.bytes())]
     fitted = FittedCode.fitted(length_symbol(d, ESCAPE) for d in deltas)
-    for mode, code in _PACKED.items():
-        bits = BitWriter()
-        if code is None:
-            if fitted is None:
-                continue
+
+    def length_code(code: LengthCode | None, bits: BitWriter) -> LengthCode | None:
+        """A mode's code of the lengths (None: the fitted one, which there is not); the
+        fitted one described first."""
+        if code is None and fitted is not None:
             fitted.describe(bits)
+        return code or fitted
+
+    for mode, fixed in _PACKED.items():
+        bits = BitWriter()
+        code = length_code(fixed, bits)
+        if code is None:
+            continue
         for delta in deltas:
-            write_delta(bits, delta, code or fitted)
+            write_delta(bits, delta, code)
         packed = Writer()
         packed.blob(bits.bytes())
         found.append((len(packed.out), mode, packed.bytes()))
     if all(d < 0 or is_stamped_wait(d) for d in deltas):
-        for mode, code in _WAITS.items():
+        for mode, fixed in _WAITS.items():
             bits, places = BitWriter(), Digits()
+            code = length_code(fixed, bits)
             if code is None:
-                if fitted is None:
-                    continue
-                fitted.describe(bits)
+                continue
             for delta in deltas:
-                write_wait(bits, places, delta, code or fitted)
+                write_wait(bits, places, delta, code)
             packed = Writer()
             packed.blob(bits.bytes())
             packed.blob(int_bytes(places.number()))

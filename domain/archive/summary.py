@@ -42,6 +42,7 @@ from domain.archive.record import EventStep, Head, Record, Special, Verbatim, pe
 from domain.archive.replay import Games, restore_created
 from domain.events import Event
 from domain.events import decode as decode_event
+from domain.games.common import places
 from domain.table import Table, created_table
 
 _TIMES = ("created_at", "updated_at", "ended_at")
@@ -158,16 +159,9 @@ def _plain_outcome(value: Any) -> bool:
         isinstance(value["score_name"], str) and type(value["lower_is_better"]) is bool
 
 
-def ranking(scores: list[Any], lower_is_better: bool) -> list[int]:
-    """The competition ranking of `scores` (tied scores share a place, the places after
-    them are skipped): what most games' places are."""
-    return [1 + sum(1 for t in scores if (t < s if lower_is_better else t > s))
-            for s in scores]
-
-
 def _write_outcome(w: Writer, outcome: dict[str, Any]) -> None:
     lower = outcome["lower_is_better"]
-    ranked = outcome["places"] == ranking(outcome["scores"], lower)
+    ranked = outcome["places"] == places(outcome["scores"], lower_is_better=lower)
     w.varint((_LOWER_IS_BETTER if lower else 0) | (_PLACES_RANKED if ranked else 0))
     w.value(outcome["score_name"])
     w.value(outcome["scores"])
@@ -182,8 +176,8 @@ def _read_outcome(r: Reader) -> dict[str, Any]:
     scores = r.value()
     if not isinstance(scores, list):
         raise FormatError("an outcome's scores that are not a list")
-    places = ranking(scores, lower) if flags & _PLACES_RANKED else r.value()
-    return {"places": places, "scores": scores, "score_name": name,
+    ranked = places(scores, lower_is_better=lower) if flags & _PLACES_RANKED else r.value()
+    return {"places": ranked, "scores": scores, "score_name": name,
             "lower_is_better": lower}
 
 
